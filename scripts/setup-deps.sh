@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs every build/test dependency of this project on Debian 12 (run as root).
+# Idempotent: each step checks before it acts, so a second run only verifies.
+set -euo pipefail
+
+PREFIX="${MIOPEN_WRAP_TOOLS_PREFIX:-/opt/miopen-wrap-tools}"
+CORROSION_VERSION_MIN="0.5"
+
+apt_pkgs=(cmake g++ make pkg-config libclang-dev clang libgtest-dev valgrind abigail-tools patchelf python3)
+missing=()
+for p in "${apt_pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Corrosion is only packaged in trixie. It is plain CMake files, so we fetch the
+# .deb with a private apt state (the system's sources stay bookworm) and unpack it.
+if [ ! -f "$PREFIX/usr/lib/x86_64-linux-gnu/cmake/Corrosion/CorrosionConfig.cmake" ] &&
+   [ -z "$(find "$PREFIX" -name CorrosionConfig.cmake 2>/dev/null | head -n1)" ]; then
+  echo "setup-deps: fetching Corrosion (>= $CORROSION_VERSION_MIN) from Debian trixie into $PREFIX"
+  state=$(mktemp -d)
+  trap 'rm -rf "$state"' EXIT
+  mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$state/etc/preferences.d" "$state/deb"
+  cat > "$state/etc/sources.list" <<SRC
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main
+SRC
+  : > "$state/etc/status"
+  aptopts=(-o "Dir::State=$state" -o "Dir::State::Lists=$state/lists" -o "Dir::State::status=$state/etc/status"
+           -o "Dir::Cache=$state/cache" -o "Dir::Etc::SourceList=$state/etc/sources.list"
+           -o "Dir::Etc::SourceParts=/dev/null" -o "Dir::Etc::Preferences=$state/etc/preferences"
+           -o "Dir::Etc::PreferencesParts=$state/etc/preferences.d" -o "APT::Get::List-Cleanup=0")
+  apt-get "${aptopts[@]}" update -qq
+  (cd "$state/deb" && apt-get "${aptopts[@]}" download corrosion >/dev/null)
+  mkdir -p "$PREFIX"
+  dpkg -x "$state/deb"/corrosion_*.deb "$PREFIX"
+fi
+corrosion_cfg=$(find "$PREFIX" -name CorrosionConfig.cmake | head -n1)
+[ -n "$corrosion_cfg" ] || { echo "setup-deps: Corrosion not found under $PREFIX" >&2; exit 1; }
+
+# Rust: the machine's rustup toolchain is used as-is; nothing to install if it is there.
+command -v cargo >/dev/null || { echo "setup-deps: cargo not found; install a Rust toolchain (rustup) first" >&2; exit 1; }
+echo "setup-deps: ok (Corrosion: $(dirname "$corrosion_cfg"))"
