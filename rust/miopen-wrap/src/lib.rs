@@ -5,4 +5,5 @@ pub mod check;
 pub mod cli;
 pub mod generate;
 pub mod header;
+pub mod libclang;
 pub mod rename;
