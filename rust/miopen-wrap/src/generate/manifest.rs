@@ -1,0 +1,44 @@
+//! The manifest: every exported name of the wrapper with its op family.
+
+use serde::{Deserialize, Serialize};
+
+use crate::header::Api;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestEntry {
+    pub name: String,
+    /// Op family (the header's doxygen group, lower-cased).
+    pub family: String,
+    pub beta: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub version_node: String,
+    /// Public entry points, in header order; the stub table index is the position here.
+    pub entry_points: Vec<ManifestEntry>,
+    /// Exported C functions the header does not declare; tail-jump stubs, never routed.
+    pub survivors: Vec<String>,
+}
+
+pub fn build(api: &Api, survivors: &[String], version_node: &str) -> Manifest {
+    Manifest {
+        version_node: version_node.to_string(),
+        entry_points: api
+            .entry_points
+            .iter()
+            .map(|e| ManifestEntry { name: e.name.clone(), family: e.group.clone(), beta: e.beta })
+            .collect(),
+        survivors: survivors.to_vec(),
+    }
+}
+
+impl Manifest {
+    /// Every symbol the wrapper exports, sorted.
+    pub fn exported_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.entry_points.iter().map(|e| e.name.clone()).collect();
+        v.extend(self.survivors.iter().cloned());
+        v.sort();
+        v
+    }
+}

@@ -1,0 +1,108 @@
+use super::*;
+
+const HEADER: &str = r#"
+#pragma once
+#include <stddef.h>
+#define MIOPEN_EXPORT __attribute__((visibility("default")))
+typedef enum { miopenStatusSuccess = 0, miopenStatusBadParm = 3 } miopenStatus_t;
+typedef struct miopenHandle* miopenHandle_t;
+extern "C" {
+/** @addtogroup handle
+ *  @{
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCreate(miopenHandle_t* handle);
+MIOPEN_EXPORT const char* miopenGetErrorString(miopenStatus_t error);
+/** @} */
+/** @addtogroup convolutions
+ *  @{
+ */
+#ifdef MIOPEN_BETA_API
+MIOPEN_EXPORT miopenStatus_t miopenSetDims(miopenHandle_t h, int n, const int dims[], void (*cb)(int));
+#endif
+/** @} */
+}
+"#;
+
+fn run_on(header: &str, survivors: &[&str]) -> (tempfile::TempDir, Manifest) {
+    let dir = tempfile::tempdir().unwrap();
+    let h = dir.path().join("miopen.h");
+    std::fs::write(&h, header).unwrap();
+    let args = Args {
+        header: h,
+        include_dirs: vec![],
+        defines: vec![],
+        rename_report: None,
+        survivors: survivors.iter().map(|s| s.to_string()).collect(),
+        version_node: "MIOPEN_TEST_1".into(),
+        out_dir: dir.path().join("out"),
+    };
+    let m = run(&args).unwrap();
+    (dir, m)
+}
+
+#[test]
+fn manifest_lists_entry_points_with_families() {
+    let (_d, m) = run_on(HEADER, &["miopenHiddenThing"]);
+    let names: Vec<_> = m.entry_points.iter().map(|e| (e.name.as_str(), e.family.as_str(), e.beta)).collect();
+    assert_eq!(
+        names,
+        [("miopenCreate", "handle", false), ("miopenGetErrorString", "handle", false), ("miopenSetDims", "convolutions", true)]
+    );
+    assert_eq!(m.survivors, ["miopenHiddenThing"]);
+}
+
+#[test]
+fn export_map_is_exactly_public_plus_survivors() {
+    let (d, _m) = run_on(HEADER, &["miopenHiddenThing"]);
+    let map = std::fs::read_to_string(d.path().join("out/libMIOpen.map")).unwrap();
+    assert!(map.contains("MIOPEN_TEST_1 {"));
+    let globals: Vec<&str> = map
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| *l != "global:")
+        .skip(1)
+        .take_while(|l| *l != "local:")
+        .collect();
+    assert_eq!(globals, ["miopenCreate;", "miopenGetErrorString;", "miopenHiddenThing;", "miopenSetDims;"]);
+}
+
+#[test]
+fn impl_header_declares_impl_names_with_beta_guard() {
+    let (d, _m) = run_on(HEADER, &[]);
+    let h = std::fs::read_to_string(d.path().join("out/include/miopen/miopen_impl.h")).unwrap();
+    assert!(h.contains("MIOPEN_EXPORT miopenStatus_t miopenCreate_impl(miopenHandle_t *handle);"), "{h}");
+    assert!(h.contains("MIOPEN_EXPORT const char *miopenGetErrorString_impl(miopenStatus_t error);"), "{h}");
+    assert!(h.contains(
+        "#ifdef MIOPEN_BETA_API\nMIOPEN_EXPORT miopenStatus_t miopenSetDims_impl(miopenHandle_t h, int n, const int dims[], void (*cb)(int));\n#endif"
+    ), "{h}");
+}
+
+#[test]
+fn stubs_bind_enums_as_integers_and_call_impl() {
+    let (d, _m) = run_on(HEADER, &["miopenHiddenThing"]);
+    let s = std::fs::read_to_string(d.path().join("out/stubs.rs")).unwrap();
+    assert!(s.contains("pub type miopenStatus_t = ::std::os::raw::c_uint;"), "{s}");
+    assert!(!s.contains("pub enum"), "enums must not be Rust enums:\n{s}");
+    assert!(s.contains("pub unsafe extern \"C\" fn miopenCreate(handle: *mut miopenHandle_t) -> miopenStatus_t"), "{s}");
+    assert!(s.contains("return impls::miopenCreate_impl(handle);"), "{s}");
+    assert!(s.contains("jmp *miopenHiddenThing_impl@GOTPCREL(%rip)"), "{s}");
+    // The generated file must itself be valid Rust.
+    syn::parse_file(&s).unwrap();
+}
+
+#[test]
+fn survivor_that_the_header_declares_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = dir.path().join("miopen.h");
+    std::fs::write(&h, HEADER).unwrap();
+    let args = Args {
+        header: h,
+        include_dirs: vec![],
+        defines: vec![],
+        rename_report: None,
+        survivors: vec!["miopenCreate".into()],
+        version_node: "N".into(),
+        out_dir: dir.path().join("out"),
+    };
+    assert!(matches!(run(&args), Err(GenerateError::Mismatch(_))));
+}
