@@ -152,7 +152,7 @@ fn stub_for(f: &ForeignItemFn, index: usize) -> Result<(TokenStream, TokenStream
         #[cold]
         #[inline(never)]
         #[allow(non_snake_case)]
-        unsafe fn #routed(#inputs) #output {
+        unsafe extern "C" fn #routed(#inputs) #output {
             match crate::runtime::route(#idx) {
                 crate::runtime::Route::Private => impls::#impl_name(#(#args),*),
             }
