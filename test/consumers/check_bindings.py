@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Runs a binary under LD_DEBUG=bindings (set by the caller, with
+LD_DEBUG_OUTPUT=<log-prefix>) and checks where its miopen* references bound:
+every one must be an _impl name bound in libMIOpen_private.so, at least one
+must exist, and nothing may bind into the public libMIOpen.so."""
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+
+LINE = re.compile(r"binding file (\S+) \[\d+\] to (\S+) \[\d+\]: normal symbol `([^'`]+)'")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", required=True)
+    ap.add_argument("--log-prefix", required=True)
+    a = ap.parse_args()
+    for old in glob.glob(a.log_prefix + ".*"):
+        os.remove(old)
+    rc = subprocess.run([a.binary]).returncode
+    if rc != 0:
+        print(f"{a.binary} exited {rc}")
+        return 1
+    lines = []
+    for f in glob.glob(a.log_prefix + ".*"):
+        with open(f, errors="replace") as fh:
+            lines += fh.read().splitlines()
+    impl, bad = [], []
+    for l in lines:
+        m = LINE.search(l)
+        if not m:
+            continue
+        src, dst, sym = m.groups()
+        name = os.path.basename(dst)
+        if re.match(r"libMIOpen\.so", name):
+            bad.append(f"{sym} bound into the public wrapper {dst}")
+        if sym.startswith("miopen") and os.path.basename(src) == os.path.basename(a.binary):
+            if not sym.endswith("_impl"):
+                bad.append(f"public name {sym} referenced by the consumer")
+            elif not name.startswith("libMIOpen_private.so"):
+                bad.append(f"{sym} bound to {dst}, not libMIOpen_private.so")
+            else:
+                impl.append(sym)
+    if not impl:
+        bad.append("no _impl binding observed (is LD_DEBUG=bindings set?)")
+    for b in bad:
+        print("FAIL:", b)
+    print(f"{len(set(impl))} _impl symbols bound in libMIOpen_private.so, {len(bad)} problems")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
