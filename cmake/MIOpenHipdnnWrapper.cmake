@@ -63,7 +63,13 @@ function(miopen_wrap_add_wrapper)
 
   # The Rust staticlib includes the generated stubs (see rust/wrapper/build.rs).
   corrosion_set_env_vars(miopen_wrapper MIOPEN_WRAP_GENERATED_DIR=${gen})
-  add_dependencies(cargo-build_miopen_wrapper ${W_WRAPPER_TARGET}_generate)
+  # Corrosion 0.5 runs cargo in `_cargo-build_<crate>`; older releases in
+  # `cargo-build_<crate>`. The stubs must exist before either runs.
+  foreach(t _cargo-build_miopen_wrapper cargo-build_miopen_wrapper)
+    if(TARGET ${t})
+      add_dependencies(${t} ${W_WRAPPER_TARGET}_generate)
+    endif()
+  endforeach()
 
   # Version metadata embedded in both libraries for the co-versioning gate.
   set(stamp ${gen}/miopen_version_stamp.c)
@@ -104,6 +110,8 @@ static const char miopen_version_stamp[] = \"miopen-version:@W_VERSION@\";
 
   # --- compile-time conformance: &miopenFoo and &miopenFoo_impl agree --------
   add_library(${W_WRAPPER_TARGET}_impl_typecheck OBJECT ${gen}/impl_typecheck.cpp)
+  # Order after the one target that runs the generator, so the rule never runs twice at once.
+  add_dependencies(${W_WRAPPER_TARGET}_impl_typecheck ${W_WRAPPER_TARGET}_generate)
   target_include_directories(${W_WRAPPER_TARGET}_impl_typecheck PRIVATE
     ${gen}/include ${W_PUBLIC_INCLUDE_DIRS} ${W_PARSE_INCLUDE_DIRS})
   target_compile_definitions(${W_WRAPPER_TARGET}_impl_typecheck PRIVATE MIOPEN_BETA_API=1)

@@ -108,7 +108,7 @@ pub fn parse(header: &Path, opts: &ParseOptions) -> Result<Api, HeaderError> {
 }
 
 fn clang_args(opts: &ParseOptions, beta: bool) -> Vec<String> {
-    let mut args = vec!["-x".to_string(), "c++".into(), "-std=c++17".into()];
+    let mut args = vec!["-x".to_string(), "c++".into(), "-std=c++17".into(), "-Wno-pragma-once-outside-header".into()];
     if beta {
         args.push("-DMIOPEN_BETA_API=1".into());
     }
