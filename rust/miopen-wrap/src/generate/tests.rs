@@ -106,3 +106,33 @@ fn survivor_that_the_header_declares_is_rejected() {
     };
     assert!(matches!(run(&args), Err(GenerateError::Mismatch(_))));
 }
+
+fn compile_typecheck(dir: &std::path::Path) -> std::process::Output {
+    std::process::Command::new("c++")
+        .args(["-std=c++17", "-fsyntax-only", "-DMIOPEN_BETA_API=1"])
+        .arg(format!("-I{}", dir.display()))
+        .arg(format!("-I{}", dir.join("out/include").display()))
+        .arg(dir.join("out/impl_typecheck.cpp"))
+        .output()
+        .expect("c++ runs")
+}
+
+#[test]
+fn typecheck_compiles_and_catches_a_drifted_impl_declaration() {
+    let (d, _m) = run_on(HEADER, &[]);
+    // miopen_impl.h includes <miopen/miopen.h>: lay the header out that way.
+    std::fs::create_dir_all(d.path().join("miopen")).unwrap();
+    std::fs::copy(d.path().join("miopen.h"), d.path().join("miopen/miopen.h")).unwrap();
+    let ok = compile_typecheck(d.path());
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+
+    // Negative: one parameter type drifts in miopen_impl.h.
+    let impl_h = d.path().join("out/include/miopen/miopen_impl.h");
+    let text = std::fs::read_to_string(&impl_h).unwrap();
+    let drifted = text.replace("miopenSetDims_impl(miopenHandle_t h, int n,", "miopenSetDims_impl(miopenHandle_t h, long n,");
+    assert_ne!(text, drifted);
+    std::fs::write(&impl_h, drifted).unwrap();
+    let bad = compile_typecheck(d.path());
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("miopenSetDims_impl differs from miopenSetDims"));
+}
