@@ -1,0 +1,399 @@
+//! Gate `abi`: `abidiff <baseline> <wrapper>` (libabigail).
+//!
+//! Fails on any symbol-level difference: removed functions or variables
+//! (with or without debug info), changed functions or variables described by
+//! C/C++ debug info on both sides, SONAME or architecture changes. Added
+//! symbols are allowed (wrapper-only additions).
+//!
+//! The wrapper's stubs are Rust. With line-table debug info (`debug = 1`)
+//! or full Rust DWARF, libabigail sees the stubs as `void f()` or with Rust
+//! type names and reports them "changed" against the C declarations in the
+//! baseline. Those reports are about the debug info, not the ABI, so the gate
+//! finds which exported symbols are described only by non-C DWARF (via
+//! `abidw`) and re-runs abidiff with them dropped; only what remains fails.
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+use super::elf::ElfInfo;
+use super::error::{CheckError, Result};
+use super::report::GateReport;
+use super::symbols::file_name;
+
+const ABIDIFF_ERROR: i32 = 1;
+const ABIDIFF_USAGE_ERROR: i32 = 2;
+
+#[derive(Debug, Clone)]
+pub struct AbiOptions {
+    /// abidiff executable (default `abidiff`).
+    pub abidiff: String,
+    /// abidw executable (default `abidw`), used to classify debug info.
+    pub abidw: String,
+    /// Extra arguments passed to abidiff (e.g. `--suppressions FILE`).
+    pub extra_args: Vec<String>,
+}
+
+impl Default for AbiOptions {
+    fn default() -> Self {
+        AbiOptions {
+            abidiff: "abidiff".into(),
+            abidw: "abidw".into(),
+            extra_args: Vec::new(),
+        }
+    }
+}
+
+/// Counts from one abidiff run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AbidiffSummary {
+    pub removed_functions: u64,
+    pub changed_functions: u64,
+    pub added_functions: u64,
+    pub removed_variables: u64,
+    pub changed_variables: u64,
+    pub added_variables: u64,
+    pub removed_function_symbols: u64,
+    pub removed_variable_symbols: u64,
+    pub added_function_symbols: u64,
+    pub added_variable_symbols: u64,
+    /// ELF-level changes (SONAME, architecture).
+    pub elf_changes: Vec<String>,
+    /// The summary lines as abidiff printed them.
+    pub summary_lines: Vec<String>,
+}
+
+impl AbidiffSummary {
+    pub fn removed(&self) -> u64 {
+        self.removed_functions
+            + self.removed_variables
+            + self.removed_function_symbols
+            + self.removed_variable_symbols
+    }
+    pub fn changed(&self) -> u64 {
+        self.changed_functions + self.changed_variables
+    }
+}
+
+/// The number immediately before `word` in `line` (`"1 Removed"` -> 1).
+fn count_before(line: &str, word: &str) -> u64 {
+    let Some(idx) = line.find(word) else { return 0 };
+    line[..idx]
+        .split(|c: char| !c.is_ascii_digit())
+        .rfind(|s| !s.is_empty())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
+}
+
+pub fn parse_abidiff(output: &str) -> AbidiffSummary {
+    let mut s = AbidiffSummary::default();
+    for line in output.lines() {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix("Functions changes summary:") {
+            s.removed_functions += count_before(rest, "Removed");
+            s.changed_functions += count_before(rest, "Changed");
+            s.added_functions += count_before(rest, "Added");
+            s.summary_lines.push(t.to_string());
+        } else if let Some(rest) = t.strip_prefix("Variables changes summary:") {
+            s.removed_variables += count_before(rest, "Removed");
+            s.changed_variables += count_before(rest, "Changed");
+            s.added_variables += count_before(rest, "Added");
+            s.summary_lines.push(t.to_string());
+        } else if let Some(rest) = t.strip_prefix("Function symbols changes summary:") {
+            s.removed_function_symbols += count_before(rest, "Removed");
+            s.added_function_symbols += count_before(rest, "Added");
+            s.summary_lines.push(t.to_string());
+        } else if let Some(rest) = t.strip_prefix("Variable symbols changes summary:") {
+            s.removed_variable_symbols += count_before(rest, "Removed");
+            s.added_variable_symbols += count_before(rest, "Added");
+            s.summary_lines.push(t.to_string());
+        } else if t.starts_with("ELF SONAME changed")
+            || t.starts_with("SONAME changed")
+            || t.starts_with("ELF architecture changed")
+            || t.starts_with("architecture changed")
+        {
+            s.elf_changes.push(t.to_string());
+            s.summary_lines.push(t.to_string());
+        }
+    }
+    s
+}
+
+fn run_tool(program: &str, args: &[String]) -> Result<(i32, String)> {
+    let out = Command::new(program)
+        .args(args)
+        .output()
+        .map_err(|source| CheckError::Spawn {
+            program: program.to_string(),
+            source,
+        })?;
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    match out.status.code() {
+        Some(c) => Ok((c, text)),
+        None => Err(CheckError::ToolFailed {
+            program: program.to_string(),
+            status: format!("{}", out.status),
+            detail: text.lines().take(5).collect::<Vec<_>>().join(" | "),
+        }),
+    }
+}
+
+fn abidiff(
+    opts: &AbiOptions,
+    baseline: &Path,
+    wrapper: &Path,
+    extra: &[String],
+) -> Result<(i32, String)> {
+    let mut args: Vec<String> = opts.extra_args.clone();
+    args.extend(extra.iter().cloned());
+    args.push(baseline.display().to_string());
+    args.push(wrapper.display().to_string());
+    let (code, text) = run_tool(&opts.abidiff, &args)?;
+    if code & (ABIDIFF_ERROR | ABIDIFF_USAGE_ERROR) != 0 {
+        return Err(CheckError::ToolFailed {
+            program: opts.abidiff.clone(),
+            status: code.to_string(),
+            detail: text.lines().take(5).collect::<Vec<_>>().join(" | "),
+        });
+    }
+    Ok((code, text))
+}
+
+/// Exported symbols of `lib` by the language of the DWARF that describes
+/// them: (described by C/C++ debug info, described only by other debug info).
+fn classify_debug_info(
+    opts: &AbiOptions,
+    lib: &Path,
+) -> Result<(BTreeSet<String>, BTreeSet<String>)> {
+    let (code, text) = run_tool(&opts.abidw, &[lib.display().to_string()])?;
+    if code != 0 {
+        return Err(CheckError::ToolFailed {
+            program: opts.abidw.clone(),
+            status: code.to_string(),
+            detail: text.lines().take(5).collect::<Vec<_>>().join(" | "),
+        });
+    }
+    let mut c = BTreeSet::new();
+    let mut other = BTreeSet::new();
+    let mut lang_is_c = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("<abi-instr ") {
+            let lang = attr(t, "language").unwrap_or("");
+            lang_is_c = lang
+                .strip_prefix("LANG_C")
+                .map(|rest| {
+                    rest.is_empty()
+                        || rest.starts_with('_')
+                        || rest.starts_with(|c: char| c.is_ascii_digit())
+                })
+                .unwrap_or(false);
+        } else if t.starts_with("<function-decl ") || t.starts_with("<var-decl ") {
+            if let Some(id) = attr(t, "elf-symbol-id") {
+                let name = id.split('@').next().unwrap_or(id).to_string();
+                if lang_is_c {
+                    c.insert(name);
+                } else {
+                    other.insert(name);
+                }
+            }
+        }
+    }
+    let other = other.difference(&c).cloned().collect();
+    Ok((c, other))
+}
+
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!(" {name}='");
+    let start = tag.find(&key)? + key.len();
+    let end = tag[start..].find('\'')?;
+    Some(&tag[start..start + end])
+}
+
+fn regex_escape(s: &str) -> String {
+    let mut out = String::new();
+    for ch in s.chars() {
+        if "\\.+*?()|[]{}^$".contains(ch) {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+fn interesting_lines(text: &str, max: usize) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let mut out: Vec<String> = lines.iter().take(max).map(|l| format!("  | {l}")).collect();
+    if lines.len() > max {
+        out.push(format!("  | ... ({} more lines)", lines.len() - max));
+    }
+    out
+}
+
+pub fn abi(baseline: &Path, wrapper: &Path, opts: &AbiOptions) -> Result<GateReport> {
+    // Both must be readable shared libraries before abidiff gets them.
+    let b = ElfInfo::read_shared(baseline)?;
+    let w = ElfInfo::read_shared(wrapper)?;
+    let mut r = GateReport::new("abi");
+    r.note(format!("baseline: {}", baseline.display()));
+    r.note(format!("wrapper:  {}", wrapper.display()));
+    if !w.has_debug_info || !b.has_debug_info {
+        r.note(format!(
+            "debug info: baseline {}, wrapper {}; without DWARF on both sides libabigail compares ELF symbols only (no type comparison)",
+            if b.has_debug_info { "yes" } else { "no" },
+            if w.has_debug_info { "yes" } else { "no" }
+        ));
+    }
+
+    let (code, text) = abidiff(opts, baseline, wrapper, &[])?;
+    let full = parse_abidiff(&text);
+    r.note(format!("abidiff exit status {code}"));
+    if full.summary_lines.is_empty() {
+        r.note("abidiff summary: no ABI difference");
+    }
+    for l in &full.summary_lines {
+        r.note(format!("abidiff summary: {l}"));
+    }
+
+    if full.removed() > 0 {
+        for l in text.lines().filter(|l| l.trim_start().starts_with("[D]")) {
+            r.problem(format!("removed: {}", l.trim()));
+        }
+        if r.problems.is_empty() {
+            r.problem(format!(
+                "abidiff reports {} removed symbol(s)",
+                full.removed()
+            ));
+        }
+    }
+    for e in &full.elf_changes {
+        r.problem(e.clone());
+    }
+
+    let mut artifacts = 0u64;
+    let mut printed_detail = false;
+    if full.changed() > 0 {
+        let (c_described, other_described) = classify_debug_info(opts, wrapper)?;
+        let candidates: Vec<&String> = other_described
+            .iter()
+            .filter(|n| b.exports_name(n))
+            .collect();
+        let (real, real_text) = if candidates.is_empty() {
+            (full.clone(), text.clone())
+        } else {
+            r.note(format!(
+                "{} exported symbol(s) of the wrapper are described by non-C (Rust) debug info only; {} by C/C++ debug info",
+                candidates.len(),
+                c_described.len()
+            ));
+            let re = format!(
+                "^({})$",
+                candidates
+                    .iter()
+                    .map(|n| regex_escape(n))
+                    .collect::<Vec<_>>()
+                    .join("|")
+            );
+            // abidiff's --drop does not filter change reports; a suppression
+            // specification does.
+            let supp = format!(
+                "[suppress_function]\n  symbol_name_regexp = {re}\n[suppress_variable]\n  symbol_name_regexp = {re}\n"
+            );
+            let supp_path = std::env::temp_dir().join(format!(
+                "miopen-wrap-abi-{}-{}.suppr",
+                std::process::id(),
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_nanos())
+                    .unwrap_or(0)
+            ));
+            std::fs::write(&supp_path, supp).map_err(|source| CheckError::Io {
+                path: supp_path.clone(),
+                source,
+            })?;
+            let rerun = abidiff(
+                opts,
+                baseline,
+                wrapper,
+                &[
+                    "--suppressions".to_string(),
+                    supp_path.display().to_string(),
+                ],
+            );
+            let _ = std::fs::remove_file(&supp_path);
+            let (_, t2) = rerun?;
+            (parse_abidiff(&t2), t2)
+        };
+        artifacts = full.changed().saturating_sub(real.changed());
+        if artifacts > 0 {
+            r.note(format!(
+                "{artifacts} change report(s) are type-level artifacts: the wrapper's stubs are Rust and carry no C debug info, so libabigail compares the baseline's C declarations with Rust DWARF; not failing on those (symbol presence and versions are still compared)"
+            ));
+        }
+        if real.changed() > 0 {
+            r.problem(format!(
+                "{} function(s) and {} variable(s) changed (described by C/C++ debug info):",
+                real.changed_functions, real.changed_variables
+            ));
+            for l in interesting_lines(&real_text, 60) {
+                r.note(l);
+            }
+            printed_detail = true;
+        }
+    }
+
+    r.summary = if r.passed() {
+        format!(
+            "no symbol-level ABI difference between {} and {} ({} added function(s), {} added variable(s){})",
+            file_name(baseline),
+            file_name(wrapper),
+            full.added_functions + full.added_function_symbols,
+            full.added_variables + full.added_variable_symbols,
+            if artifacts > 0 {
+                format!(", {artifacts} type-level artifact(s) of Rust debug info ignored")
+            } else {
+                String::new()
+            }
+        )
+    } else {
+        if !printed_detail {
+            for l in interesting_lines(&text, 60) {
+                r.note(l);
+            }
+        }
+        format!("{} ABI problem(s): {}", r.problems.len(), r.problems[0])
+    };
+    Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_summary() {
+        let s = parse_abidiff(
+            "Functions changes summary: 1 Removed, 2 Changed (3 filtered out), 4 Added functions\n\
+             Variables changes summary: 0 Removed, 1 Changed, 0 Added variable\n\
+             Function symbols changes summary: 5 Removed, 0 Added function symbols not referenced by debug info\n",
+        );
+        assert_eq!(s.removed_functions, 1);
+        assert_eq!(s.changed_functions, 2);
+        assert_eq!(s.added_functions, 4);
+        assert_eq!(s.changed_variables, 1);
+        assert_eq!(s.removed_function_symbols, 5);
+        assert_eq!(s.removed(), 6);
+        assert_eq!(s.changed(), 3);
+    }
+
+    #[test]
+    fn attrs() {
+        let t = "<abi-instr address-size='64' path='a.c' language='LANG_C11'>";
+        assert_eq!(attr(t, "language"), Some("LANG_C11"));
+        assert_eq!(attr(t, "path"), Some("a.c"));
+        assert_eq!(attr(t, "nope"), None);
+    }
+}

@@ -1,0 +1,72 @@
+//! Outcome of one gate: what it looked at (notes), what is wrong (problems)
+//! and a one-line verdict.
+use std::fmt::Write as _;
+
+#[derive(Debug, Clone)]
+pub struct GateReport {
+    /// Gate name as used on the command line (`superset`, `abi`, ...).
+    pub gate: &'static str,
+    /// Informational lines: inputs, counts, allowed differences.
+    pub notes: Vec<String>,
+    /// One line per violation, naming the offending symbol or file.
+    pub problems: Vec<String>,
+    /// Short summary used in the verdict line.
+    pub summary: String,
+}
+
+impl GateReport {
+    pub fn new(gate: &'static str) -> Self {
+        GateReport {
+            gate,
+            notes: Vec::new(),
+            problems: Vec::new(),
+            summary: String::new(),
+        }
+    }
+
+    pub fn note(&mut self, line: impl Into<String>) {
+        self.notes.push(line.into());
+    }
+
+    pub fn problem(&mut self, line: impl Into<String>) {
+        self.problems.push(line.into());
+    }
+
+    pub fn passed(&self) -> bool {
+        self.problems.is_empty()
+    }
+
+    /// `PASS <gate>: ...` or `FAIL <gate>: ...`.
+    pub fn verdict(&self) -> String {
+        let word = if self.passed() { "PASS" } else { "FAIL" };
+        format!("{word} {}: {}", self.gate, self.summary)
+    }
+
+    /// Full text: header, notes, problems, verdict line last.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "== {}", self.gate);
+        for n in &self.notes {
+            let _ = writeln!(out, "  {n}");
+        }
+        for p in &self.problems {
+            let _ = writeln!(out, "  error: {p}");
+        }
+        let _ = writeln!(out, "{}", self.verdict());
+        out
+    }
+}
+
+/// Join a list for a verdict line, eliding after `max` entries.
+pub fn short_list<S: AsRef<str>>(items: &[S], max: usize) -> String {
+    let mut s = items
+        .iter()
+        .take(max)
+        .map(|x| x.as_ref())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if items.len() > max {
+        let _ = write!(s, ", ... ({} more)", items.len() - max);
+    }
+    s
+}

@@ -1,0 +1,429 @@
+//! Symbol-table gates: no-impl-exports, superset, no-dropped, provider,
+//! hipdnn-independence.
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use super::elf::{ElfInfo, ElfKind};
+use super::error::Result;
+use super::report::{short_list, GateReport};
+
+const IMPL_SUFFIX: &str = "_impl";
+
+/// Symbols the static linker defines on its own in many shared libraries;
+/// whether they are exported depends on the link (version script or not),
+/// not on the library's API, so no-dropped does not require them.
+pub const LINKER_SYMBOLS: &[&str] = &[
+    "_init",
+    "_fini",
+    "_edata",
+    "_end",
+    "__bss_start",
+    "__end__",
+    "_DYNAMIC",
+    "_GLOBAL_OFFSET_TABLE_",
+    "_PROCEDURE_LINKAGE_TABLE_",
+    "__init_array_start",
+    "__init_array_end",
+    "__fini_array_start",
+    "__fini_array_end",
+];
+
+fn is_impl(name: &str) -> bool {
+    name.ends_with(IMPL_SUFFIX)
+}
+
+/// Gate `no-impl-exports`: the wrapper exports no `*_impl` symbol.
+pub fn no_impl_exports(wrapper: &Path) -> Result<GateReport> {
+    let w = ElfInfo::read_shared(wrapper)?;
+    let mut r = GateReport::new("no-impl-exports");
+    r.note(format!("wrapper: {}", wrapper.display()));
+    let exports: Vec<_> = w.exports().collect();
+    r.note(format!("wrapper exports {} dynamic symbols", exports.len()));
+    let leaked: Vec<String> = exports
+        .iter()
+        .filter(|s| is_impl(&s.name))
+        .map(|s| s.display())
+        .collect();
+    for l in &leaked {
+        r.problem(format!("{} exports `{l}`", wrapper.display()));
+    }
+    r.summary = if leaked.is_empty() {
+        format!("{} exports no *_impl symbol", file_name(wrapper))
+    } else {
+        format!(
+            "{} exports {} *_impl symbol(s): {}",
+            file_name(wrapper),
+            leaked.len(),
+            short_list(&leaked, 8)
+        )
+    };
+    Ok(r)
+}
+
+/// Gate `superset`: each `miopenX_impl` exported by Private has `miopenX`
+/// exported by the wrapper. Wrapper-only additions are listed, not failed.
+pub fn superset(wrapper: &Path, private: &Path) -> Result<GateReport> {
+    let w = ElfInfo::read_shared(wrapper)?;
+    let p = ElfInfo::read_shared(private)?;
+    let mut r = GateReport::new("superset");
+    r.note(format!("wrapper: {}", wrapper.display()));
+    r.note(format!("private: {}", private.display()));
+
+    let impls: BTreeSet<&str> = p
+        .exports()
+        .map(|s| s.name.as_str())
+        .filter(|n| n.starts_with("miopen") && is_impl(n))
+        .collect();
+    let public: BTreeSet<&str> = w
+        .exports()
+        .map(|s| s.name.as_str())
+        .filter(|n| !is_impl(n))
+        .collect();
+    r.note(format!(
+        "private exports {} miopen*_impl entry points",
+        impls.len()
+    ));
+    r.note(format!(
+        "wrapper exports {} non-_impl symbols",
+        public.len()
+    ));
+
+    let mut missing = Vec::new();
+    for imp in &impls {
+        let base = &imp[..imp.len() - IMPL_SUFFIX.len()];
+        if !public.contains(base) {
+            missing.push(base.to_string());
+            r.problem(format!(
+                "`{base}` is not exported by {} (private exports `{imp}`)",
+                file_name(wrapper)
+            ));
+        }
+    }
+    let additions: Vec<&str> = public
+        .iter()
+        .copied()
+        .filter(|n| !impls.contains(format!("{n}{IMPL_SUFFIX}").as_str()))
+        .collect();
+    if additions.is_empty() {
+        r.note("wrapper-only additions: none");
+    } else {
+        r.note(format!(
+            "wrapper-only additions ({}, allowed): {}",
+            additions.len(),
+            additions.join(", ")
+        ));
+    }
+    if impls.is_empty() {
+        r.problem(format!(
+            "{} exports no miopen*_impl symbol: is it the private library?",
+            file_name(private)
+        ));
+    }
+    r.summary = if missing.is_empty() && !impls.is_empty() {
+        format!(
+            "all {} _impl entry points have a public export ({} wrapper-only addition(s))",
+            impls.len(),
+            additions.len()
+        )
+    } else if impls.is_empty() {
+        format!("no _impl entry points in {}", file_name(private))
+    } else {
+        format!(
+            "{} of {} entry points missing from {}: {}",
+            missing.len(),
+            impls.len(),
+            file_name(wrapper),
+            short_list(&missing, 8)
+        )
+    };
+    Ok(r)
+}
+
+/// Tiny glob: `*` any run, `?` one character.
+pub fn glob_match(pattern: &str, text: &str) -> bool {
+    fn rec(p: &[char], t: &[char]) -> bool {
+        match p.first() {
+            None => t.is_empty(),
+            Some('*') => (0..=t.len()).any(|i| rec(&p[1..], &t[i..])),
+            Some('?') => !t.is_empty() && rec(&p[1..], &t[1..]),
+            Some(c) => t.first() == Some(c) && rec(&p[1..], &t[1..]),
+        }
+    }
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    rec(&p, &t)
+}
+
+/// Gate `no-dropped`: every C (non-`_Z`) symbol the baseline exports is
+/// exported by the wrapper, with the same version node (and the same
+/// default/non-default binding) when the baseline's is versioned.
+pub fn no_dropped(wrapper: &Path, baseline: &Path, ignore: &[String]) -> Result<GateReport> {
+    let w = ElfInfo::read_shared(wrapper)?;
+    let b = ElfInfo::read_shared(baseline)?;
+    let mut r = GateReport::new("no-dropped");
+    r.note(format!("baseline: {}", baseline.display()));
+    r.note(format!("wrapper:  {}", wrapper.display()));
+
+    // name -> set of (version, default) the wrapper exports.
+    let mut wmap: BTreeMap<&str, Vec<(Option<&str>, bool)>> = BTreeMap::new();
+    for s in w.exports() {
+        wmap.entry(s.name.as_str())
+            .or_default()
+            .push((s.version.as_deref(), s.default_version));
+    }
+
+    let mut considered = 0usize;
+    let mut skipped_cxx = 0usize;
+    let mut ignored = Vec::new();
+    let mut dropped = Vec::new();
+    for s in b.exports() {
+        if s.name.starts_with("_Z") {
+            skipped_cxx += 1;
+            continue;
+        }
+        if LINKER_SYMBOLS.contains(&s.name.as_str())
+            || ignore.iter().any(|g| glob_match(g, &s.name))
+        {
+            ignored.push(s.display());
+            continue;
+        }
+        considered += 1;
+        match wmap.get(s.name.as_str()) {
+            None => {
+                dropped.push(s.name.clone());
+                r.problem(format!(
+                    "`{}` is exported by the baseline but not by {}",
+                    s.display(),
+                    file_name(wrapper)
+                ));
+            }
+            Some(vs) => {
+                if let Some(bv) = s.version.as_deref() {
+                    let same = vs
+                        .iter()
+                        .any(|(v, d)| *v == Some(bv) && *d == s.default_version);
+                    if !same {
+                        dropped.push(s.name.clone());
+                        let have: Vec<String> = vs
+                            .iter()
+                            .map(|(v, d)| match v {
+                                Some(v) if *d => format!("{}@@{v}", s.name),
+                                Some(v) => format!("{}@{v}", s.name),
+                                None => format!("{} (unversioned)", s.name),
+                            })
+                            .collect();
+                        r.problem(format!(
+                            "`{}` has a different version node in {}: {}",
+                            s.display(),
+                            file_name(wrapper),
+                            have.join(", ")
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    r.note(format!(
+        "baseline C exports checked: {considered} (C++ `_Z` symbols skipped: {skipped_cxx})"
+    ));
+    if !ignored.is_empty() {
+        r.note(format!(
+            "ignored (linker-defined or --ignore): {}",
+            ignored.join(", ")
+        ));
+    }
+    r.summary = if dropped.is_empty() {
+        format!(
+            "all {considered} C symbols of {} are exported by {} with the same version node",
+            file_name(baseline),
+            file_name(wrapper)
+        )
+    } else {
+        format!(
+            "{} baseline symbol(s) dropped or re-versioned: {}",
+            dropped.len(),
+            short_list(&dropped, 8)
+        )
+    };
+    Ok(r)
+}
+
+/// Is this DT_NEEDED entry the public wrapper (`libMIOpen.so*` or a bundler
+/// renamed `libMIOpen-<hash>.so*`), as opposed to `libMIOpen_private*`?
+pub fn looks_like_wrapper_name(needed: &str) -> bool {
+    match needed.strip_prefix("libMIOpen") {
+        Some(rest) => rest.starts_with(".so") || rest.starts_with('-'),
+        None => false,
+    }
+}
+
+/// Gate `provider`: every undefined `miopen*` symbol of the provider plugin
+/// is an `_impl` symbol exported by Private; no undefined internal
+/// `miopen::` C++ symbol; no DT_NEEDED on the wrapper.
+pub fn provider(
+    private: &Path,
+    providers: &[PathBuf],
+    wrapper: Option<&Path>,
+) -> Result<GateReport> {
+    let p = ElfInfo::read_shared(private)?;
+    let wrapper_soname = match wrapper {
+        Some(w) => ElfInfo::read_shared(w)?.soname,
+        None => None,
+    };
+    let mut r = GateReport::new("provider");
+    r.note(format!("private: {}", private.display()));
+    let private_exports: BTreeSet<&str> = p.exports().map(|s| s.name.as_str()).collect();
+
+    let mut bad = Vec::new();
+    let mut impl_refs = BTreeSet::new();
+    for path in providers {
+        let f = ElfInfo::read(path)?;
+        if !matches!(f.kind, ElfKind::SharedObject | ElfKind::Relocatable) {
+            return Err(super::error::CheckError::NotLinkable { path: path.clone() });
+        }
+        let shown = path.display();
+        let mut count = 0usize;
+        for s in f.undefined() {
+            let n = s.name.as_str();
+            if n.starts_with("miopen") {
+                count += 1;
+                if !is_impl(n) {
+                    bad.push(n.to_string());
+                    r.problem(format!(
+                        "{shown} references public symbol `{n}` (must call `{n}{IMPL_SUFFIX}` from the private library)"
+                    ));
+                } else if !private_exports.contains(n) {
+                    bad.push(n.to_string());
+                    r.problem(format!(
+                        "{shown} references `{n}`, which {} does not export",
+                        file_name(private)
+                    ));
+                } else {
+                    impl_refs.insert(n.to_string());
+                }
+            } else if n.starts_with("_Z") && (n.contains("6miopen") || n.contains("6MIOpen")) {
+                count += 1;
+                bad.push(n.to_string());
+                r.problem(format!(
+                    "{shown} references MIOpen internal C++ symbol `{n}` (only the _impl C API is supported)"
+                ));
+            }
+        }
+        let kind = if f.kind == ElfKind::Relocatable {
+            "object"
+        } else {
+            "shared library"
+        };
+        r.note(format!(
+            "{shown} ({kind}): {count} undefined MIOpen symbol(s)"
+        ));
+        for needed in &f.needed {
+            let is_wrapper = wrapper_soname.as_deref() == Some(needed.as_str())
+                || looks_like_wrapper_name(needed);
+            if is_wrapper {
+                bad.push(needed.clone());
+                r.problem(format!(
+                    "{shown} has DT_NEEDED `{needed}` (the public wrapper); link libMIOpen_private only"
+                ));
+            }
+        }
+        if f.kind == ElfKind::SharedObject {
+            let private_needed = p
+                .soname
+                .as_deref()
+                .map(|so| f.needed.iter().any(|n| n == so))
+                .unwrap_or(false);
+            r.note(format!(
+                "{shown}: DT_NEEDED {:?}{}",
+                f.needed,
+                if private_needed {
+                    ""
+                } else {
+                    " (no DT_NEEDED on the private library's SONAME)"
+                }
+            ));
+        }
+    }
+    r.note(format!(
+        "_impl symbols referenced and resolved by private: {}",
+        impl_refs.len()
+    ));
+    r.summary = if bad.is_empty() {
+        format!(
+            "{} provider file(s) reference only _impl symbols exported by {} ({} distinct)",
+            providers.len(),
+            file_name(private),
+            impl_refs.len()
+        )
+    } else {
+        format!("{} violation(s): {}", bad.len(), short_list(&bad, 8))
+    };
+    Ok(r)
+}
+
+/// Gate `hipdnn-independence`: the wrapper has no DT_NEEDED on a hipDNN
+/// library and references no hipDNN symbol.
+pub fn hipdnn_independence(wrapper: &Path) -> Result<GateReport> {
+    let w = ElfInfo::read_shared(wrapper)?;
+    let mut r = GateReport::new("hipdnn-independence");
+    r.note(format!("wrapper: {}", wrapper.display()));
+    r.note(format!("DT_NEEDED: {:?}", w.needed));
+    let mut bad = Vec::new();
+    for n in &w.needed {
+        if n.to_ascii_lowercase().contains("hipdnn") {
+            bad.push(n.clone());
+            r.problem(format!("{} has DT_NEEDED `{n}`", file_name(wrapper)));
+        }
+    }
+    for s in w.undefined() {
+        if s.name.to_ascii_lowercase().contains("hipdnn") {
+            bad.push(s.name.clone());
+            r.problem(format!(
+                "{} references undefined {}symbol `{}`",
+                file_name(wrapper),
+                if s.weak { "weak " } else { "" },
+                s.display()
+            ));
+        }
+    }
+    r.summary = if bad.is_empty() {
+        format!("{} neither needs nor references hipDNN", file_name(wrapper))
+    } else {
+        format!(
+            "{} hipDNN dependency(ies): {}",
+            bad.len(),
+            short_list(&bad, 8)
+        )
+    };
+    Ok(r)
+}
+
+pub(crate) fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.display().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("sqlite3_*", "sqlite3_open"));
+        assert!(glob_match("*", ""));
+        assert!(glob_match("a?c", "abc"));
+        assert!(!glob_match("a?c", "ac"));
+        assert!(!glob_match("miopen*", "xmiopen"));
+    }
+
+    #[test]
+    fn wrapper_names() {
+        assert!(looks_like_wrapper_name("libMIOpen.so.1"));
+        assert!(looks_like_wrapper_name("libMIOpen.so"));
+        assert!(looks_like_wrapper_name("libMIOpen-1a2b3c4d.so"));
+        assert!(!looks_like_wrapper_name("libMIOpen_private.so.1"));
+        assert!(!looks_like_wrapper_name("libMIOpen_private-1a2b.so"));
+        assert!(!looks_like_wrapper_name("libhipdnn_backend.so"));
+    }
+}
