@@ -235,7 +235,6 @@ TEST_P(ActivationRandom, ForwardMatchesFormula)
     const Layout lx  = std::get<1>(GetParam());
     const Layout ly  = static_cast<Layout>((static_cast<int>(lx) + 1) % 3); // mixed layouts
     std::mt19937 rng(300 + 10 * static_cast<int>(t) + static_cast<int>(lx));
-    const double u = kt::unit_roundoff(t);
     for(const auto& a : kRandomModes)
         for(int nd : {4, 5})
             for(const auto& ab : {std::pair<float, float>{1.0f, 0.0f}, {-0.5f, 0.25f}})
@@ -259,7 +258,7 @@ TEST_P(ActivationRandom, ForwardMatchesFormula)
                     const double f    = ab.first * ref_act(a, xv[i]);
                     const double prev = ab.second != 0.0f ? ab.second * old[i] : 0.0;
                     want[i]           = f + prev;
-                    bound[i] = 1.001 * u * std::fabs(want[i]) +
+                    bound[i] = kt::rounding_bound(t, want[i]) +
                                1e-6 * (std::fabs(f) + std::fabs(prev)) + 1e-7;
                 }
                 EXPECT_TRUE(kt::all_close(got, want, bound));
@@ -311,7 +310,7 @@ TEST_P(ActivationRandom, BackwardMatchesFiniteDifferences)
                     const double prev = ab.second != 0.0f ? ab.second * old[i] : 0.0;
                     want[i]           = g + prev;
                     // y is given in storage precision, so y-based derivatives carry ~u error
-                    bound[i] = 1.001 * u * std::fabs(want[i]) +
+                    bound[i] = kt::rounding_bound(t, want[i]) +
                                4 * u * std::fabs(ab.first * dyv[i]) * (1 + std::fabs(d)) +
                                1e-6 * std::fabs(prev) + 1e-7;
                 }
@@ -358,7 +357,6 @@ TEST_P(BiasRandom, MatchesBroadcast)
     const DataType t = std::get<0>(GetParam());
     const Layout l   = std::get<1>(GetParam());
     std::mt19937 rng(900 + 10 * static_cast<int>(t) + static_cast<int>(l));
-    const double u = kt::unit_roundoff(t);
     for(int nd : {4, 5})
         for(const auto& ab : {std::pair<float, float>{1.0f, 0.0f}, {0.75f, 1.0f}, {-2.0f, 0.5f}})
         {
@@ -382,7 +380,7 @@ TEST_P(BiasRandom, MatchesBroadcast)
                 const std::int64_t c = y.unravel(static_cast<std::int64_t>(i))[1];
                 const double prev    = ab.second != 0.0f ? ab.second * old[i] : 0.0;
                 want[i]              = ab.first * bv[c] + prev;
-                bound[i] = 1.001 * u * std::fabs(want[i]) +
+                bound[i] = kt::rounding_bound(t, want[i]) +
                            3e-7 * (std::fabs(ab.first * bv[c]) + std::fabs(prev)) + 1e-30;
             }
             EXPECT_TRUE(kt::all_close(got, want, bound));

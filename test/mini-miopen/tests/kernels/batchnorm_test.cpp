@@ -274,7 +274,6 @@ const std::pair<float, float> kAlphaBetas[] = {{1.0f, 0.0f}, {0.5f, 0.5f}, {-1.0
 TEST_P(BatchNormRandom, Inference)
 {
     auto rng       = rng_for(1);
-    const double u = kt::unit_roundoff(dt());
     for(int nd : {4, 5})
         for(const auto& ab : kAlphaBetas)
         {
@@ -304,7 +303,7 @@ TEST_P(BatchNormRandom, Inference)
                              bias.at_linear(c);
                 const double prev = ab.second != 0.0f ? ab.second * old[i] : 0.0;
                 want[i]           = ab.first * n + prev;
-                bound[i]          = 1.001 * u * std::fabs(want[i]) +
+                bound[i]          = kt::rounding_bound(dt(), want[i]) +
                            1e-6 * (std::fabs(ab.first) * (std::fabs(n) + 1) + std::fabs(prev));
             }
             EXPECT_TRUE(kt::all_close(got, want, bound));
@@ -315,7 +314,6 @@ TEST_P(BatchNormRandom, Inference)
 TEST_P(BatchNormRandom, Training)
 {
     auto rng        = rng_for(2);
-    const double u  = kt::unit_roundoff(dt());
     const double up = kt::unit_roundoff(pt());
     for(int nd : {4, 5})
         for(const auto& ab : kAlphaBetas)
@@ -352,7 +350,7 @@ TEST_P(BatchNormRandom, Training)
                                         bias.at_linear(c));
                 const double prev = ab.second != 0.0f ? ab.second * old[i] : 0.0;
                 want[i]           = ab.first * n + prev;
-                bound[i]          = 1.001 * u * std::fabs(want[i]) +
+                bound[i]          = kt::rounding_bound(dt(), want[i]) +
                            1e-6 * (std::fabs(ab.first) * (std::fabs(n) + 1) + std::fabs(prev));
             }
             EXPECT_TRUE(kt::all_close(got, want, bound)) << "y";
@@ -383,7 +381,6 @@ TEST_P(BatchNormRandom, Training)
 TEST_P(BatchNormRandom, Backward)
 {
     auto rng        = rng_for(3);
-    const double u  = kt::unit_roundoff(dt());
     const double up = kt::unit_roundoff(pt());
     for(int nd : {4, 5})
         for(bool use_saved : {false, true})
@@ -474,7 +471,7 @@ TEST_P(BatchNormRandom, Backward)
                         scale.at_linear(c) * sig_inv[c] *
                         (std::fabs(dy.at_linear(i)) + sabs[c] / m * (1 + std::fabs(xmu * sig_inv[c]))));
                     const double perr = use_saved ? 16 * up : 1e-6;
-                    bound[i] = 1.001 * u * std::fabs(want[i]) +
+                    bound[i] = kt::rounding_bound(dt(), want[i]) +
                                perr * std::fabs(ab.first) * terms + 1e-6 * std::fabs(prev) + 1e-7;
                 }
                 EXPECT_TRUE(kt::all_close(got, want, bound)) << "dx";

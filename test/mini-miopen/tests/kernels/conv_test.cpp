@@ -278,13 +278,13 @@ ConvShape random_shape(std::mt19937& rng, int sd)
         ConvShape s;
         s.sd = sd;
         s.G  = std::vector<std::int64_t>{1, 1, 2, 3}[pick(0, 3)];
-        s.C  = s.G * pick(1, 3);
+        s.C  = s.G * pick(1, 4);
         s.K  = s.G * pick(1, 3);
         s.N  = pick(1, 2);
         bool ok = true;
         for(int d = 0; d < sd; ++d)
         {
-            s.in[d]  = sd == 2 ? pick(1, 7) : pick(1, 4);
+            s.in[d]  = sd == 2 ? pick(1, 9) : pick(1, 5);
             s.f[d]   = pick(1, 3);
             s.pad[d] = pick(0, 2);
             s.str[d] = pick(1, 2);
@@ -368,12 +368,12 @@ void check_random(Dir dir, DataType t, Layout layout, const ConvShape& s, const 
     }
     const std::vector<double> got = out->values();
     std::vector<double> want(got.size()), bound(got.size());
-    const double u = kt::unit_roundoff(t), u32 = std::ldexp(1.0, -24);
+    const double u32 = std::ldexp(1.0, -24);
     for(std::size_t i = 0; i < got.size(); ++i)
     {
         const double prev = ab.beta != 0.0f ? ab.beta * old[i] : 0.0;
         want[i]           = ab.alpha * ref.value[i] + prev;
-        bound[i] = 1.001 * u * std::fabs(want[i]) +
+        bound[i] = kt::rounding_bound(t, want[i]) +
                    (L + 4) * u32 * (std::fabs(ab.alpha) * ref.absval[i] + std::fabs(prev)) + 1e-30;
     }
     EXPECT_TRUE(kt::all_close(got, want, bound));
@@ -412,7 +412,7 @@ class ConvRandom : public ::testing::TestWithParam<ConvParam>
         const int sd      = std::get<2>(GetParam());
         std::mt19937 rng(1000 + 100 * static_cast<int>(t) + 10 * static_cast<int>(l) + sd +
                          1000 * static_cast<int>(dir));
-        for(int rep = 0; rep < 3; ++rep)
+        for(int rep = 0; rep < 5; ++rep)
         {
             const ConvShape s = random_shape(rng, sd);
             for(const auto& ab : kAlphaBetas)
@@ -498,6 +498,47 @@ TEST(ConvRandomSensitivity, ShiftedResultIsDetected)
     for(std::size_t i = 0; i < got.size(); ++i)
         want[i] = ref.value[(i + 1) % got.size()];
     EXPECT_FALSE(kt::all_close(got, want, bound));
+}
+
+} // namespace
+
+namespace {
+
+// Longer reductions (fp32 accumulation of hundreds of terms) in every storage type.
+TEST(ConvLongReduction, AllDirections)
+{
+    std::mt19937 rng(777);
+    ConvShape s = shape2d(12, 3, 1, 1, 1);
+    s.N         = 2;
+    s.C         = 16;
+    s.K         = 4;
+    for(DataType t : kAllTypes)
+        for(Dir dir : {Dir::Fwd, Dir::BwdData, Dir::BwdWeights})
+            for(const auto& ab : kAlphaBetas)
+                check_random(dir, t, Layout::ChannelsLast, s, ab, rng);
+}
+
+// Inconsistent descriptors are rejected instead of read out of bounds.
+TEST(ConvShapes, MismatchesThrow)
+{
+    const ConvShape s = shape2d(3, 2, 0, 1, 1);
+    Tensor x(DataType::Float, s.x_lens()), w(DataType::Float, s.w_lens());
+    Tensor y_bad(DataType::Float, {1, 1, 3, 3}); // should be 2x2
+    x.fill(1.0);
+    w.fill(1.0);
+    y_bad.fill(0.0);
+    EXPECT_THROW(miopen::cpu::conv_forward(params(s), x.view(), w.view(), y_bad.view(), 1, 0),
+                 std::invalid_argument);
+    EXPECT_EQ(y_bad.values(), std::vector<double>(9, 0.0)); // untouched
+    ConvShape g = s;
+    g.G         = 2; // C = 1 not divisible by 2
+    Tensor y(DataType::Float, s.y_lens());
+    EXPECT_THROW(miopen::cpu::conv_forward(params(g), x.view(), w.view(), y.view(), 1, 0),
+                 std::invalid_argument);
+    ConvShape three = s;
+    three.sd        = 3; // 4-D tensors with a 3-D convolution
+    EXPECT_THROW(miopen::cpu::conv_backward_data(params(three), y.view(), w.view(), x.view(), 1, 0),
+                 std::invalid_argument);
 }
 
 } // namespace

@@ -45,6 +45,20 @@ inline double unit_roundoff(DataType t)
     return 1.0;
 }
 
+// Largest error of rounding `v` to the storage type: half an ulp relative, or half the
+// smallest subnormal in the gradual-underflow range.
+inline double rounding_bound(DataType t, double v)
+{
+    double tiny = 0.0;
+    switch(t)
+    {
+    case DataType::Float: tiny = std::ldexp(1.0, -150); break;
+    case DataType::Half: tiny = std::ldexp(1.0, -25); break;
+    case DataType::BFloat16: tiny = std::ldexp(1.0, -134); break;
+    }
+    return 1.001 * unit_roundoff(t) * std::fabs(v) + tiny;
+}
+
 enum class Layout
 {
     Packed,       // NCHW / NCDHW
