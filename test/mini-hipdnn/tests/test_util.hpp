@@ -1,0 +1,86 @@
+// Helpers for the mini-hipdnn tests: build descriptors through the C ABI only.
+#pragma once
+
+#include "hipdnn_backend.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tu
+{
+
+std::string lastError(); // peek, does not clear
+
+// Throws std::runtime_error (with the backend's last error) on failure.
+void check(hipdnnStatus_t s, const char* what);
+
+std::vector<int64_t> packedStrides(const std::vector<int64_t>& dims); // row-major (NCHW...)
+std::vector<int64_t> channelsLastStrides(const std::vector<int64_t>& dims); // NHWC / NDHWC
+
+hipdnnBackendDescriptor_t tensor(int64_t uid,
+                                 hipdnnDataType_t dt,
+                                 const std::vector<int64_t>& dims,
+                                 const std::vector<int64_t>& strides,
+                                 bool isVirtual = false);
+
+struct ConvParams
+{
+    std::vector<int64_t> pre, post, stride, dilation;
+    hipdnnConvolutionMode_t mode = HIPDNN_CROSS_CORRELATION;
+    hipdnnDataType_t compute = HIPDNN_DATA_FLOAT;
+};
+
+// For BWD_DATA pass (dx, w, dy); for BWD_FILTER pass (x, dw, dy).
+hipdnnBackendDescriptor_t convOp(hipdnnBackendDescriptorType_t type,
+                                 hipdnnBackendDescriptor_t x,
+                                 hipdnnBackendDescriptor_t w,
+                                 hipdnnBackendDescriptor_t y,
+                                 const ConvParams& p);
+
+hipdnnBackendDescriptor_t pointwiseOp(hipdnnPointwiseMode_t mode,
+                                      hipdnnBackendDescriptor_t in0,
+                                      hipdnnBackendDescriptor_t in1, // may be null
+                                      hipdnnBackendDescriptor_t out0,
+                                      const float* lowerClip = nullptr,
+                                      const float* upperClip = nullptr);
+
+hipdnnBackendDescriptor_t graph(hipdnnHandle_t h, const std::vector<hipdnnBackendDescriptor_t>& ops);
+
+struct PlanInfo
+{
+    hipdnnBackendDescriptor_t plan = nullptr;
+    int64_t workspace = 0;
+    int64_t engineId = 0;
+    std::string engineName;
+    int64_t numResults = 0;
+};
+
+// graph -> heuristic (fallback) -> first engine config -> finalize -> plan
+PlanInfo plan(hipdnnBackendDescriptor_t graph);
+
+void execute(hipdnnHandle_t h,
+             const PlanInfo& p,
+             const std::vector<int64_t>& uids,
+             const std::vector<void*>& ptrs);
+
+void destroyAll(std::vector<hipdnnBackendDescriptor_t>& ds);
+
+// fp16 / bf16 encoders/decoders written for the tests
+uint16_t toHalf(float f);
+float fromHalf(uint16_t h);
+uint16_t toBf16(float f);
+float fromBf16(uint16_t b);
+
+class ScopedEnv
+{
+public:
+    ScopedEnv(const char* name, const char* value);
+    ~ScopedEnv();
+
+private:
+    std::string _name, _old;
+    bool _had;
+};
+
+} // namespace tu
