@@ -31,6 +31,10 @@ pub struct AbiOptions {
     pub abidw: String,
     /// Extra arguments passed to abidiff (e.g. `--suppressions FILE`).
     pub extra_args: Vec<String>,
+    /// Also compare C++ (`_Z`) symbols. Off by default: the baseline's
+    /// internal C++ exports move to libMIOpen_private and are not part of the
+    /// public C API the wrapper re-exports (RFC 0001 §6, leakage rows).
+    pub include_cxx: bool,
 }
 
 impl Default for AbiOptions {
@@ -39,6 +43,7 @@ impl Default for AbiOptions {
             abidiff: "abidiff".into(),
             abidw: "abidw".into(),
             extra_args: Vec::new(),
+            include_cxx: false,
         }
     }
 }
@@ -141,17 +146,51 @@ fn run_tool(program: &str, args: &[String]) -> Result<(i32, String)> {
     }
 }
 
+/// Run abidiff with a generated suppression specification for `suppress`
+/// (symbol-name regexes; `_Z` ones too unless `include_cxx`).
 fn abidiff(
     opts: &AbiOptions,
     baseline: &Path,
     wrapper: &Path,
-    extra: &[String],
+    suppress: &[String],
 ) -> Result<(i32, String)> {
+    let mut regexes: Vec<String> = suppress.to_vec();
+    if !opts.include_cxx {
+        regexes.push("^_Z".to_string());
+    }
     let mut args: Vec<String> = opts.extra_args.clone();
-    args.extend(extra.iter().cloned());
+    let mut supp_path = None;
+    if !regexes.is_empty() {
+        let mut supp = String::new();
+        for re in &regexes {
+            supp.push_str(&format!(
+                "[suppress_function]\n  symbol_name_regexp = {re}\n[suppress_variable]\n  symbol_name_regexp = {re}\n"
+            ));
+        }
+        let path = std::env::temp_dir().join(format!(
+            "miopen-wrap-abi-{}-{}.suppr",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0)
+        ));
+        std::fs::write(&path, supp).map_err(|source| CheckError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        // abidiff wants `--suppressions FILE` as two arguments.
+        args.push("--suppressions".to_string());
+        args.push(path.display().to_string());
+        supp_path = Some(path);
+    }
     args.push(baseline.display().to_string());
     args.push(wrapper.display().to_string());
-    let (code, text) = run_tool(&opts.abidiff, &args)?;
+    let result = run_tool(&opts.abidiff, &args);
+    if let Some(p) = supp_path {
+        let _ = std::fs::remove_file(p);
+    }
+    let (code, text) = result?;
     if code & (ABIDIFF_ERROR | ABIDIFF_USAGE_ERROR) != 0 {
         return Err(CheckError::ToolFailed {
             program: opts.abidiff.clone(),
@@ -248,6 +287,15 @@ pub fn abi(baseline: &Path, wrapper: &Path, opts: &AbiOptions) -> Result<GateRep
         ));
     }
 
+    if !opts.include_cxx {
+        let cxx_gone = b
+            .exports()
+            .filter(|s| s.name.starts_with("_Z") && !w.exports_name(&s.name))
+            .count();
+        r.note(format!(
+            "C++ (_Z) symbols not compared (--include-cxx compares them); {cxx_gone} of the baseline's are not exported by the wrapper (MIOpen internals, which stay in libMIOpen_private)"
+        ));
+    }
     let (code, text) = abidiff(opts, baseline, wrapper, &[])?;
     let full = parse_abidiff(&text);
     r.note(format!("abidiff exit status {code}"));
@@ -297,34 +345,9 @@ pub fn abi(baseline: &Path, wrapper: &Path, opts: &AbiOptions) -> Result<GateRep
                     .collect::<Vec<_>>()
                     .join("|")
             );
-            // abidiff's --drop does not filter change reports; a suppression
-            // specification does.
-            let supp = format!(
-                "[suppress_function]\n  symbol_name_regexp = {re}\n[suppress_variable]\n  symbol_name_regexp = {re}\n"
-            );
-            let supp_path = std::env::temp_dir().join(format!(
-                "miopen-wrap-abi-{}-{}.suppr",
-                std::process::id(),
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map(|d| d.as_nanos())
-                    .unwrap_or(0)
-            ));
-            std::fs::write(&supp_path, supp).map_err(|source| CheckError::Io {
-                path: supp_path.clone(),
-                source,
-            })?;
-            let rerun = abidiff(
-                opts,
-                baseline,
-                wrapper,
-                &[
-                    "--suppressions".to_string(),
-                    supp_path.display().to_string(),
-                ],
-            );
-            let _ = std::fs::remove_file(&supp_path);
-            let (_, t2) = rerun?;
+            // A suppression specification (not --drop, which does not
+            // filter change reports) hides the Rust-described stubs.
+            let (_, t2) = abidiff(opts, baseline, wrapper, &[re])?;
             (parse_abidiff(&t2), t2)
         };
         artifacts = full.changed().saturating_sub(real.changed());

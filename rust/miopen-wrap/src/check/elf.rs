@@ -125,7 +125,7 @@ impl ElfInfo {
     /// definition) are not exports.
     pub fn exports(&self) -> impl Iterator<Item = &Symbol> {
         self.symbols.iter().filter(move |s| {
-            s.defined && s.global && !(s.absolute && self.version_defs.iter().any(|v| *v == s.name))
+            s.defined && s.global && !(s.absolute && self.version_defs.contains(&s.name))
         })
     }
 

@@ -110,7 +110,7 @@ enum GateCmd {
         tools: AbiToolArgs,
     },
     /// Run every gate whose inputs are given, then print `N passed, M failed`.
-    All(AllArgs),
+    All(Box<AllArgs>),
 }
 
 #[derive(Args, Debug, Clone, Default)]
@@ -156,6 +156,9 @@ struct AbiToolArgs {
     /// `--abidiff-arg=--suppressions --abidiff-arg=FILE` (repeatable).
     #[arg(long = "abidiff-arg", value_name = "ARG", allow_hyphen_values = true)]
     abidiff_args: Vec<String>,
+    /// abi: also compare C++ (`_Z`) symbols, which are internals of MIOpen.
+    #[arg(long)]
+    include_cxx: bool,
 }
 
 #[derive(Args, Debug)]
@@ -200,6 +203,7 @@ fn abi_options(t: &AbiToolArgs) -> abi::AbiOptions {
         abidiff: t.abidiff.clone(),
         abidw: t.abidw.clone(),
         extra_args: t.abidiff_args.clone(),
+        include_cxx: t.include_cxx,
     }
 }
 
