@@ -1,0 +1,345 @@
+// Public entry points of the batch normalization family.
+//
+// The legacy entry points take one descriptor for all per-channel parameters
+// and simply call their _V2 twins with that descriptor repeated. The order of
+// definitions is mixed on purpose: miopenBatchNormalizationForwardTraining
+// comes before the _V2 it calls, miopenBatchNormalizationForwardInference
+// after its _V2.
+#include <miopen/batch_norm.hpp>
+#include <miopen/errors.hpp>
+#include <miopen/handle.hpp>
+#include <miopen/logger.hpp>
+#include <miopen/tensor.hpp>
+
+namespace {
+
+// Validates x's rank through the public size query and logs the shapes.
+void CheckAndLogRank(miopenTensorDescriptor_t xDesc, miopenBatchNormMode_t bn_mode)
+{
+    int nd = 0;
+    const auto status = miopenGetTensorDescriptorSize(xDesc, &nd);
+    if(status != miopenStatusSuccess)
+        MIOPEN_THROW(status, "Cannot query the rank of xDesc");
+    if(nd != 4 && nd != 5)
+        MIOPEN_THROW(miopenStatusBadParm, "Batch normalization needs a 4-D or 5-D tensor");
+    MIOPEN_LOG_I2("batchnorm mode " << static_cast<int>(bn_mode) << ", x rank " << nd << ", x lengths "
+                                    << miopen::LensToString(miopen::deref(xDesc).GetLengths()));
+}
+
+void RequireBuffers(std::initializer_list<const void*> buffers)
+{
+    for(const auto* b : buffers)
+        if(b == nullptr)
+            MIOPEN_THROW(miopenStatusBadParm, "Buffers cannot be NULL");
+}
+
+} // namespace
+
+extern "C" miopenStatus_t miopenDeriveBNTensorDescriptor(miopenTensorDescriptor_t derivedBnDesc,
+                                                         const miopenTensorDescriptor_t xDesc,
+                                                         miopenBatchNormMode_t bn_mode)
+{
+    MIOPEN_LOG_FUNCTION(derivedBnDesc, xDesc, bn_mode);
+    return miopen::try_([&] {
+        auto& out = miopen::deref(derivedBnDesc);
+        out       = miopen::DeriveBNTensorDescriptor(miopen::deref(xDesc), bn_mode);
+    });
+}
+
+extern "C" miopenStatus_t
+miopenBatchNormalizationForwardTraining(miopenHandle_t handle,
+                                        miopenBatchNormMode_t bn_mode,
+                                        void* alpha,
+                                        void* beta,
+                                        const miopenTensorDescriptor_t xDesc,
+                                        const void* x,
+                                        const miopenTensorDescriptor_t yDesc,
+                                        void* y,
+                                        const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc,
+                                        void* bnScale,
+                                        void* bnBias,
+                                        double expAvgFactor,
+                                        void* resultRunningMean,
+                                        void* resultRunningVariance,
+                                        double epsilon,
+                                        void* resultSaveMean,
+                                        void* resultSaveInvVariance)
+{
+    MIOPEN_LOG_FUNCTION(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc,
+                        bnScale, bnBias, expAvgFactor, resultRunningMean, resultRunningVariance,
+                        epsilon, resultSaveMean, resultSaveInvVariance);
+    // Defined further down; the declaration comes from <miopen/miopen.h>.
+    return miopenBatchNormalizationForwardTraining_V2(handle,
+                                                      bn_mode,
+                                                      alpha,
+                                                      beta,
+                                                      xDesc,
+                                                      x,
+                                                      yDesc,
+                                                      y,
+                                                      bnScaleBiasMeanVarDesc,
+                                                      bnScaleBiasMeanVarDesc,
+                                                      bnScaleBiasMeanVarDesc,
+                                                      bnScaleBiasMeanVarDesc,
+                                                      bnScale,
+                                                      bnBias,
+                                                      expAvgFactor,
+                                                      resultRunningMean,
+                                                      resultRunningVariance,
+                                                      epsilon,
+                                                      resultSaveMean,
+                                                      resultSaveInvVariance);
+}
+
+extern "C" miopenStatus_t
+miopenBatchNormalizationForwardTraining_V2(miopenHandle_t handle,
+                                           miopenBatchNormMode_t bn_mode,
+                                           void* alpha,
+                                           void* beta,
+                                           const miopenTensorDescriptor_t xDesc,
+                                           const void* x,
+                                           const miopenTensorDescriptor_t yDesc,
+                                           void* y,
+                                           const miopenTensorDescriptor_t scaleDesc,
+                                           const miopenTensorDescriptor_t biasVarDesc,
+                                           const miopenTensorDescriptor_t savedMeanDesc,
+                                           const miopenTensorDescriptor_t savedVarDesc,
+                                           void* bnScale,
+                                           void* bnBias,
+                                           double expAvgFactor,
+                                           void* resultRunningMean,
+                                           void* resultRunningVariance,
+                                           double epsilon,
+                                           void* resultSaveMean,
+                                           void* resultSaveInvVariance)
+{
+    MIOPEN_LOG_FUNCTION(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasVarDesc,
+                        savedMeanDesc, savedVarDesc, bnScale, bnBias, expAvgFactor,
+                        resultRunningMean, resultRunningVariance, epsilon, resultSaveMean,
+                        resultSaveInvVariance);
+    return miopen::try_([&] {
+        auto& h        = miopen::deref(handle);
+        const auto& xd = miopen::deref(xDesc);
+        const auto& yd = miopen::deref(yDesc);
+        const auto& sd = miopen::deref(scaleDesc);
+        const auto& bd = miopen::deref(biasVarDesc);
+        const auto& md = miopen::deref(savedMeanDesc);
+        const auto& vd = miopen::deref(savedVarDesc);
+        CheckAndLogRank(xDesc, bn_mode);
+        miopen::CheckBatchNormArgs(bn_mode, xd, yd, {&sd, &bd, &md, &vd});
+        RequireBuffers({x, y, bnScale, bnBias});
+        const float a = miopen::ReadScale(alpha, "alpha");
+        const float b = miopen::ReadScale(beta, "beta");
+        miopen::OperationTimer timer(h);
+        miopen::cpu::batchnorm_spatial_training(xd.View(x),
+                                                yd.View(y),
+                                                miopen::ParamView(sd, bnScale),
+                                                miopen::ParamView(bd, bnBias),
+                                                expAvgFactor,
+                                                epsilon,
+                                                miopen::ParamView(md, resultRunningMean),
+                                                miopen::ParamView(vd, resultRunningVariance),
+                                                miopen::ParamView(md, resultSaveMean),
+                                                miopen::ParamView(vd, resultSaveInvVariance),
+                                                a,
+                                                b);
+    });
+}
+
+extern "C" miopenStatus_t
+miopenBatchNormalizationForwardInference_V2(miopenHandle_t handle,
+                                            miopenBatchNormMode_t bn_mode,
+                                            void* alpha,
+                                            void* beta,
+                                            const miopenTensorDescriptor_t xDesc,
+                                            const void* x,
+                                            const miopenTensorDescriptor_t yDesc,
+                                            void* y,
+                                            const miopenTensorDescriptor_t scaleDesc,
+                                            const miopenTensorDescriptor_t biasDesc,
+                                            const miopenTensorDescriptor_t estMeanDesc,
+                                            const miopenTensorDescriptor_t estVarianceDesc,
+                                            void* bnScale,
+                                            void* bnBias,
+                                            void* estimatedMean,
+                                            void* estimatedVariance,
+                                            double epsilon)
+{
+    MIOPEN_LOG_FUNCTION(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc,
+                        estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean,
+                        estimatedVariance, epsilon);
+    return miopen::try_([&] {
+        auto& h        = miopen::deref(handle);
+        const auto& xd = miopen::deref(xDesc);
+        const auto& yd = miopen::deref(yDesc);
+        const auto& sd = miopen::deref(scaleDesc);
+        const auto& bd = miopen::deref(biasDesc);
+        const auto& md = miopen::deref(estMeanDesc);
+        const auto& vd = miopen::deref(estVarianceDesc);
+        CheckAndLogRank(xDesc, bn_mode);
+        miopen::CheckBatchNormArgs(bn_mode, xd, yd, {&sd, &bd, &md, &vd});
+        RequireBuffers({x, y, bnScale, bnBias, estimatedMean, estimatedVariance});
+        const float a = miopen::ReadScale(alpha, "alpha");
+        const float b = miopen::ReadScale(beta, "beta");
+        miopen::OperationTimer timer(h);
+        miopen::cpu::batchnorm_spatial_inference(xd.View(x),
+                                                 yd.View(y),
+                                                 miopen::ParamView(sd, bnScale),
+                                                 miopen::ParamView(bd, bnBias),
+                                                 miopen::ParamView(md, estimatedMean),
+                                                 miopen::ParamView(vd, estimatedVariance),
+                                                 epsilon,
+                                                 a,
+                                                 b);
+    });
+}
+
+extern "C" miopenStatus_t
+miopenBatchNormalizationForwardInference(miopenHandle_t handle,
+                                         miopenBatchNormMode_t bn_mode,
+                                         void* alpha,
+                                         void* beta,
+                                         const miopenTensorDescriptor_t xDesc,
+                                         const void* x,
+                                         const miopenTensorDescriptor_t yDesc,
+                                         void* y,
+                                         const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc,
+                                         void* bnScale,
+                                         void* bnBias,
+                                         void* estimatedMean,
+                                         void* estimatedVariance,
+                                         double epsilon)
+{
+    MIOPEN_LOG_FUNCTION(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc,
+                        bnScale, bnBias, estimatedMean, estimatedVariance, epsilon);
+    return miopenBatchNormalizationForwardInference_V2(handle,
+                                                       bn_mode,
+                                                       alpha,
+                                                       beta,
+                                                       xDesc,
+                                                       x,
+                                                       yDesc,
+                                                       y,
+                                                       bnScaleBiasMeanVarDesc,
+                                                       bnScaleBiasMeanVarDesc,
+                                                       bnScaleBiasMeanVarDesc,
+                                                       bnScaleBiasMeanVarDesc,
+                                                       bnScale,
+                                                       bnBias,
+                                                       estimatedMean,
+                                                       estimatedVariance,
+                                                       epsilon);
+}
+
+extern "C" miopenStatus_t
+miopenBatchNormalizationBackward(miopenHandle_t handle,
+                                 miopenBatchNormMode_t bn_mode,
+                                 const void* alphaDataDiff,
+                                 const void* betaDataDiff,
+                                 const void* alphaParamDiff,
+                                 const void* betaParamDiff,
+                                 const miopenTensorDescriptor_t xDesc,
+                                 const void* x,
+                                 const miopenTensorDescriptor_t dyDesc,
+                                 const void* dy,
+                                 const miopenTensorDescriptor_t dxDesc,
+                                 void* dx,
+                                 const miopenTensorDescriptor_t bnScaleBiasDiffDesc,
+                                 const void* bnScale,
+                                 void* resultBnScaleDiff,
+                                 void* resultBnBiasDiff,
+                                 double epsilon,
+                                 const void* savedMean,
+                                 const void* savedInvVariance)
+{
+    MIOPEN_LOG_FUNCTION(handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff,
+                        betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, bnScaleBiasDiffDesc,
+                        bnScale, resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean,
+                        savedInvVariance);
+    return miopenBatchNormalizationBackward_V2(handle,
+                                               bn_mode,
+                                               alphaDataDiff,
+                                               betaDataDiff,
+                                               alphaParamDiff,
+                                               betaParamDiff,
+                                               xDesc,
+                                               x,
+                                               dyDesc,
+                                               dy,
+                                               dxDesc,
+                                               dx,
+                                               bnScaleBiasDiffDesc,
+                                               bnScaleBiasDiffDesc,
+                                               bnScaleBiasDiffDesc,
+                                               bnScaleBiasDiffDesc,
+                                               bnScale,
+                                               resultBnScaleDiff,
+                                               resultBnBiasDiff,
+                                               epsilon,
+                                               savedMean,
+                                               savedInvVariance);
+}
+
+extern "C" miopenStatus_t
+miopenBatchNormalizationBackward_V2(miopenHandle_t handle,
+                                    miopenBatchNormMode_t bn_mode,
+                                    const void* alphaDataDiff,
+                                    const void* betaDataDiff,
+                                    const void* alphaParamDiff,
+                                    const void* betaParamDiff,
+                                    const miopenTensorDescriptor_t xDesc,
+                                    const void* x,
+                                    const miopenTensorDescriptor_t dyDesc,
+                                    const void* dy,
+                                    const miopenTensorDescriptor_t dxDesc,
+                                    void* dx,
+                                    const miopenTensorDescriptor_t scaleDesc,
+                                    const miopenTensorDescriptor_t biasDesc,
+                                    const miopenTensorDescriptor_t savedMeanDesc,
+                                    const miopenTensorDescriptor_t savedVarDesc,
+                                    const void* bnScale,
+                                    void* resultBnScaleDiff,
+                                    void* resultBnBiasDiff,
+                                    double epsilon,
+                                    const void* savedMean,
+                                    const void* savedInvVariance)
+{
+    MIOPEN_LOG_FUNCTION(handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff,
+                        betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, scaleDesc, biasDesc,
+                        savedMeanDesc, savedVarDesc, bnScale, resultBnScaleDiff,
+                        resultBnBiasDiff, epsilon, savedMean, savedInvVariance);
+    return miopen::try_([&] {
+        auto& h         = miopen::deref(handle);
+        const auto& xd  = miopen::deref(xDesc);
+        const auto& dyd = miopen::deref(dyDesc);
+        const auto& dxd = miopen::deref(dxDesc);
+        const auto& sd  = miopen::deref(scaleDesc);
+        const auto& bd  = miopen::deref(biasDesc);
+        const auto& md  = miopen::deref(savedMeanDesc);
+        const auto& vd  = miopen::deref(savedVarDesc);
+        CheckAndLogRank(xDesc, bn_mode);
+        miopen::CheckBatchNormArgs(bn_mode, xd, dyd, {&sd, &bd, &md, &vd});
+        miopen::CheckBatchNormArgs(bn_mode, xd, dxd, {});
+        RequireBuffers({x, dy, dx, bnScale, resultBnScaleDiff, resultBnBiasDiff});
+        const float ad = miopen::ReadScale(alphaDataDiff, "alphaDataDiff");
+        const float bd_ = miopen::ReadScale(betaDataDiff, "betaDataDiff");
+        const float ap = miopen::ReadScale(alphaParamDiff, "alphaParamDiff");
+        const float bp = miopen::ReadScale(betaParamDiff, "betaParamDiff");
+        // Saved statistics are only used when both are given.
+        const bool use_saved = savedMean != nullptr && savedInvVariance != nullptr;
+        miopen::OperationTimer timer(h);
+        miopen::cpu::batchnorm_spatial_backward(xd.View(x),
+                                                dyd.View(dy),
+                                                dxd.View(dx),
+                                                miopen::ParamView(sd, bnScale),
+                                                miopen::ParamView(sd, resultBnScaleDiff),
+                                                miopen::ParamView(bd, resultBnBiasDiff),
+                                                epsilon,
+                                                miopen::ParamView(md, use_saved ? savedMean : nullptr),
+                                                miopen::ParamView(vd, use_saved ? savedInvVariance : nullptr),
+                                                ad,
+                                                bd_,
+                                                ap,
+                                                bp);
+    });
+}

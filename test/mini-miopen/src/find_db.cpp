@@ -1,0 +1,201 @@
+// User find-db of the mini MIOpen (format described in find_db.hpp).
+#include <miopen/env.hpp>
+#include <miopen/find_controls.hpp>
+#include <miopen/find_db.hpp>
+#include <miopen/handle.hpp>
+#include <miopen/logger.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace miopen {
+
+namespace fs = std::filesystem;
+
+std::string GetUserDbDirectory()
+{
+    if(const auto p = env::value("MIOPEN_USER_DB_PATH"); p && !p->empty())
+        return *p;
+    const auto home = env::value("HOME");
+    return (fs::path(home ? *home : std::string("/tmp")) / ".config" / "miopen").string();
+}
+
+std::string GetUserFindDbPath()
+{
+    return (fs::path(GetUserDbDirectory()) / "cpu_ref.HIP.ufdb.txt").string();
+}
+
+namespace {
+
+std::string Serialize(const std::vector<FindDbEntry>& entries)
+{
+    std::ostringstream ss;
+    for(std::size_t i = 0; i < entries.size(); ++i)
+    {
+        const auto& e = entries[i];
+        if(i != 0)
+            ss << ";";
+        ss << e.solver << ":" << e.time_ms << "," << e.workspace << "," << e.solver_id;
+    }
+    return ss.str();
+}
+
+// Parses "name:time,ws,id;..."; malformed items are skipped.
+std::vector<FindDbEntry> Parse(const std::string& value)
+{
+    std::vector<FindDbEntry> out;
+    std::istringstream items(value);
+    std::string item;
+    while(std::getline(items, item, ';'))
+    {
+        const auto colon = item.find(':');
+        if(colon == std::string::npos)
+            continue;
+        FindDbEntry e{};
+        e.solver = item.substr(0, colon);
+        std::istringstream fields(item.substr(colon + 1));
+        char c1 = 0, c2 = 0;
+        if(fields >> e.time_ms >> c1 >> e.workspace >> c2 >> e.solver_id && c1 == ',' && c2 == ',')
+            out.push_back(e);
+    }
+    return out;
+}
+
+} // namespace
+
+std::optional<std::vector<FindDbEntry>> FindDbLoad(const std::string& key)
+{
+    std::ifstream in(GetUserFindDbPath());
+    if(!in)
+        return std::nullopt;
+    std::string line;
+    while(std::getline(in, line))
+    {
+        const auto eq = line.find('=');
+        if(eq == std::string::npos || line.compare(0, eq, key) != 0 || eq != key.size())
+            continue;
+        auto entries = Parse(line.substr(eq + 1));
+        if(entries.empty())
+            return std::nullopt;
+        return entries;
+    }
+    return std::nullopt;
+}
+
+void FindDbStore(const std::string& key, const std::vector<FindDbEntry>& entries)
+{
+    const fs::path path = GetUserFindDbPath();
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);
+
+    std::vector<std::string> lines;
+    bool replaced = false;
+    {
+        std::ifstream in(path);
+        std::string line;
+        while(std::getline(in, line))
+        {
+            if(line.empty())
+                continue;
+            const auto eq = line.find('=');
+            if(eq == key.size() && line.compare(0, eq, key) == 0)
+            {
+                line     = key + "=" + Serialize(entries);
+                replaced = true;
+            }
+            lines.push_back(line);
+        }
+    }
+    if(!replaced)
+        lines.push_back(key + "=" + Serialize(entries));
+
+    // Write a sibling file and rename it over the old one so readers never
+    // see a half written db.
+    const fs::path tmp = path.string() + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        if(!out)
+        {
+            MIOPEN_LOG_W("cannot write the user find-db at " << path.string());
+            return;
+        }
+        for(const auto& l : lines)
+            out << l << "\n";
+    }
+    fs::rename(tmp, path, ec);
+    if(ec)
+        MIOPEN_LOG_W("cannot update the user find-db at " << path.string() << ": " << ec.message());
+}
+
+std::vector<FindDbEntry> FindConvolution(Handle& handle,
+                                         const ConvProblem& problem,
+                                         miopenConvolutionDescriptor_t convDesc,
+                                         const void* x,
+                                         const void* w,
+                                         const void* y,
+                                         void* out,
+                                         void* workspace,
+                                         std::size_t workspace_size)
+{
+    // Internal use of the hidden (exported, undeclared) find-mode getter.
+    int mode = static_cast<int>(FindMode::Normal);
+    if(miopenHiddenGetConvolutionFindMode(convDesc, &mode) != miopenStatusSuccess)
+        MIOPEN_THROW(miopenStatusInternalError, "cannot read the find mode");
+
+    const auto key = problem.Key();
+    if(auto recorded = FindDbLoad(key))
+    {
+        // Keep only records that name a solver of this direction we know.
+        std::vector<FindDbEntry> usable;
+        for(const auto& e : *recorded)
+        {
+            const auto* s = FindSolverByName(e.solver);
+            if(s != nullptr && s->direction == problem.direction && s->id == e.solver_id)
+                usable.push_back(e);
+        }
+        if(!usable.empty())
+        {
+            MIOPEN_LOG_I("find-db hit for " << key);
+            std::stable_sort(usable.begin(), usable.end(), [](const auto& a, const auto& b) {
+                return a.time_ms < b.time_ms;
+            });
+            return usable;
+        }
+    }
+
+    std::vector<FindDbEntry> results;
+    if(mode == static_cast<int>(FindMode::Fast))
+    {
+        // Fast mode: no benchmarking, no db update; heuristic order.
+        for(const auto& s : GetSolvers(problem.direction))
+            results.push_back({s.name, 0.0f, GetSolverWorkspaceSize(s, problem), s.id});
+        return results;
+    }
+
+    for(const auto& s : GetSolvers(problem.direction))
+    {
+        const auto ws = GetSolverWorkspaceSize(s, problem);
+        if(ws > 0 && (workspace == nullptr || workspace_size < ws))
+        {
+            MIOPEN_LOG_I2("skipping " << s.name << ": workspace too small");
+            continue;
+        }
+        const auto start = std::chrono::steady_clock::now();
+        RunConvSolution(handle, s, problem, x, w, y, out, workspace, workspace_size, 1.0f, 0.0f);
+        const auto ms = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() -
+                                                                 start)
+                            .count();
+        results.push_back({s.name, ms, ws, s.id});
+    }
+    std::stable_sort(results.begin(), results.end(), [](const auto& a, const auto& b) {
+        return a.time_ms < b.time_ms;
+    });
+    if(!results.empty())
+        FindDbStore(key, results);
+    return results;
+}
+
+} // namespace miopen

@@ -1,0 +1,82 @@
+// Logger of the mini MIOpen (see logger.hpp for the level semantics).
+#include <miopen/env.hpp>
+#include <miopen/logger.hpp>
+
+#include <cctype>
+#include <iostream>
+
+namespace miopen {
+
+LoggingLevel CurrentLoggingLevel()
+{
+    const long long n = env::numeric("MIOPEN_LOG_LEVEL", 0);
+    if(n <= 0 || n > static_cast<long long>(LoggingLevel::Trace))
+        return LoggingLevel::Default;
+    return static_cast<LoggingLevel>(n);
+}
+
+bool IsLogging(LoggingLevel level)
+{
+    auto current = CurrentLoggingLevel();
+    // Like an installed MIOpen: "default" means warnings and errors.
+    if(current == LoggingLevel::Default)
+        current = LoggingLevel::Warning;
+    return static_cast<int>(level) <= static_cast<int>(current) &&
+           level != LoggingLevel::Quiet && level != LoggingLevel::Default;
+}
+
+const char* LoggingLevelName(LoggingLevel level)
+{
+    switch(level)
+    {
+    case LoggingLevel::Fatal: return "Fatal";
+    case LoggingLevel::Error: return "Error";
+    case LoggingLevel::Warning: return "Warning";
+    case LoggingLevel::Info: return "Info";
+    case LoggingLevel::Info2: return "Info2";
+    case LoggingLevel::Trace: return "Trace";
+    case LoggingLevel::Default:
+    case LoggingLevel::Quiet: break;
+    }
+    return "Log";
+}
+
+void LogMessage(LoggingLevel level, const char* where, const std::string& text)
+{
+    // One write per message keeps lines from interleaving.
+    std::string line = "MIOpen(HIP): ";
+    line += LoggingLevelName(level);
+    line += " [";
+    line += where;
+    line += "] ";
+    line += text;
+    line += "\n";
+    std::cerr << line << std::flush;
+}
+
+namespace detail {
+
+std::string NextArgName(const char*& names)
+{
+    while(*names == ' ' || *names == ',')
+        ++names;
+    std::string name;
+    int depth = 0;
+    for(; *names != '\0'; ++names)
+    {
+        const char c = *names;
+        if(c == '(' || c == '[' || c == '<')
+            ++depth;
+        else if(c == ')' || c == ']' || c == '>')
+            --depth;
+        else if(c == ',' && depth == 0)
+            break;
+        name += c;
+    }
+    while(!name.empty() && std::isspace(static_cast<unsigned char>(name.back())))
+        name.pop_back();
+    return name;
+}
+
+} // namespace detail
+} // namespace miopen
