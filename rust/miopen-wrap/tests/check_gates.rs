@@ -1053,3 +1053,26 @@ fn abi_ignores_rust_debug_info_artifacts_but_not_removals() {
     let r = check(&[&"abi", &"--baseline", &base, &"--wrapper", &bad]);
     assert_fail("abi", &r, &["miopenDestroy"]);
 }
+
+#[test]
+fn abi_fails_on_soname_change_unless_ignored() {
+    let fx = Fx::new();
+    let (p, w, b) = fx.standard();
+    let (_, rw) = bundle_rename(&fx, &p, &w, true);
+    let r = check(&[&"abi", &"--baseline", &b, &"--wrapper", &rw]);
+    assert_fail(
+        "abi",
+        &r,
+        &["SONAME changed from 'libMIOpen.so.1' to 'libMIOpen-5d2b8e40.so'"],
+    );
+    // A bundler-renamed pair is compared with abidiff's --ignore-soname.
+    let r = check(&[
+        &"abi",
+        &"--baseline",
+        &b,
+        &"--wrapper",
+        &rw,
+        &"--abidiff-arg=--ignore-soname",
+    ]);
+    assert_pass("abi", &r);
+}

@@ -91,6 +91,9 @@ fn count_before(line: &str, word: &str) -> u64 {
 
 pub fn parse_abidiff(output: &str) -> AbidiffSummary {
     let mut s = AbidiffSummary::default();
+    // "ELF SONAME changed" is a heading; the detail line says from/to.
+    let mut headers: Vec<String> = Vec::new();
+    let mut details: Vec<String> = Vec::new();
     for line in output.lines() {
         let t = line.trim();
         if let Some(rest) = t.strip_prefix("Functions changes summary:") {
@@ -111,15 +114,15 @@ pub fn parse_abidiff(output: &str) -> AbidiffSummary {
             s.removed_variable_symbols += count_before(rest, "Removed");
             s.added_variable_symbols += count_before(rest, "Added");
             s.summary_lines.push(t.to_string());
-        } else if t.starts_with("ELF SONAME changed")
-            || t.starts_with("SONAME changed")
-            || t.starts_with("ELF architecture changed")
-            || t.starts_with("architecture changed")
+        } else if t.starts_with("SONAME changed from") || t.starts_with("architecture changed from")
         {
-            s.elf_changes.push(t.to_string());
-            s.summary_lines.push(t.to_string());
+            details.push(t.to_string());
+        } else if t == "ELF SONAME changed" || t == "ELF architecture changed" {
+            headers.push(t.to_string());
         }
     }
+    s.elf_changes = if details.is_empty() { headers } else { details };
+    s.summary_lines.extend(s.elf_changes.iter().cloned());
     s
 }
 
