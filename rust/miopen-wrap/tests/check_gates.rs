@@ -1076,3 +1076,42 @@ fn abi_fails_on_soname_change_unless_ignored() {
     ]);
     assert_pass("abi", &r);
 }
+
+#[test]
+fn provider_objects_may_reference_each_other() {
+    let fx = Fx::new();
+    let (p, _, _) = fx.standard();
+    // plugin_a.o calls a helper that plugin_b.o defines; both are the plugin.
+    let a = fx.write(
+        "plugin_a.c",
+        &provider_src(&["miopenCreate_impl", "miopenProviderHelper"]),
+    );
+    let b = fx.write(
+        "plugin_b.c",
+        "int miopenProviderHelper(void *p) { return p != 0; }\n",
+    );
+    let (ao, bo) = (fx.path("plugin_a.o"), fx.path("plugin_b.o"));
+    run_ok(
+        Command::new("cc")
+            .args(["-c", "-fPIC", "-o"])
+            .arg(&ao)
+            .arg(&a),
+    );
+    run_ok(
+        Command::new("cc")
+            .args(["-c", "-fPIC", "-o"])
+            .arg(&bo)
+            .arg(&b),
+    );
+    assert_pass(
+        "provider",
+        &check(&[&"provider", &"--private", &p, &"--provider", &ao, &bo]),
+    );
+    // Alone, plugin_a.o's reference looks like a public MIOpen name.
+    let r = check(&[&"provider", &"--private", &p, &"--provider", &ao]);
+    assert_fail(
+        "provider",
+        &r,
+        &["references public symbol `miopenProviderHelper`"],
+    );
+}

@@ -276,15 +276,28 @@ pub fn provider(
 
     let mut bad = Vec::new();
     let mut impl_refs = BTreeSet::new();
+    let mut files = Vec::with_capacity(providers.len());
     for path in providers {
         let f = ElfInfo::read(path)?;
         if !matches!(f.kind, ElfKind::SharedObject | ElfKind::Relocatable) {
             return Err(super::error::CheckError::NotLinkable { path: path.clone() });
         }
+        files.push(f);
+    }
+    // Symbols one provider file defines for another (object files of one
+    // plugin) are internal to the plugin, whatever their name.
+    let provider_defs: BTreeSet<String> = files
+        .iter()
+        .flat_map(|f| f.exports().map(|s| s.name.clone()))
+        .collect();
+    for (path, f) in providers.iter().zip(&files) {
         let shown = path.display();
         let mut count = 0usize;
         for s in f.undefined() {
             let n = s.name.as_str();
+            if provider_defs.contains(n) {
+                continue;
+            }
             if n.starts_with("miopen") {
                 count += 1;
                 if !is_impl(n) {
