@@ -87,6 +87,7 @@ static const char miopen_version_stamp[] = \"miopen-version:@W_VERSION@\";
   # implementation itself never sees it.
   target_include_directories(${W_PRIVATE_TARGET} INTERFACE
     $<BUILD_INTERFACE:${gen}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/miopen_private>)
 
   # --- MIOpen Public (the wrapper) -------------------------------------------
