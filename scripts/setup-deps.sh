@@ -6,7 +6,7 @@ set -euo pipefail
 PREFIX="${MIOPEN_WRAP_TOOLS_PREFIX:-/opt/miopen-wrap-tools}"
 CORROSION_VERSION_MIN="0.5"
 
-apt_pkgs=(cmake g++ make pkg-config libclang-dev clang libgtest-dev valgrind abigail-tools patchelf python3)
+apt_pkgs=(cmake g++ make pkg-config libclang-dev clang libgtest-dev valgrind abigail-tools patchelf python3 bc)
 missing=()
 for p in "${apt_pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -34,8 +34,8 @@ SRC
            -o "Dir::Cache=$state/cache" -o "Dir::Etc::SourceList=$state/etc/sources.list"
            -o "Dir::Etc::SourceParts=/dev/null" -o "Dir::Etc::Preferences=$state/etc/preferences"
            -o "Dir::Etc::PreferencesParts=$state/etc/preferences.d" -o "APT::Get::List-Cleanup=0")
-  apt-get "${aptopts[@]}" update -qq
-  (cd "$state/deb" && apt-get "${aptopts[@]}" download corrosion >/dev/null)
+  apt-get "${aptopts[@]}" -o APT::Sandbox::User=root update -qq
+  (cd "$state/deb" && apt-get "${aptopts[@]}" -o APT::Sandbox::User=root download corrosion >/dev/null)
   mkdir -p "$PREFIX"
   dpkg -x "$state/deb"/corrosion_*.deb "$PREFIX"
 fi
