@@ -341,27 +341,27 @@ ConvDesc::ConvDesc(hipdnnBackendDescriptorType_t t) : Desc(t)
 void ConvDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t t, int64_t c, const void* e)
 {
     std::string ws = label + "::setAttribute";
-    const char* w = ws.c_str();
-    requireOpenForSet(*this, w);
+    const char* what = ws.c_str();
+    requireOpenForSet(*this, what);
     if(n == attrX || n == attrW || n == attrY)
     {
-        auto td = takeDesc<TensorDesc>(t, c, e, HIPDNN_BACKEND_TENSOR_DESCRIPTOR, w);
-        (n == attrX ? x : n == attrW ? this->w : y) = td;
+        auto td = takeDesc<TensorDesc>(t, c, e, HIPDNN_BACKEND_TENSOR_DESCRIPTOR, what);
+        (n == attrX ? x : n == attrW ? tw_ : y) = td;
         return;
     }
     switch(n)
     {
-    case HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS: setInt64Vector(prePad, t, c, e, w); break;
-    case HIPDNN_ATTR_CONVOLUTION_POST_PADDINGS: setInt64Vector(postPad, t, c, e, w); break;
-    case HIPDNN_ATTR_CONVOLUTION_FILTER_STRIDES: setInt64Vector(stride, t, c, e, w); break;
-    case HIPDNN_ATTR_CONVOLUTION_DILATIONS: setInt64Vector(dilation, t, c, e, w); break;
+    case HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS: setInt64Vector(prePad, t, c, e, what); break;
+    case HIPDNN_ATTR_CONVOLUTION_POST_PADDINGS: setInt64Vector(postPad, t, c, e, what); break;
+    case HIPDNN_ATTR_CONVOLUTION_FILTER_STRIDES: setInt64Vector(stride, t, c, e, what); break;
+    case HIPDNN_ATTR_CONVOLUTION_DILATIONS: setInt64Vector(dilation, t, c, e, what); break;
     case HIPDNN_ATTR_CONVOLUTION_CONV_MODE:
     {
         hipdnnConvolutionMode_t m{};
-        setScalar(m, HIPDNN_TYPE_CONVOLUTION_MODE, t, c, e, w);
+        setScalar(m, HIPDNN_TYPE_CONVOLUTION_MODE, t, c, e, what);
         failIf(m != HIPDNN_CONVOLUTION && m != HIPDNN_CROSS_CORRELATION,
                HIPDNN_STATUS_BAD_PARAM,
-               std::string(w) + ": invalid convolution mode");
+               std::string(what) + ": invalid convolution mode");
         mode = m;
         modeSet = true;
         break;
@@ -369,13 +369,13 @@ void ConvDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t 
     case HIPDNN_ATTR_CONVOLUTION_COMP_TYPE:
     {
         hipdnnDataType_t dt{};
-        setScalar(dt, HIPDNN_TYPE_DATA_TYPE, t, c, e, w);
-        failIf(bytesOf(dt) == 0, HIPDNN_STATUS_BAD_PARAM, std::string(w) + ": unknown data type");
+        setScalar(dt, HIPDNN_TYPE_DATA_TYPE, t, c, e, what);
+        failIf(bytesOf(dt) == 0, HIPDNN_STATUS_BAD_PARAM, std::string(what) + ": unknown data type");
         compType = dt;
         compTypeSet = true;
         break;
     }
-    default: unknownAttr(n, w);
+    default: unknownAttr(n, what);
     }
 }
 
@@ -386,34 +386,34 @@ void ConvDesc::get(hipdnnBackendAttributeName_t n,
                    void* e) const
 {
     std::string ws = label + "::getAttribute";
-    const char* w = ws.c_str();
-    requireFinalizedForGet(*this, w);
+    const char* what = ws.c_str();
+    requireFinalizedForGet(*this, what);
     if(n == attrX || n == attrW || n == attrY)
     {
-        giveDesc(n == attrX ? x : n == attrW ? this->w : y, t, r, c, e, w);
+        giveDesc(n == attrX ? x : n == attrW ? tw_ : y, t, r, c, e, what);
         return;
     }
     switch(n)
     {
-    case HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS: getInt64Vector(prePad, t, r, c, e, w); break;
-    case HIPDNN_ATTR_CONVOLUTION_POST_PADDINGS: getInt64Vector(postPad, t, r, c, e, w); break;
-    case HIPDNN_ATTR_CONVOLUTION_FILTER_STRIDES: getInt64Vector(stride, t, r, c, e, w); break;
-    case HIPDNN_ATTR_CONVOLUTION_DILATIONS: getInt64Vector(dilation, t, r, c, e, w); break;
-    case HIPDNN_ATTR_CONVOLUTION_CONV_MODE: getScalar(mode, HIPDNN_TYPE_CONVOLUTION_MODE, t, r, c, e, w); break;
-    case HIPDNN_ATTR_CONVOLUTION_COMP_TYPE: getScalar(compType, HIPDNN_TYPE_DATA_TYPE, t, r, c, e, w); break;
-    default: unknownAttr(n, w);
+    case HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS: getInt64Vector(prePad, t, r, c, e, what); break;
+    case HIPDNN_ATTR_CONVOLUTION_POST_PADDINGS: getInt64Vector(postPad, t, r, c, e, what); break;
+    case HIPDNN_ATTR_CONVOLUTION_FILTER_STRIDES: getInt64Vector(stride, t, r, c, e, what); break;
+    case HIPDNN_ATTR_CONVOLUTION_DILATIONS: getInt64Vector(dilation, t, r, c, e, what); break;
+    case HIPDNN_ATTR_CONVOLUTION_CONV_MODE: getScalar(mode, HIPDNN_TYPE_CONVOLUTION_MODE, t, r, c, e, what); break;
+    case HIPDNN_ATTR_CONVOLUTION_COMP_TYPE: getScalar(compType, HIPDNN_TYPE_DATA_TYPE, t, r, c, e, what); break;
+    default: unknownAttr(n, what);
     }
 }
 
 void ConvDesc::doFinalize()
 {
-    std::string w = label + "::finalize";
-    failIf(!x || !this->w || !y, HIPDNN_STATUS_BAD_PARAM, w + ": a tensor is not set");
+    std::string what = label + "::finalize";
+    failIf(!x || !tw_ || !y, HIPDNN_STATUS_BAD_PARAM, what + ": a tensor is not set");
     failIf(prePad.empty() || postPad.empty() || stride.empty() || dilation.empty(),
            HIPDNN_STATUS_BAD_PARAM,
-           w + ": paddings, strides and dilations must all be set");
-    failIf(!compTypeSet, HIPDNN_STATUS_BAD_PARAM, w + ": compute data type not set");
-    failIf(!modeSet, HIPDNN_STATUS_BAD_PARAM, w + ": convolution mode not set");
+           what + ": paddings, strides and dilations must all be set");
+    failIf(!compTypeSet, HIPDNN_STATUS_BAD_PARAM, what + ": compute data type not set");
+    failIf(!modeSet, HIPDNN_STATUS_BAD_PARAM, what + ": convolution mode not set");
 }
 
 // ---------------------------------------------------------------------------
@@ -653,7 +653,7 @@ void GraphDesc::doFinalize()
             op.computeType = cd.compType;
             op.convMode = cd.mode;
             op.x = tensorIndex(cd.x);
-            op.w = tensorIndex(cd.w);
+            op.w = tensorIndex(cd.tw_);
             op.y = tensorIndex(cd.y);
             size_t s = cd.prePad.size();
             failIf(cd.postPad.size() != s || cd.stride.size() != s || cd.dilation.size() != s,

@@ -36,9 +36,9 @@ struct ConvDesc : Desc
     int32_t kind;
     hipdnnBackendAttributeName_t attrX, attrW, attrY;
     std::string label;
-    // x/w/y follow the forward naming: BWD_DATA stores dx in x and dy in y,
-    // BWD_FILTER stores dw in w and dy in y.
-    std::shared_ptr<TensorDesc> x, w, y;
+    // x / tw_ (filter) / y follow the forward naming: BWD_DATA stores dx in x
+    // and dy in y, BWD_FILTER stores dw in tw_ and dy in y.
+    std::shared_ptr<TensorDesc> x, tw_, y;
     std::vector<int64_t> prePad, postPad, stride, dilation;
     hipdnnConvolutionMode_t mode = HIPDNN_CROSS_CORRELATION;
     bool modeSet = false;
