@@ -1,0 +1,177 @@
+// Batch normalization (legacy == _V2, hand-worked values) and logging.
+#include "common.hpp"
+
+#include <cmath>
+
+namespace {
+
+const float kOne = 1.0f, kZero = 0.0f;
+
+} // namespace
+
+TEST(BatchNorm, DeriveIsPerChannelFloat)
+{
+    mmt::Tensor x(miopenHalf, {2, 3, 4, 5}), d;
+    ASSERT_EQ(miopenDeriveBNTensorDescriptor(d, x, miopenBNSpatial), miopenStatusSuccess);
+    miopenDataType_t dt;
+    int n, c, h, w, s0, s1, s2, s3;
+    ASSERT_EQ(miopenGet4dTensorDescriptor(d, &dt, &n, &c, &h, &w, &s0, &s1, &s2, &s3), miopenStatusSuccess);
+    EXPECT_EQ(dt, miopenFloat);
+    EXPECT_EQ((std::vector<int>{n, c, h, w}), (std::vector<int>{1, 3, 1, 1}));
+    EXPECT_EQ(miopenDeriveBNTensorDescriptor(nullptr, x, miopenBNSpatial), miopenStatusBadParm);
+    EXPECT_EQ(miopenDeriveBNTensorDescriptor(d, x, static_cast<miopenBatchNormMode_t>(5)),
+              miopenStatusBadParm);
+}
+
+TEST(BatchNorm, InferenceHandWorkedAndLegacyEqualsV2)
+{
+    // One channel, x = 1 2 3 4, mean 2.5, variance 1.25, scale 2, bias 1, eps 0:
+    // y = 2 * (x - 2.5) / sqrt(1.25) + 1.
+    mmt::Handle h;
+    mmt::Tensor x(miopenFloat, {1, 1, 2, 2}), p(miopenFloat, {1, 1, 1, 1});
+    const std::vector<float> xv = {1, 2, 3, 4};
+    float scale = 2, bias = 1, mean = 2.5f, var = 1.25f;
+    std::vector<float> y1(4), y2(4);
+    ASSERT_EQ(miopenBatchNormalizationForwardInference(h, miopenBNSpatial, const_cast<float*>(&kOne),
+                                                       const_cast<float*>(&kZero), x, xv.data(), x,
+                                                       y1.data(), p, &scale, &bias, &mean, &var, 0.0),
+              miopenStatusSuccess);
+    ASSERT_EQ(miopenBatchNormalizationForwardInference_V2(
+                  h, miopenBNSpatial, const_cast<float*>(&kOne), const_cast<float*>(&kZero), x,
+                  xv.data(), x, y2.data(), p, p, p, p, &scale, &bias, &mean, &var, 0.0),
+              miopenStatusSuccess);
+    for(int i = 0; i < 4; ++i)
+        EXPECT_NEAR(y1[i], 2.0 * (xv[i] - 2.5) / std::sqrt(1.25) + 1.0, 1e-5);
+    EXPECT_EQ(y1, y2);
+}
+
+TEST(BatchNorm, TrainingAndBackwardLegacyEqualsV2)
+{
+    mmt::Handle h;
+    mmt::Tensor x(miopenFloat, {2, 2, 2, 2}), p(miopenFloat, {1, 2, 1, 1});
+    std::vector<float> xv(16);
+    for(int i = 0; i < 16; ++i)
+        xv[i] = static_cast<float>((i * 5) % 9) - 3.0f;
+    float scale[2] = {1.5f, -0.5f}, bias[2] = {0.25f, 2.0f};
+    float* a = const_cast<float*>(&kOne);
+    float* b = const_cast<float*>(&kZero);
+
+    std::vector<float> y1(16), y2(16);
+    float rm1[2] = {0, 0}, rv1[2] = {1, 1}, sm1[2], si1[2];
+    float rm2[2] = {0, 0}, rv2[2] = {1, 1}, sm2[2], si2[2];
+    ASSERT_EQ(miopenBatchNormalizationForwardTraining(h, miopenBNSpatial, a, b, x, xv.data(), x, y1.data(),
+                                                      p, scale, bias, 0.1, rm1, rv1, 1e-5, sm1, si1),
+              miopenStatusSuccess);
+    ASSERT_EQ(miopenBatchNormalizationForwardTraining_V2(h, miopenBNSpatial, a, b, x, xv.data(), x,
+                                                         y2.data(), p, p, p, p, scale, bias, 0.1, rm2,
+                                                         rv2, 1e-5, sm2, si2),
+              miopenStatusSuccess);
+    EXPECT_EQ(y1, y2);
+    EXPECT_EQ(std::vector<float>(sm1, sm1 + 2), std::vector<float>(sm2, sm2 + 2));
+    EXPECT_EQ(std::vector<float>(rv1, rv1 + 2), std::vector<float>(rv2, rv2 + 2));
+    // Channel 0 holds x[0..3] and x[8..11]; its saved mean is their average.
+    float sum = 0;
+    for(int i : {0, 1, 2, 3, 8, 9, 10, 11})
+        sum += xv[i];
+    EXPECT_NEAR(sm1[0], sum / 8.0f, 1e-5);
+    EXPECT_NEAR(rm1[0], 0.1f * sum / 8.0f, 1e-5);
+
+    std::vector<float> dy(16), dx1(16), dx2(16);
+    for(int i = 0; i < 16; ++i)
+        dy[i] = static_cast<float>(i % 4) - 1.5f;
+    float ds1[2], db1[2], ds2[2], db2[2];
+    ASSERT_EQ(miopenBatchNormalizationBackward(h, miopenBNSpatial, a, b, a, b, x, xv.data(), x, dy.data(),
+                                               x, dx1.data(), p, scale, ds1, db1, 1e-5, sm1, si1),
+              miopenStatusSuccess);
+    ASSERT_EQ(miopenBatchNormalizationBackward_V2(h, miopenBNSpatial, a, b, a, b, x, xv.data(), x,
+                                                  dy.data(), x, dx2.data(), p, p, p, p, scale, ds2, db2,
+                                                  1e-5, sm1, si1),
+              miopenStatusSuccess);
+    EXPECT_EQ(dx1, dx2);
+    EXPECT_EQ(std::vector<float>(ds1, ds1 + 2), std::vector<float>(ds2, ds2 + 2));
+    // dbias is the sum of dy over each channel: channel 0 = 2 * (-1.5 - 0.5 + 0.5 + 1.5) = 0.
+    EXPECT_NEAR(db1[0], 0.0f, 1e-5);
+    EXPECT_EQ(db1[1], db2[1]);
+}
+
+TEST(BatchNorm, InvalidArguments)
+{
+    mmt::Handle h;
+    mmt::Tensor x(miopenFloat, {1, 2, 2, 2}), p(miopenFloat, {1, 2, 1, 1}), bad_p(miopenFloat, {1, 3, 1, 1});
+    mmt::Tensor y_other(miopenFloat, {1, 2, 2, 3}), x3(miopenFloat, {2, 4, 4});
+    std::vector<float> xv(8), yv(12), s(3), bb(3), m(3), v(3, 1.0f);
+    float* a = const_cast<float*>(&kOne);
+    float* b = const_cast<float*>(&kZero);
+    auto infer = [&](miopenHandle_t hh, miopenBatchNormMode_t mode, miopenTensorDescriptor_t xd,
+                     miopenTensorDescriptor_t yd, miopenTensorDescriptor_t pd) {
+        return miopenBatchNormalizationForwardInference(hh, mode, a, b, xd, xv.data(), yd, yv.data(), pd,
+                                                        s.data(), bb.data(), m.data(), v.data(), 1e-5);
+    };
+    EXPECT_EQ(infer(h, miopenBNSpatial, x, x, p), miopenStatusSuccess);
+    EXPECT_EQ(infer(nullptr, miopenBNSpatial, x, x, p), miopenStatusBadParm);
+    EXPECT_EQ(infer(h, miopenBNSpatial, nullptr, x, p), miopenStatusBadParm);
+    EXPECT_EQ(infer(h, miopenBNSpatial, x, x, nullptr), miopenStatusBadParm);
+    EXPECT_EQ(infer(h, miopenBNPerActivation, x, x, p), miopenStatusNotImplemented);
+    EXPECT_EQ(infer(h, static_cast<miopenBatchNormMode_t>(7), x, x, p), miopenStatusBadParm);
+    EXPECT_EQ(infer(h, miopenBNSpatial, x, x, bad_p), miopenStatusBadParm);
+    EXPECT_EQ(infer(h, miopenBNSpatial, x, y_other, p), miopenStatusBadParm);
+    EXPECT_EQ(infer(h, miopenBNSpatial, x3, x3, p), miopenStatusBadParm);
+    EXPECT_EQ(miopenBatchNormalizationForwardInference(h, miopenBNSpatial, a, b, x, nullptr, x, yv.data(),
+                                                       p, s.data(), bb.data(), m.data(), v.data(), 1e-5),
+              miopenStatusBadParm);
+    EXPECT_EQ(miopenBatchNormalizationForwardTraining(h, miopenBNSpatial, nullptr, b, x, xv.data(), x,
+                                                      yv.data(), p, s.data(), bb.data(), 0.1, nullptr,
+                                                      nullptr, 1e-5, nullptr, nullptr),
+              miopenStatusBadParm);
+}
+
+TEST(Logging, LevelFiveLogsApiCallsAndDefaultIsSilent)
+{
+    {
+        mmt::ScopedEnv level("MIOPEN_LOG_LEVEL", "5");
+        testing::internal::CaptureStderr();
+        miopenTensorDescriptor_t t = nullptr;
+        ASSERT_EQ(miopenCreateTensorDescriptor(&t), miopenStatusSuccess);
+        ASSERT_EQ(miopenSet4dTensorDescriptor(t, miopenFloat, 1, 2, 3, 4), miopenStatusSuccess);
+        miopenDestroyTensorDescriptor(t);
+        const auto err = testing::internal::GetCapturedStderr();
+        EXPECT_NE(err.find("miopenCreateTensorDescriptor"), std::string::npos) << err;
+        EXPECT_NE(err.find("miopenSet4dTensorDescriptor"), std::string::npos) << err;
+        // Arguments are printed by name.
+        EXPECT_NE(err.find("c = 2"), std::string::npos) << err;
+    }
+    {
+        mmt::ScopedEnv level("MIOPEN_LOG_LEVEL", nullptr);
+        testing::internal::CaptureStderr();
+        miopenTensorDescriptor_t t = nullptr;
+        ASSERT_EQ(miopenCreateTensorDescriptor(&t), miopenStatusSuccess);
+        ASSERT_EQ(miopenSet4dTensorDescriptor(t, miopenFloat, 1, 2, 3, 4), miopenStatusSuccess);
+        miopenDestroyTensorDescriptor(t);
+        EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+    }
+    {
+        // Level 4 (warnings) does not log calls either.
+        mmt::ScopedEnv level("MIOPEN_LOG_LEVEL", "4");
+        testing::internal::CaptureStderr();
+        mmt::Handle h;
+        EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+    }
+}
+
+TEST(Logging, ErrorsPrintByDefaultButNotWhenQuiet)
+{
+    {
+        mmt::ScopedEnv level("MIOPEN_LOG_LEVEL", nullptr);
+        testing::internal::CaptureStderr();
+        EXPECT_EQ(miopenSet4dTensorDescriptor(nullptr, miopenFloat, 1, 1, 1, 1), miopenStatusBadParm);
+        const auto err = testing::internal::GetCapturedStderr();
+        EXPECT_NE(err.find("Error"), std::string::npos) << err;
+        EXPECT_NE(err.find("miopenStatusBadParm"), std::string::npos) << err;
+    }
+    {
+        mmt::ScopedEnv level("MIOPEN_LOG_LEVEL", "1");
+        testing::internal::CaptureStderr();
+        EXPECT_EQ(miopenSet4dTensorDescriptor(nullptr, miopenFloat, 1, 1, 1, 1), miopenStatusBadParm);
+        EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+    }
+}
