@@ -1,9 +1,9 @@
 # Build helpers of the mini MIOpen test bed.
 #
 #   mini_miopen_add_library(<target> SOURCE_ROOT <dir> OUTPUT_DIR <dir>
-#                           [VERSION_NODE <node>])
+#                           [VERSION_NODE <node>] [OUTPUT_NAME <name>])
 #
-# Builds libMIOpen.so.<VERSION> (OUTPUT_NAME MIOpen, SOVERSION 1) into
+# Builds libMIOpen.so.<VERSION> (OUTPUT_NAME MIOpen unless given, SOVERSION 1) into
 # OUTPUT_DIR from SOURCE_ROOT, which is either the checked-in src/ directory
 # or a renamed copy of it with the same relative file names (the files may be
 # generated at build time: nothing under SOURCE_ROOT is globbed, the list is
@@ -16,7 +16,7 @@
 # MINI_MIOPEN_VERSION, which test/mini-miopen/CMakeLists.txt sets as
 # internal cache entries.
 function(mini_miopen_add_library target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE_ROOT;OUTPUT_DIR;VERSION_NODE" "")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE_ROOT;OUTPUT_DIR;VERSION_NODE;OUTPUT_NAME" "")
   if(NOT ARG_SOURCE_ROOT OR NOT ARG_OUTPUT_DIR)
     message(FATAL_ERROR "mini_miopen_add_library: SOURCE_ROOT and OUTPUT_DIR are required")
   endif()
@@ -25,6 +25,9 @@ function(mini_miopen_add_library target)
   endif()
   if(NOT ARG_VERSION_NODE)
     set(ARG_VERSION_NODE MIOPEN_HIP_1)
+  endif()
+  if(NOT ARG_OUTPUT_NAME)
+    set(ARG_OUTPUT_NAME MIOpen)
   endif()
 
   set(sources)
@@ -59,7 +62,7 @@ function(mini_miopen_add_library target)
     "LINKER:--version-script=${def}"
     "LINKER:--exclude-libs,ALL")
   set_target_properties(${target} PROPERTIES
-    OUTPUT_NAME MIOpen
+    OUTPUT_NAME ${ARG_OUTPUT_NAME}
     VERSION ${MINI_MIOPEN_VERSION}
     SOVERSION 1
     VISIBILITY_INLINES_HIDDEN ON
