@@ -1,0 +1,617 @@
+//! The rename across a tree: walk it, tokenize and scan the implementation
+//! files, find survivors and collisions, compute each file's new text, and
+//! write what changed.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::{Component, Path, PathBuf};
+
+use super::lex::{self, Kind};
+use super::report::{self, Report};
+use super::scan::{self, DeclKind, Linkage, Scan, BLOCK_BEGIN, BLOCK_END};
+use super::{io_err, Mode, Options, RenameError};
+
+const FN_NAME_KEYWORDS: &[&str] = &["__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    /// An implementation file (by extension) to rename.
+    Source,
+    /// The public header itself (inside the tree): never modified.
+    Header,
+    /// Matched an `--exclude`: copied unchanged in copy mode.
+    Excluded,
+    /// Any other file: copied unchanged in copy mode.
+    Other,
+    Symlink,
+}
+
+#[derive(Debug)]
+pub struct Entry {
+    /// Relative to the source tree.
+    pub rel: PathBuf,
+    pub abs: PathBuf,
+    pub kind: EntryKind,
+    /// New content when the rename changes the file.
+    pub new_content: Option<Vec<u8>>,
+}
+
+#[derive(Debug, Default)]
+pub struct Tree {
+    pub entries: Vec<Entry>,
+}
+
+fn rel_str(p: &Path) -> String {
+    p.components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Glob match with `*` (not across `/`), `**` (across `/`) and `?`.
+pub fn glob_match(pat: &str, text: &str) -> bool {
+    fn rec(p: &[u8], t: &[u8]) -> bool {
+        match p.first() {
+            None => t.is_empty(),
+            Some(b'*') if p.get(1) == Some(&b'*') => {
+                let rest = if p.get(2) == Some(&b'/') { &p[3..] } else { &p[2..] };
+                (0..=t.len()).any(|i| rec(rest, &t[i..])) || (p.get(2) == Some(&b'/') && rec(&p[3..], t))
+            }
+            Some(b'*') => (0..=t.len()).take_while(|&i| i == 0 || t[i - 1] != b'/').any(|i| rec(&p[1..], &t[i..])),
+            Some(b'?') => !t.is_empty() && t[0] != b'/' && rec(&p[1..], &t[1..]),
+            Some(c) => t.first() == Some(c) && rec(&p[1..], &t[1..]),
+        }
+    }
+    rec(pat.as_bytes(), text.as_bytes())
+}
+
+/// Does `--exclude pattern` cover the relative path `rel` (a file or directory)?
+pub fn excluded(pattern: &str, rel: &str, abs: &Path) -> bool {
+    let pat = pattern.trim_end_matches('/');
+    if pat.is_empty() {
+        return false;
+    }
+    if Path::new(pat).is_absolute() {
+        return abs.starts_with(pat);
+    }
+    let pat = pat.trim_start_matches("./");
+    if !pat.contains('/') {
+        return rel.split('/').any(|c| glob_match(pat, c));
+    }
+    // Component-wise prefix: the pattern matches the path or one of its ancestors.
+    let comps: Vec<&str> = rel.split('/').collect();
+    (1..=comps.len()).any(|k| glob_match(pat, &comps[..k].join("/")))
+}
+
+pub fn walk(opts: &Options) -> Result<Tree, RenameError> {
+    let header = opts.header.canonicalize().map_err(io_err(&opts.header))?;
+    // A byte-identical copy of the header inside the tree is the header too.
+    let header_text = std::fs::read(&header).map_err(io_err(&header))?;
+    let is_header_copy = |p: &Path| {
+        std::fs::metadata(p).map(|m| m.len() == header_text.len() as u64).unwrap_or(false)
+            && std::fs::read(p).map(|c| c == header_text).unwrap_or(false)
+    };
+    let skip_dir = match &opts.mode {
+        Mode::Copy(o) => o.canonicalize().ok(),
+        _ => None,
+    };
+    let mut tree = Tree::default();
+    let mut stack = vec![(opts.source.clone(), PathBuf::new(), false)];
+    while let Some((dir, rel, excl)) = stack.pop() {
+        let mut items: Vec<_> = std::fs::read_dir(&dir)
+            .map_err(io_err(&dir))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(io_err(&dir))?;
+        items.sort_by_key(|e| e.file_name());
+        for item in items.into_iter().rev() {
+            let abs = item.path();
+            let r = rel.join(item.file_name());
+            let rs = rel_str(&r);
+            let ft = item.file_type().map_err(io_err(&abs))?;
+            let is_excl = excl || opts.excludes.iter().any(|p| excluded(p, &rs, &abs));
+            if ft.is_dir() {
+                if let Some(sd) = &skip_dir {
+                    if abs.canonicalize().map(|c| &c == sd).unwrap_or(false) {
+                        continue;
+                    }
+                }
+                stack.push((abs, r, is_excl));
+                continue;
+            }
+            let kind = if ft.is_symlink() {
+                EntryKind::Symlink
+            } else if abs.canonicalize().map(|c| c == header).unwrap_or(false) || is_header_copy(&abs) {
+                EntryKind::Header
+            } else if is_excl {
+                EntryKind::Excluded
+            } else if abs
+                .extension()
+                .and_then(|e| e.to_str())
+                .map(|e| opts.extensions.iter().any(|x| x == e))
+                .unwrap_or(false)
+            {
+                EntryKind::Source
+            } else {
+                EntryKind::Other
+            };
+            tree.entries.push(Entry { rel: r, abs, kind, new_content: None });
+        }
+    }
+    tree.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+    Ok(tree)
+}
+
+/// One identifier occurrence of a renamed name (or of its `_impl` form).
+#[derive(Debug, Clone)]
+struct Occ {
+    tok: usize,
+    /// The base name (`miopenFoo`).
+    name: String,
+    /// Spelled `miopenFoo_impl` already.
+    is_impl: bool,
+    class: Option<(DeclKind, Linkage, bool)>,
+}
+
+struct FileWork {
+    entry: usize,
+    rel: String,
+    src: Vec<u8>,
+    scan: Scan,
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+fn starts_api(name: &str) -> bool {
+    name.strip_prefix("miopen").and_then(|r| r.chars().next()).map(|c| c.is_ascii_uppercase()).unwrap_or(false)
+}
+
+fn is_string_literal(text: &str) -> bool {
+    let t = text.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+    t.starts_with('"')
+}
+
+pub fn plan(_opts: &Options, public: &BTreeMap<String, bool>, tree: &mut Tree) -> Result<Report, RenameError> {
+    let mut report = Report { tool: "miopen-wrap rename", schema_version: 1, ..Default::default() };
+
+    // Read the implementation files; tokenize those that mention miopen.
+    let mut work: Vec<FileWork> = Vec::new();
+    let mut to_lex: Vec<(usize, Vec<u8>)> = Vec::new();
+    for (i, e) in tree.entries.iter().enumerate() {
+        if e.kind != EntryKind::Source {
+            continue;
+        }
+        report.files_scanned += 1;
+        let src = std::fs::read(&e.abs).map_err(io_err(&e.abs))?;
+        // Files that mention no miopen name cannot need a rename; they are
+        // still read for macros that expand to the function name.
+        if contains(&src, b"miopen") || FN_NAME_KEYWORDS.iter().any(|k| contains(&src, k.as_bytes())) {
+            to_lex.push((i, src));
+        }
+    }
+    report.files_tokenized = to_lex.len();
+    let paths: Vec<PathBuf> = to_lex.iter().map(|(i, _)| tree.entries[*i].abs.clone()).collect();
+    let lexed = lex::tokenize_all(&paths)?;
+    for ((i, src), toks) in to_lex.into_iter().zip(lexed) {
+        let toks = toks?;
+        let scan = scan::scan(&tree.entries[i].abs, &src, toks)?;
+        work.push(FileWork { entry: i, rel: rel_str(&tree.entries[i].rel), src, scan });
+    }
+    let rel = |w: &FileWork| w.rel.clone();
+
+    // Pass A: C-linkage definitions -> survivors and others; macros that
+    // expand to the function name.
+    let mut survivors: Vec<report::Survivor> = Vec::new();
+    let mut others: Vec<report::CDef> = Vec::new();
+    let mut macro_words: HashMap<String, HashSet<String>> = HashMap::new();
+    for w in &work {
+        let s = &w.scan;
+        for d in &s.decls {
+            if d.kind != DeclKind::Definition || d.linkage == Linkage::None {
+                continue;
+            }
+            let t = &s.toks[d.name_tok];
+            let name = t.text.as_str();
+            let stem = name.strip_suffix("_impl");
+            if public.contains_key(name) || stem.map(|x| public.contains_key(x)).unwrap_or(false) {
+                continue;
+            }
+            let linkage = report::linkage_str(d.linkage).to_string();
+            if starts_api(name) && stem.is_none() {
+                survivors.push(report::Survivor { name: name.into(), file: rel(w), line: t.line, linkage, already_renamed: false });
+            } else if let Some(stem) = stem.filter(|x| starts_api(x)) {
+                survivors.push(report::Survivor { name: stem.into(), file: rel(w), line: t.line, linkage, already_renamed: true });
+            } else {
+                others.push(report::CDef { name: name.into(), file: rel(w), line: t.line, linkage });
+            }
+        }
+        for dir in s.directives.iter().filter(|d| d.name == "define") {
+            let (a, b) = dir.toks;
+            if a + 2 >= b {
+                continue;
+            }
+            let mname = s.toks[a + 2].text.clone();
+            let set = macro_words.entry(mname).or_default();
+            for t in &s.toks[a + 3..b] {
+                if t.is_wordlike() {
+                    set.insert(t.text.clone());
+                }
+            }
+        }
+    }
+    survivors.sort();
+    others.sort();
+    let fn_macros = fn_name_macros(&macro_words);
+    let survivor_names: BTreeSet<String> = survivors.iter().map(|s| s.name.clone()).collect();
+    let is_name = |n: &str| public.contains_key(n) || survivor_names.contains(n);
+
+    // Pass B: occurrences.
+    let mut occs: Vec<Vec<Occ>> = Vec::with_capacity(work.len());
+    let mut left = report::LeftAlone::default();
+    for w in &work {
+        let s = &w.scan;
+        let mut v = Vec::new();
+        for (k, t) in s.toks.iter().enumerate() {
+            if s.in_block[k] {
+                continue;
+            }
+            match t.kind {
+                Kind::Ident => {
+                    let (name, is_impl) = if is_name(&t.text) {
+                        (t.text.clone(), false)
+                    } else if let Some(stem) = t.text.strip_suffix("_impl").filter(|x| is_name(x)) {
+                        (stem.to_string(), true)
+                    } else {
+                        continue;
+                    };
+                    let class = s.decl_at.get(&k).map(|&d| {
+                        let d = &s.decls[d];
+                        (d.kind, d.linkage, d.export)
+                    });
+                    v.push(Occ { tok: k, name, is_impl, class });
+                }
+                Kind::Comment | Kind::Literal => {
+                    let n = scan::words(&t.text).filter(|x| is_name(x)).count();
+                    if n > 0 {
+                        left.tokens += 1;
+                        left.occurrences += n;
+                        if t.kind == Kind::Comment {
+                            left.comment_tokens += 1;
+                        } else if is_string_literal(&t.text) {
+                            left.string_tokens += 1;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        occs.push(v);
+    }
+    report.left_alone_in_strings_comments = left;
+
+    // Collisions: `<name>_impl` exists while `<name>` still has a definition
+    // to rename (someone else wrote a miopenFoo_impl).
+    let mut defined: HashSet<&str> = HashSet::new();
+    let mut defined_any: HashSet<&str> = HashSet::new();
+    for v in &occs {
+        for o in v {
+            if matches!(o.class, Some((DeclKind::Definition, _, _))) {
+                defined_any.insert(o.name.as_str());
+                if !o.is_impl {
+                    defined.insert(o.name.as_str());
+                }
+            }
+        }
+    }
+    for (w, v) in work.iter().zip(&occs) {
+        for o in v.iter().filter(|o| o.is_impl && defined.contains(o.name.as_str())) {
+            report.collisions.push(report::Collision {
+                name: o.name.clone(),
+                impl_name: format!("{}_impl", o.name),
+                file: rel(w),
+                line: w.scan.toks[o.tok].line,
+            });
+        }
+    }
+    report.collisions.sort();
+    report.public_names_without_definition =
+        public.keys().filter(|n| !defined_any.contains(n.as_str())).cloned().collect();
+
+    // Per-file rewrite.
+    let mut touched = Vec::new();
+    for (w, v) in work.iter().zip(&occs) {
+        let s = &w.scan;
+        for o in v {
+            let t = &s.toks[o.tok];
+            if o.is_impl {
+                report.already_renamed_occurrences += 1;
+            } else {
+                match o.class {
+                    Some((DeclKind::Definition, linkage, export)) => {
+                        let dc = &mut report.definitions_renamed;
+                        dc.total += 1;
+                        match linkage {
+                            Linkage::ExternC => dc.extern_c += 1,
+                            Linkage::ExternCBlock => dc.extern_c_block += 1,
+                            Linkage::None => dc.bare += 1,
+                        }
+                        if export {
+                            dc.with_miopen_export += 1;
+                        }
+                        if !public.contains_key(&o.name) {
+                            dc.survivors += 1;
+                        }
+                    }
+                    Some((DeclKind::Declaration, _, _)) => report.declarations_renamed += 1,
+                    None => report.call_sites_renamed += 1,
+                }
+            }
+            if let Some((DeclKind::Definition, linkage, export)) = o.class {
+                report.definitions.push(report::Definition {
+                    name: o.name.clone(),
+                    file: rel(w),
+                    line: t.line,
+                    style: report::linkage_str(linkage).into(),
+                    export,
+                    survivor: !public.contains_key(&o.name),
+                });
+                if let Some(via) = fn_name_use(s, o.tok, &fn_macros) {
+                    report.func_name_warnings.push(report::FuncNameWarning {
+                        name: o.name.clone(),
+                        file: rel(w),
+                        line: t.line,
+                        via,
+                    });
+                }
+            }
+        }
+        let path = tree.entries[w.entry].abs.clone();
+        let block_names: BTreeSet<&str> =
+            v.iter().filter(|o| public.contains_key(&o.name)).map(|o| o.name.as_str()).collect();
+        if !block_names.is_empty() {
+            report.blocks.files_with_block += 1;
+        }
+        let new = rewrite(&path, &w.src, s, v, &block_names)?;
+        if new != w.src {
+            if !block_names.is_empty() && block_text_changed(&w.src, &new) {
+                report.blocks.blocks_written += 1;
+            }
+            touched.push(rel(w));
+            tree.entries[w.entry].new_content = Some(new);
+        }
+    }
+    report.definitions.sort();
+    report.func_name_warnings.sort();
+    report.files_touched = touched.len();
+    report.touched_files = touched;
+    report.survivors = survivors;
+    report.other_c_linkage_definitions = others;
+    Ok(report)
+}
+
+fn block_text_changed(old: &[u8], new: &[u8]) -> bool {
+    let blk = |b: &[u8]| {
+        let s = String::from_utf8_lossy(b);
+        let a = s.find(BLOCK_BEGIN);
+        let e = s.find(BLOCK_END);
+        match (a, e) {
+            (Some(a), Some(e)) if e >= a => Some(s[a..e].to_string()),
+            _ => None,
+        }
+    };
+    blk(old) != blk(new)
+}
+
+/// Macros whose expansion (transitively) names the enclosing function.
+fn fn_name_macros(words: &HashMap<String, HashSet<String>>) -> HashMap<String, String> {
+    let mut found: HashMap<String, String> = HashMap::new();
+    for (m, ws) in words {
+        if let Some(k) = FN_NAME_KEYWORDS.iter().find(|k| ws.contains(**k)) {
+            found.insert(m.clone(), k.to_string());
+        }
+    }
+    loop {
+        let mut added = Vec::new();
+        for (m, ws) in words {
+            if found.contains_key(m) {
+                continue;
+            }
+            if ws.iter().any(|w| found.contains_key(w)) {
+                added.push(m.clone());
+            }
+        }
+        if added.is_empty() {
+            break;
+        }
+        for m in added {
+            found.insert(m.clone(), m);
+        }
+    }
+    found
+}
+
+/// Does the body of the definition named at token `name_tok` use the
+/// function's own name (`__func__` & co., or a macro expanding to one)?
+fn fn_name_use(s: &Scan, name_tok: usize, macros: &HashMap<String, String>) -> Option<String> {
+    let d = &s.decls[*s.decl_at.get(&name_tok)?];
+    let (a, b) = d.body?;
+    for t in &s.toks[a..b] {
+        if !t.is_wordlike() {
+            continue;
+        }
+        if FN_NAME_KEYWORDS.contains(&t.text.as_str()) {
+            return Some(t.text.clone());
+        }
+        if macros.contains_key(&t.text) {
+            return Some(t.text.clone());
+        }
+    }
+    None
+}
+
+/// Where the block goes: after the last top-level `#include` before `first`,
+/// else at the start of the code (after leading comments / guard).
+fn block_pos(scan: &Scan, src: &[u8], first: usize) -> usize {
+    let mut pos = None;
+    for d in &scan.directives {
+        if d.start >= first {
+            break;
+        }
+        if (d.name == "include" || d.name == "include_next") && d.brace_depth == 0 && d.pp_depth == scan.guard_depth {
+            pos = Some(scan::next_line_start(src, d.end));
+        }
+    }
+    pos.unwrap_or(scan.code_start)
+}
+
+fn depth_at(scan: &Scan, pos: usize) -> u32 {
+    let i = scan.toks.partition_point(|t| t.start < pos);
+    scan.depth_before.get(i).copied().unwrap_or(scan.depth_end)
+}
+
+fn line_of(src: &[u8], pos: usize) -> u32 {
+    1 + src[..pos.min(src.len())].iter().filter(|&&b| b == b'\n').count() as u32
+}
+
+fn rewrite(
+    path: &Path,
+    src: &[u8],
+    s: &Scan,
+    occs: &[Occ],
+    block_names: &BTreeSet<&str>,
+) -> Result<Vec<u8>, RenameError> {
+    let mut edits: Vec<(usize, usize, Vec<u8>)> = Vec::new();
+    for b in &s.blocks {
+        edits.push((b.start, b.end, Vec::new()));
+    }
+    for o in occs.iter().filter(|o| !o.is_impl) {
+        let t = &s.toks[o.tok];
+        if src.get(t.start..t.end()) != Some(t.text.as_bytes()) {
+            return Err(RenameError::TokenMismatch { path: path.to_path_buf(), line: t.line, token: t.text.clone() });
+        }
+        edits.push((t.start, t.end(), format!("{}_impl", t.text).into_bytes()));
+    }
+    if !block_names.is_empty() {
+        let first = occs
+            .iter()
+            .filter(|o| block_names.contains(o.name.as_str()))
+            .map(|o| s.toks[o.tok].start)
+            .min()
+            .unwrap_or(0);
+        let pos = block_pos(s, src, first);
+        let depth = depth_at(s, pos);
+        if depth != 0 || pos > first {
+            return Err(RenameError::BlockPlacement { path: path.to_path_buf(), line: line_of(src, pos), depth });
+        }
+        let nl = if src.windows(2).any(|w| w == b"\r\n") { "\r\n" } else { "\n" };
+        let mut text = String::new();
+        if pos == src.len() && !src.is_empty() && !src.ends_with(b"\n") {
+            text += nl;
+        }
+        text += BLOCK_BEGIN;
+        text += nl;
+        for n in block_names {
+            text += &format!("extern \"C\" decltype({n}) {n}_impl;{nl}");
+        }
+        text += BLOCK_END;
+        text += nl;
+        edits.push((pos, pos, text.into_bytes()));
+    }
+    edits.sort_by_key(|e| (e.0, e.1));
+    let mut out = Vec::with_capacity(src.len() + 256);
+    let mut cur = 0usize;
+    for (a, b, r) in edits {
+        if a < cur {
+            return Err(RenameError::BlockPlacement { path: path.to_path_buf(), line: line_of(src, a), depth: 0 });
+        }
+        out.extend_from_slice(&src[cur..a]);
+        out.extend_from_slice(&r);
+        cur = b;
+    }
+    out.extend_from_slice(&src[cur..]);
+    Ok(out)
+}
+
+/// Write the result. Copy mode writes every file of the tree whose output
+/// differs (or is missing); in-place writes the changed files; check writes
+/// nothing. Returns the number of files written.
+pub fn write(opts: &Options, tree: &Tree) -> Result<usize, RenameError> {
+    let mut written = 0;
+    match &opts.mode {
+        Mode::Check => {}
+        Mode::InPlace => {
+            for e in &tree.entries {
+                if let Some(c) = &e.new_content {
+                    std::fs::write(&e.abs, c).map_err(io_err(&e.abs))?;
+                    written += 1;
+                }
+            }
+        }
+        Mode::Copy(out) => {
+            for e in &tree.entries {
+                let dest = out.join(&e.rel);
+                if let Some(dir) = dest.parent() {
+                    std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+                }
+                if e.kind == EntryKind::Symlink {
+                    let target = std::fs::read_link(&e.abs).map_err(io_err(&e.abs))?;
+                    if std::fs::read_link(&dest).ok().as_ref() != Some(&target) {
+                        let _ = std::fs::remove_file(&dest);
+                        symlink(&target, &dest).map_err(io_err(&dest))?;
+                        written += 1;
+                    }
+                    continue;
+                }
+                let content = match &e.new_content {
+                    Some(c) => c.clone(),
+                    None => std::fs::read(&e.abs).map_err(io_err(&e.abs))?,
+                };
+                let same = match std::fs::metadata(&dest) {
+                    Ok(m) if m.is_file() && m.len() == content.len() as u64 => {
+                        std::fs::read(&dest).map(|d| d == content).unwrap_or(false)
+                    }
+                    _ => false,
+                };
+                if !same {
+                    if std::fs::symlink_metadata(&dest).map(|m| m.file_type().is_symlink()).unwrap_or(false) {
+                        std::fs::remove_file(&dest).map_err(io_err(&dest))?;
+                    }
+                    std::fs::write(&dest, &content).map_err(io_err(&dest))?;
+                    keep_exec_bit(&e.abs, &dest);
+                    written += 1;
+                }
+            }
+        }
+    }
+    Ok(written)
+}
+
+/// Executable sources stay executable; the rest keeps the default mode (a
+/// read-only source must not make its copy read-only, or the next run could
+/// not update it).
+#[cfg(unix)]
+fn keep_exec_bit(src: &Path, dest: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    if let (Ok(s), Ok(d)) = (std::fs::metadata(src), std::fs::metadata(dest)) {
+        let x = s.permissions().mode() & 0o111;
+        if x != 0 && d.permissions().mode() & 0o111 != x {
+            let _ = std::fs::set_permissions(dest, std::fs::Permissions::from_mode(d.permissions().mode() | x));
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn keep_exec_bit(_: &Path, _: &Path) {}
+
+#[cfg(unix)]
+fn symlink(target: &Path, dest: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(target, dest)
+}
+
+#[cfg(not(unix))]
+fn symlink(target: &Path, dest: &Path) -> std::io::Result<()> {
+    std::fs::copy(target, dest).map(|_| ())
+}
