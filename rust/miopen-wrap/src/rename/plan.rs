@@ -210,7 +210,7 @@ pub fn plan(_opts: &Options, public: &BTreeMap<String, bool>, tree: &mut Tree) -
     for w in &work {
         let s = &w.scan;
         for d in &s.decls {
-            if d.kind != DeclKind::Definition || d.linkage == Linkage::None {
+            if d.kind != DeclKind::Definition || d.linkage == Linkage::None || d.is_static {
                 continue;
             }
             let t = &s.toks[d.name_tok];

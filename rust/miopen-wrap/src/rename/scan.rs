@@ -43,6 +43,8 @@ pub struct FnDecl {
     pub linkage: Linkage,
     /// `MIOPEN_EXPORT` among the decl-specifiers.
     pub export: bool,
+    /// `static` among the decl-specifiers (internal linkage: never exported).
+    pub is_static: bool,
     /// Token index range of the body `{ ... }` (definitions).
     pub body: Option<(usize, usize)>,
 }
@@ -66,14 +68,12 @@ pub struct Block {
     /// Byte range of the whole lines the block occupies (with the final newline).
     pub start: usize,
     pub end: usize,
-    pub line: u32,
 }
 
 #[derive(Debug)]
 pub struct Scan {
     pub toks: Vec<Tok>,
-    /// Per token: a comment, inside a directive, or inside a generated block.
-    pub in_directive: Vec<bool>,
+    /// Per token: inside a generated block.
     pub in_block: Vec<bool>,
     /// Brace depth before each token.
     pub depth_before: Vec<u32>,
@@ -180,7 +180,7 @@ pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError
             }
             let start = line_start(src, toks[i].start);
             let end = next_line_start(src, toks[j].end());
-            blocks.push(Block { start, end, line: toks[i].line });
+            blocks.push(Block { start, end });
             i = j + 1;
         } else {
             i += 1;
@@ -357,11 +357,12 @@ pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError
                         Linkage::None
                     };
                     let export = prefix.iter().any(|&p| toks[p].is_word("MIOPEN_EXPORT"));
+                    let is_static = prefix.iter().any(|&p| toks[p].is_word("static"));
                     decl_at.insert(k, decls.len());
                     if let Some(o) = open {
                         pending_def.insert(o, decls.len());
                     }
-                    decls.push(FnDecl { name_tok: k, kind, linkage, export, body: None });
+                    decls.push(FnDecl { name_tok: k, kind, linkage, export, is_static, body: None });
                 }
             }
         }
@@ -369,7 +370,7 @@ pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError
     }
 
     let depth_end = scopes.len() as u32;
-    Ok(Scan { toks, in_directive, in_block, depth_before, depth_end, directives, blocks, decls, decl_at, guard_depth, code_start })
+    Ok(Scan { toks, in_block, depth_before, depth_end, directives, blocks, decls, decl_at, guard_depth, code_start })
 }
 
 /// Kind of scope a `{` at namespace scope opens, from the statement before it.
@@ -482,6 +483,10 @@ fn declarator(toks: &[Tok], code: &[usize], stmt_start: usize, cp: usize) -> Opt
                 "->" | "::" | "*" | "&" | "&&" | "<" | ">" => {}
                 _ => return None,
             },
+            // `__global__ void __launch_bounds__(256) Kernel(...)`: an
+            // identifier followed by `(` after the candidate's parameter list
+            // means the candidate was a macro call, not the declarator.
+            Kind::Ident if code.get(q + 1).map(|&n| toks[n].is_punct("(")).unwrap_or(false) => return None,
             Kind::Ident | Kind::Keyword => {}
             _ => return None,
         }
