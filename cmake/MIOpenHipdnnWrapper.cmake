@@ -101,7 +101,10 @@ static const char miopen_version_stamp[] = \"miopen-version:@W_VERSION@\";
     "LINKER:--version-script=${gen}/libMIOpen.map" "LINKER:--no-undefined")
   set_target_properties(${W_WRAPPER_TARGET} PROPERTIES
     OUTPUT_NAME MIOpen VERSION ${W_VERSION} SOVERSION ${W_SOVERSION}
-    LINKER_LANGUAGE C LINK_DEPENDS ${gen}/libMIOpen.map)
+    LINKER_LANGUAGE C LINK_DEPENDS ${gen}/libMIOpen.map
+    # The pair is installed side by side: the wrapper finds its private
+    # library next to itself wherever the pair is installed or bundled.
+    INSTALL_RPATH "$ORIGIN")
   add_dependencies(${W_WRAPPER_TARGET} ${W_WRAPPER_TARGET}_generate)
   foreach(d IN LISTS W_PUBLIC_INCLUDE_DIRS)
     target_include_directories(${W_WRAPPER_TARGET} INTERFACE $<BUILD_INTERFACE:${d}>)

@@ -24,7 +24,7 @@ namespace {
         }                                                                            \
     } while(0)
 
-std::vector<float> random_data(size_t n, std::uint32_t seed)
+std::vector<float> pseudo_random(size_t n, std::uint32_t seed)
 {
     std::vector<float> v(n);
     for(auto& x : v)
@@ -79,8 +79,8 @@ int main(int argc, char** argv)
     int on, oc, oh, ow;
     CHECK(miopenGetConvolutionForwardOutputDim(conv, xd, wd, &on, &oc, &oh, &ow));
     auto yd = tensor4d(on, oc, oh, ow);
-    auto x  = random_data(size_t(N) * C * H * W, 1);
-    auto w  = random_data(size_t(K) * C * R * S, 2);
+    auto x  = pseudo_random(size_t(N) * C * H * W, 1);
+    auto w  = pseudo_random(size_t(K) * C * R * S, 2);
     std::vector<float> y(size_t(on) * oc * oh * ow, 0.0f);
 
     size_t ws_size = 0;
@@ -108,7 +108,7 @@ int main(int argc, char** argv)
     emit("conv forward (immediate)", y2);
 
     // Backward data and weights from a pseudo-random dy.
-    auto dy = random_data(y.size(), 3);
+    auto dy = pseudo_random(y.size(), 3);
     std::vector<float> dx(x.size(), 0.0f), dw(w.size(), 0.0f);
     CHECK(miopenConvolutionBackwardDataGetWorkSpaceSize(handle, yd, wd, conv, xd, &ws_size));
     ws.resize(ws_size + 1);
@@ -127,7 +127,7 @@ int main(int argc, char** argv)
 
     // Fusion: conv (pad 1, stride 2) + bias + relu.
     auto bd   = tensor4d(1, K, 1, 1);
-    auto bias = random_data(K, 4);
+    auto bias = pseudo_random(K, 4);
     miopenFusionPlanDescriptor_t plan;
     miopenFusionOpDescriptor_t conv_op, bias_op, act_op;
     CHECK(miopenCreateFusionPlan(&plan, miopenVerticalFusion, xd));
@@ -150,7 +150,7 @@ int main(int argc, char** argv)
     miopenTensorDescriptor_t bnd;
     CHECK(miopenCreateTensorDescriptor(&bnd));
     CHECK(miopenDeriveBNTensorDescriptor(bnd, yd, miopenBNSpatial));
-    auto scale = random_data(oc, 5), shift = random_data(oc, 6);
+    auto scale = pseudo_random(oc, 5), shift = pseudo_random(oc, 6);
     std::vector<float> run_mean(oc, 0.0f), run_var(oc, 1.0f), save_mean(oc), save_inv(oc);
     std::vector<float> bn_y(y.size());
     const double eps = 1e-5;
