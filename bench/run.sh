@@ -4,14 +4,14 @@
 # Usage: bench/run.sh [BUILD_DIR]   (after scripts/demo.sh or a build + install)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD=${1:-build}
-INSTALL="$PWD/$BUILD/install"
-OUT="$PWD/$BUILD/bench"
+BUILD=$(realpath -m "${1:-build}")
+INSTALL="$BUILD/install"
+OUT="$BUILD/bench"
 [ -f "$INSTALL/lib/libMIOpen.so.1" ] || cmake --install "$BUILD" --prefix "$INSTALL" >/dev/null
 cmake -S bench -B "$OUT" -DCMAKE_PREFIX_PATH="$INSTALL" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$OUT" -j 2 >/dev/null
 bin="$OUT/passthrough"
-base="$PWD/$BUILD/baseline"
+base="$BUILD/baseline"
 
 run() { # label, env...
   local label=$1; shift
