@@ -128,6 +128,12 @@ extern \"C\" decltype(miopenDestroy) miopenDestroy_impl;\n\
     assert!(internal.contains("extern \"C\" decltype(miopenGetVersion) miopenGetVersion_impl;"));
     assert!(!internal.contains("decltype(miopenHiddenSetFindMode)"));
 
+    // configure templates (NAME.cpp.in) are sources too
+    let lib_path = read(&r.out.join("src/lib_path.cpp.in"));
+    assert!(lib_path.contains("dladdr(reinterpret_cast<void*>(miopenCreate_impl), &info)"));
+    assert!(lib_path.contains("#include <dlfcn.h>\n// miopen-wrap: begin private entry points"));
+    assert!(lib_path.contains("\"@MINI_INSTALL_PREFIX@/lib\""));
+
     // header and non-source files copied byte for byte; device code untouched
     for f in ["include/miopen/miopen.h", "src/NOTES.txt", "src/kernels/MiniKernel.cpp", "src/include/mini/logger.hpp"] {
         assert_eq!(std::fs::read(r.out.join(f)).unwrap(), std::fs::read(fixture("basic").join(f)).unwrap(), "{f}");
@@ -145,7 +151,7 @@ fn report_counts_styles_survivors_and_warnings() {
     assert_eq!(d["with_miopen_export"], 3);
     assert_eq!(d["survivors"], 1);
     assert_eq!(j["declarations_renamed"], 1);
-    assert_eq!(j["call_sites_renamed"], 5);
+    assert_eq!(j["call_sites_renamed"], 6);
     assert_eq!(j["collisions"].as_array().unwrap().len(), 0);
     assert_eq!(j["public_names_without_definition"], serde_json::json!(["miopenUnimplemented"]));
     let surv = j["survivors"].as_array().unwrap();
@@ -166,7 +172,7 @@ fn report_counts_styles_survivors_and_warnings() {
         .collect();
     assert!(warn.contains(&("miopenSetStream".into(), "__func__".into())), "{warn:?}");
     assert!(warn.contains(&("miopenCreate".into(), "MINI_LOG_FUNCTION".into())), "{warn:?}");
-    assert_eq!(j["files_touched"], 6);
+    assert_eq!(j["files_touched"], 7);
 }
 
 #[test]

@@ -126,7 +126,8 @@ pub struct Cli {
     /// a pattern without `/` matches any path component). Copy mode still copies them unchanged.
     #[arg(long, value_name = "GLOB|PREFIX")]
     pub exclude: Vec<String>,
-    /// Extensions of implementation files (comma-separated).
+    /// Extensions of implementation files (comma-separated); `NAME.EXT.in` configure
+    /// templates count too.
     #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_EXTENSIONS.iter().map(|s| s.to_string()).collect::<Vec<_>>())]
     pub extensions: Vec<String>,
     /// Print only errors and the files due (--check).

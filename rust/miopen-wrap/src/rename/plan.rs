@@ -126,12 +126,7 @@ pub fn walk(opts: &Options) -> Result<Tree, RenameError> {
                 EntryKind::Header
             } else if is_excl {
                 EntryKind::Excluded
-            } else if abs
-                .extension()
-                .and_then(|e| e.to_str())
-                .map(|e| opts.extensions.iter().any(|x| x == e))
-                .unwrap_or(false)
-            {
+            } else if is_source_name(&item.file_name().to_string_lossy(), &opts.extensions) {
                 EntryKind::Source
             } else {
                 EntryKind::Other
@@ -141,6 +136,16 @@ pub fn walk(opts: &Options) -> Result<Tree, RenameError> {
     }
     tree.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(tree)
+}
+
+/// `foo.cpp` for extension `cpp`; also a configure template `foo.cpp.in`
+/// (MIOpen's `db_path.cpp.in` calls `miopenCreate`).
+pub fn is_source_name(name: &str, extensions: &[String]) -> bool {
+    let name = name.strip_suffix(".in").unwrap_or(name);
+    match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => extensions.iter().any(|x| x == ext),
+        _ => false,
+    }
 }
 
 /// One identifier occurrence of a renamed name (or of its `_impl` form).

@@ -163,6 +163,10 @@ const NOT_TYPE_WORDS: &[&str] = &[
 
 pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError> {
     let n = toks.len();
+    if let Some(t) = toks.iter().find(|t| t.end() > src.len()) {
+        // The file changed between reading and tokenizing.
+        return Err(RenameError::TokenMismatch { path: path.to_path_buf(), line: t.line, token: t.text.clone() });
+    }
     let mut in_directive = vec![false; n];
     let mut in_block = vec![false; n];
 
@@ -194,10 +198,19 @@ pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError
     while i < n {
         let t = &toks[i];
         if !in_block[i] && t.is_punct("#") && only_space(&src[line_start(src, t.start)..t.start]) {
-            let end = logical_line_end(src, t.start);
+            let mut end = logical_line_end(src, t.start);
             let mut j = i + 1;
-            while j < n && toks[j].start < end {
-                j += 1;
+            loop {
+                while j < n && toks[j].start < end {
+                    j += 1;
+                }
+                // A block comment that starts on the directive line and ends
+                // on a later one belongs to the directive's lines.
+                let last = toks[j - 1].end();
+                if last <= end {
+                    break;
+                }
+                end = logical_line_end(src, last);
             }
             for f in &mut in_directive[i..j] {
                 *f = true;

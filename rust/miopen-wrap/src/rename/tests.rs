@@ -171,3 +171,24 @@ int miopen_sqlite3_init(void* db) { return 0; }
     let d: Vec<(String, bool)> = s.decls.iter().map(|d| (s.toks[d.name_tok].text.clone(), d.is_static)).collect();
     assert_eq!(d, vec![("SoftMaxWarp".into(), false), ("memClose".into(), true), ("miopen_sqlite3_init".into(), false)]);
 }
+
+#[test]
+fn directive_with_trailing_block_comment_spans_its_lines() {
+    let text = "#include <a.h> /* a comment\n   over two lines */\nint miopenA(void);\n";
+    let s = scanned(text);
+    let d = &s.directives[0];
+    assert_eq!(&text[d.start..d.end], "#include <a.h> /* a comment\n   over two lines */");
+}
+
+#[test]
+fn source_names() {
+    use super::plan::is_source_name;
+    let ext: Vec<String> = super::DEFAULT_EXTENSIONS.iter().map(|s| s.to_string()).collect();
+    assert!(is_source_name("a.cpp", &ext));
+    assert!(is_source_name("db_path.cpp.in", &ext));
+    assert!(is_source_name("x.hip", &ext));
+    assert!(!is_source_name("CMakeLists.txt", &ext));
+    assert!(!is_source_name("config.h.cmake", &ext));
+    assert!(!is_source_name(".cpp", &ext));
+    assert!(!is_source_name("kernel.cl", &ext));
+}
