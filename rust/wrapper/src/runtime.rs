@@ -28,16 +28,54 @@ pub struct EntryPoint {
 }
 
 const UNINITIALISED: u8 = 0;
+/// The value the stubs compare against (`cmpb $1, STATE`): keep in sync with
+/// [`fast_path`].
 const PASS_THROUGH: u8 = 1;
 const ROUTED: u8 = 2;
 
-static STATE: AtomicU8 = AtomicU8::new(UNINITIALISED);
+/// The process-wide state byte every stub reads.
+pub static STATE: AtomicU8 = AtomicU8::new(UNINITIALISED);
 static CONFIG: AtomicPtr<Config> = AtomicPtr::new(ptr::null_mut());
 
-/// The fast-path test every stub makes.
-#[inline(always)]
-pub fn pass_through() -> bool {
-    STATE.load(Ordering::Relaxed) == PASS_THROUGH
+/// The body of every public stub (a naked function with the entry point's C
+/// signature): compare the state byte with PASS_THROUGH and tail-jump either
+/// to `_impl` in MIOpen Private or to the typed `__routed` slow path. No
+/// argument register or stack slot is touched, so the same three
+/// instructions serve every signature, including ones with stack arguments
+/// (a compiled Rust body would copy those instead of tail-calling).
+#[cfg(target_arch = "x86_64")]
+#[macro_export]
+macro_rules! fast_path {
+    ($impl_fn:path, $routed:path) => {
+        core::arch::naked_asm!(
+            "cmpb $1, {state}(%rip)",
+            "jne {routed}",
+            "jmp *{impl_fn}@GOTPCREL(%rip)",
+            state = sym $crate::runtime::STATE,
+            routed = sym $routed,
+            impl_fn = sym $impl_fn,
+            options(att_syntax)
+        )
+    };
+}
+
+#[cfg(target_arch = "aarch64")]
+#[macro_export]
+macro_rules! fast_path {
+    ($impl_fn:path, $routed:path) => {
+        core::arch::naked_asm!(
+            "adrp x16, {state}",
+            "ldrb w16, [x16, :lo12:{state}]",
+            "cmp w16, #1",
+            "b.ne {routed}",
+            "adrp x16, :got:{impl_fn}",
+            "ldr x16, [x16, :got_lo12:{impl_fn}]",
+            "br x16",
+            state = sym $crate::runtime::STATE,
+            routed = sym $routed,
+            impl_fn = sym $impl_fn,
+        )
+    };
 }
 
 /// Where the call to entry point `index` goes. Never unwinds.

@@ -140,18 +140,16 @@ fn stub_for(f: &ForeignItemFn, index: usize) -> Result<(TokenStream, TokenStream
     let idx = syn::LitInt::new(&index.to_string(), Span::call_site());
     let decl = quote! { pub fn #impl_name(#inputs) #output; };
     let stub = quote! {
+        #[unsafe(naked)]
         #[no_mangle]
-        #[allow(non_snake_case, clippy::missing_safety_doc)]
+        #[allow(non_snake_case, unused_variables, clippy::missing_safety_doc)]
         pub unsafe extern "C" fn #name(#inputs) #output {
-            // Pass-through: one byte load, one compare, a tail jump to Private.
-            if crate::runtime::pass_through() {
-                return impls::#impl_name(#(#args),*);
-            }
-            #routed(#(#args),*)
+            // Pass-through: compare the state byte, tail-jump to Private.
+            crate::fast_path!(impls::#impl_name, #routed)
         }
 
-        #[cold]
-        #[inline(never)]
+        /// Everything but pass-through: reached by a tail jump from the stub,
+        /// with the caller's arguments and return address untouched.
         #[allow(non_snake_case)]
         unsafe extern "C" fn #routed(#inputs) #output {
             match crate::runtime::route(#idx) {

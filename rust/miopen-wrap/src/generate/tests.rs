@@ -84,7 +84,8 @@ fn stubs_bind_enums_as_integers_and_call_impl() {
     assert!(s.contains("pub type miopenStatus_t = ::std::os::raw::c_uint;"), "{s}");
     assert!(!s.contains("pub enum"), "enums must not be Rust enums:\n{s}");
     assert!(s.contains("pub unsafe extern \"C\" fn miopenCreate(handle: *mut miopenHandle_t) -> miopenStatus_t"), "{s}");
-    assert!(s.contains("return impls::miopenCreate_impl(handle);"), "{s}");
+    assert!(s.contains("crate::fast_path!(impls::miopenCreate_impl, miopenCreate__routed)"), "{s}");
+    assert!(s.contains("Route::Private => impls::miopenCreate_impl(handle)"), "{s}");
     assert!(s.contains("jmp *miopenHiddenThing_impl@GOTPCREL(%rip)"), "{s}");
     // The generated file must itself be valid Rust.
     syn::parse_file(&s).unwrap();
