@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 BUILD=$(realpath -m "${1:-build}")
 INSTALL="$BUILD/install"
 OUT="$BUILD/bench"
-[ -f "$INSTALL/lib/libMIOpen.so.1" ] || cmake --install "$BUILD" --prefix "$INSTALL" >/dev/null
+cmake --install "$BUILD" --prefix "$INSTALL" >/dev/null   # always: a stale install would measure old stubs
 cmake -S bench -B "$OUT" -DCMAKE_PREFIX_PATH="$INSTALL" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$OUT" -j 2 >/dev/null
 bin="$OUT/passthrough"
