@@ -360,3 +360,40 @@ fn exclude_and_usage_errors() {
     assert_eq!(rename(&["--header", s(&header), "--source", s(&src), "--output", s(&src)]).status.code(), Some(2));
     assert_eq!(rename(&["--help"]).status.code(), Some(0));
 }
+
+/// Under -fvisibility=hidden the header's MIOPEN_EXPORT covers miopenFoo only;
+/// `--block-export-macro MIOPEN_EXPORT` keeps every _impl exported.
+#[test]
+fn block_export_macro_keeps_impl_exported_under_hidden_visibility() {
+    if !have("c++") || !have("nm") {
+        eprintln!("skipped: no c++/nm");
+        return;
+    }
+    let src = fixture("basic");
+    let header = src.join("include/miopen/miopen.h");
+    let exported = |extra: &[&str]| -> String {
+        let tmp = TempDir::new().unwrap();
+        let out = tmp.path().join("out");
+        let mut args = vec!["--header", s(&header), "--source", s(&src), "--output", s(&out), "-q"];
+        args.extend_from_slice(extra);
+        assert_eq!(rename(&args).status.code(), Some(0));
+        let so = tmp.path().join("libp.so");
+        let mut c = Command::new("c++");
+        c.args(["-std=c++17", "-w", "-fPIC", "-shared", "-fvisibility=hidden", "-DMIOPEN_BETA_API"]);
+        for f in ["handle_api", "version", "batchnorm_api"] {
+            c.arg(out.join(format!("src/{f}.cpp")));
+        }
+        c.arg("-I").arg(out.join("include")).arg("-I").arg(out.join("src/include")).arg("-o").arg(&so);
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let nm = Command::new("nm").args(["-D", "--defined-only"]).arg(&so).output().unwrap();
+        String::from_utf8_lossy(&nm.stdout).into_owned()
+    };
+    let with = exported(&["--block-export-macro", "MIOPEN_EXPORT"]);
+    for n in ["miopenCreate", "miopenDestroy", "miopenSetStream", "miopenGetVersion", "miopenBatchNormalizationForwardTraining_V2"] {
+        assert!(with.contains(&format!(" T {n}_impl\n")), "{n}_impl not exported:\n{with}");
+    }
+    let without = exported(&[]);
+    assert!(!without.contains(" T miopenGetVersion_impl\n"), "expected hidden without the macro:\n{without}");
+    assert_eq!(rename(&["--header", s(&header), "--source", s(&src), "--check", "--block-export-macro", "not valid"]).status.code(), Some(2));
+}

@@ -81,6 +81,9 @@ pub struct Options {
     pub excludes: Vec<String>,
     /// File extensions (without dot) of implementation files.
     pub extensions: Vec<String>,
+    /// Macro put in each block line (`extern "C" MIOPEN_EXPORT decltype(..) .._impl;`),
+    /// so the `_impl` stays exported under `-fvisibility=hidden`.
+    pub block_export_macro: Option<String>,
 }
 
 #[derive(Debug, Parser)]
@@ -130,6 +133,12 @@ pub struct Cli {
     /// templates count too.
     #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_EXTENSIONS.iter().map(|s| s.to_string()).collect::<Vec<_>>())]
     pub extensions: Vec<String>,
+    /// Put this macro in every generated declaration (`extern "C" MIOPEN_EXPORT decltype(miopenFoo)
+    /// miopenFoo_impl;`). Needed when the private library is built with -fvisibility=hidden: the
+    /// header's MIOPEN_EXPORT applies to miopenFoo only, and `MIOPEN_EXPORT extern "C" ...` on a
+    /// definition is ignored by GCC.
+    #[arg(long, value_name = "MACRO")]
+    pub block_export_macro: Option<String>,
     /// Print only errors and the files due (--check).
     #[arg(long, short)]
     pub quiet: bool,
@@ -157,6 +166,7 @@ pub fn cli_main(args: &[String]) -> i32 {
         parse: ParseOptions { include_dirs: cli.include_dirs.clone(), defines: cli.defines.clone() },
         excludes: cli.exclude.clone(),
         extensions: cli.extensions.iter().map(|e| e.trim_start_matches('.').to_string()).collect(),
+        block_export_macro: cli.block_export_macro.clone(),
     };
     let report = match run(&opts) {
         Ok(r) => r,
@@ -222,6 +232,13 @@ pub fn run(opts: &Options) -> Result<Report, RenameError> {
     if let Mode::Copy(out) = &opts.mode {
         if same_path(out, &opts.source) {
             return Err(RenameError::Usage("--output is the source tree; use --in-place".into()));
+        }
+    }
+    if let Some(m) = &opts.block_export_macro {
+        let ok = m.chars().next().map(|c| c.is_ascii_alphabetic() || c == '_').unwrap_or(false)
+            && m.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !ok {
+            return Err(RenameError::Usage(format!("--block-export-macro `{m}`: not an identifier")));
         }
     }
     let api = header::parse(&opts.header, &opts.parse)?;

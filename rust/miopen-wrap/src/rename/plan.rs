@@ -179,7 +179,7 @@ fn is_string_literal(text: &str) -> bool {
     t.starts_with('"')
 }
 
-pub fn plan(_opts: &Options, public: &BTreeMap<String, bool>, tree: &mut Tree) -> Result<Report, RenameError> {
+pub fn plan(opts: &Options, public: &BTreeMap<String, bool>, tree: &mut Tree) -> Result<Report, RenameError> {
     let mut report = Report { tool: "miopen-wrap rename", schema_version: 1, ..Default::default() };
 
     // Read the implementation files; tokenize those that mention miopen.
@@ -379,7 +379,7 @@ pub fn plan(_opts: &Options, public: &BTreeMap<String, bool>, tree: &mut Tree) -
         if !block_names.is_empty() {
             report.blocks.files_with_block += 1;
         }
-        let new = rewrite(&path, &w.src, s, v, &block_names)?;
+        let new = rewrite(&path, &w.src, s, v, &block_names, opts.block_export_macro.as_deref())?;
         if new != w.src {
             if !block_names.is_empty() && block_text_changed(&w.src, &new) {
                 report.blocks.blocks_written += 1;
@@ -487,6 +487,7 @@ fn rewrite(
     s: &Scan,
     occs: &[Occ],
     block_names: &BTreeSet<&str>,
+    export_macro: Option<&str>,
 ) -> Result<Vec<u8>, RenameError> {
     let mut edits: Vec<(usize, usize, Vec<u8>)> = Vec::new();
     for b in &s.blocks {
@@ -519,7 +520,10 @@ fn rewrite(
         text += BLOCK_BEGIN;
         text += nl;
         for n in block_names {
-            text += &format!("extern \"C\" decltype({n}) {n}_impl;{nl}");
+            match export_macro {
+                Some(m) => text += &format!("extern \"C\" {m} decltype({n}) {n}_impl;{nl}"),
+                None => text += &format!("extern \"C\" decltype({n}) {n}_impl;{nl}"),
+            }
         }
         text += BLOCK_END;
         text += nl;
