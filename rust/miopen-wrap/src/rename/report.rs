@@ -153,7 +153,12 @@ impl Report {
         let mut s = String::new();
         let d = &self.definitions_renamed;
         let la = &self.left_alone_in_strings_comments;
-        s += &format!("miopen-wrap rename ({}): {} -> {}\n", self.mode, self.source, self.output.as_deref().unwrap_or(&self.source));
+        s += &format!(
+            "miopen-wrap rename ({}): {} -> {}\n",
+            self.mode,
+            self.source,
+            self.output.as_deref().unwrap_or(&self.source)
+        );
         s += &format!(
             "  public names: {} ({} beta, {} not beta); {} without a definition in the tree\n",
             self.public_names.total,
@@ -170,7 +175,10 @@ impl Report {
             d.total, d.extern_c, d.extern_c_block, d.bare, d.with_miopen_export, d.survivors, self.declarations_renamed, self.call_sites_renamed
         );
         if self.already_renamed_occurrences > 0 {
-            s += &format!("  already in _impl form: {} occurrences\n", self.already_renamed_occurrences);
+            s += &format!(
+                "  already in _impl form: {} occurrences\n",
+                self.already_renamed_occurrences
+            );
         }
         s += &format!(
             "  private declaration blocks: {} files, {} written/updated\n",
@@ -180,17 +188,27 @@ impl Report {
             "  left alone: {} occurrences in {} string/comment tokens ({} strings, {} comments)\n",
             la.occurrences, la.tokens, la.string_tokens, la.comment_tokens
         );
-        s += &format!("  survivors (exported C functions not in the header, renamed): {}\n", self.survivors.len());
+        s += &format!(
+            "  survivors (exported C functions not in the header, renamed): {}\n",
+            self.survivors.len()
+        );
         for v in &self.survivors {
             s += &format!(
                 "    {} ({}:{}{})\n",
                 v.name,
                 v.file,
                 v.line,
-                if v.already_renamed { ", already renamed" } else { "" }
+                if v.already_renamed {
+                    ", already renamed"
+                } else {
+                    ""
+                }
             );
         }
-        s += &format!("  other C-linkage definitions (left alone): {}\n", self.other_c_linkage_definitions.len());
+        s += &format!(
+            "  other C-linkage definitions (left alone): {}\n",
+            self.other_c_linkage_definitions.len()
+        );
         for v in &self.other_c_linkage_definitions {
             s += &format!("    {} ({}:{})\n", v.name, v.file, v.line);
         }
@@ -200,7 +218,11 @@ impl Report {
                 s += &format!("    {n}\n");
             }
         }
-        let mut fw: Vec<&str> = self.func_name_warnings.iter().map(|w| w.name.as_str()).collect();
+        let mut fw: Vec<&str> = self
+            .func_name_warnings
+            .iter()
+            .map(|w| w.name.as_str())
+            .collect();
         fw.dedup();
         if !fw.is_empty() {
             s += &format!(
@@ -210,7 +232,10 @@ impl Report {
         }
         s += &format!("  collisions: {}\n", self.collisions.len());
         for c in &self.collisions {
-            s += &format!("    {} already exists at {}:{} (would clash with the rename of {})\n", c.impl_name, c.file, c.line, c.name);
+            s += &format!(
+                "    {} already exists at {}:{} (would clash with the rename of {})\n",
+                c.impl_name, c.file, c.line, c.name
+            );
         }
         s += &format!("  time: {:.2} s\n", self.elapsed_ms as f64 / 1000.0);
         s
