@@ -7,7 +7,9 @@ commands:
   rename    rename public entry points to their _impl form in a MIOpen source tree
   generate  emit wrapper stubs, miopen_impl.h, export map and manifest from miopen.h
   check     release gates on built or installed libraries
-  real-tree run rename + generate checks on a MIOpen tree given by path and print a report
+
+scripts/adopt-miopen-tree.sh runs rename + generate + compile checks on a MIOpen
+tree given by path and prints one report.
 
 Run `miopen-wrap <command> --help` for the options of one command.";
 

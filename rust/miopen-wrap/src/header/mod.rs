@@ -202,8 +202,7 @@ fn entry_point(e: &Entity, groups: &[(u32, u32, String)]) -> Option<EntryPoint> 
     let line = e.get_location()?.get_file_location().line;
     let group = groups
         .iter()
-        .filter(|(start, end, _)| *start <= line && line <= *end)
-        .last()
+        .rfind(|(start, end, _)| *start <= line && line <= *end)
         .map(|(_, _, g)| g.clone())
         .unwrap_or_else(|| "ungrouped".to_string());
     Some(EntryPoint { name, ret, params, variadic: ty.is_variadic(), group, beta: false, line })
