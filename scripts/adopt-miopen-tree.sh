@@ -181,6 +181,8 @@ if r:
              f"bare {d['bare']}; {d['with_miopen_export']} with MIOPEN_EXPORT; incl. {d['survivors']} survivors)")
     L.append(f"  internal call sites renamed:   {r['call_sites_renamed']} (+ {r['declarations_renamed']} declarations, "
              f"{r['blocks']['blocks_written']} private declaration blocks) in {r['files_touched']} of {r['files_scanned']} files")
+    if r.get("already_renamed_occurrences"):
+        L.append(f"  already in _impl form:         {r['already_renamed_occurrences']} occurrences (tree adopted before)")
     L.append(f"  strings/comments left alone:   {la['occurrences']} occurrences in {la['tokens']} tokens "
              f"({la['string_tokens']} strings, {la['comment_tokens']} comments)")
     L.append(f"  survivors (exported C, not in header): {len(r['survivors'])}"
@@ -205,7 +207,8 @@ if man:
     out["stubs_generated"] = len(eps); out["stubs_compiled"] = stubs_n
 L.append(f"  impl header / type check:      {st.get('typecheck', ['', 'not run'])[1]}")
 if sp:
-    L.append(f"  src_patches:                   applied ({sp['changes']} change(s) in {sp['files_changed']} file(s))")
+    L.append(f"  src_patches:                   " + (f"applied ({sp['changes']} change(s) in {sp['files_changed']} file(s))"
+             if sp['changes'] else "already applied (0 changes)"))
     for s in sp["steps"]:
         L.append(f"      {s['id']:<19} {s['status']:<8} {s['file']}" + (f" ({s['changes']})" if s['changes'] else ""))
 elif "src-patches" in st:
