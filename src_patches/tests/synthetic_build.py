@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""End-to-end check of src_patches + src_patches/cmake/MIOpenWrapAdopt.cmake
+without ROCm: a MIOpen-shaped CMake layout (our own minimal CMake, written
+here; no MIOpen text) around an already renamed mini MIOpen tree, patched by
+apply_src_patches.py, then configured and built for real.
+
+  synthetic_build.py --renamed-tree DIR --work DIR [--repo DIR]
+
+DIR is the `tree/` of `scripts/adopt-miopen-tree.sh test/mini-miopen
+--no-cmake-patches` (public entry points already in _impl form); its
+rename-report.json (next to it) is copied to <tree>/cmake/ as the command
+does, so survivors get stubs. Checks:
+  * the patcher applies, and a second run changes nothing
+  * the patched tree configures (Corrosion, crates, miopen_wrap_add_wrapper)
+    and builds libMIOpen.so (wrapper) + libMIOpen_private.so
+  * libMIOpen.so exports miopenGetVersion@MIOPEN_HIP_1, no *_impl, and the
+    public name of every *_impl the private library exports (survivors too);
+    libMIOpen_private.so exports miopenGetVersion_impl and not miopenGetVersion
+  * <miopen/export.h> of the renamed target still defines MIOPEN_EXPORT
+  * a consumer linked through MIOpen_with_plugins runs and reports the version
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+
+TOP = """\
+cmake_minimum_required(VERSION 3.25)
+project(MIOpen C CXX)
+set(CMAKE_CXX_STANDARD 17)
+set(MIOPEN_BACKEND HIP)
+set(CMAKE_LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
+set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+include(GenerateExportHeader)
+# Stand-ins for the ROCm CMake helpers the layout calls.
+function(rocm_set_soversion target so)
+  set_target_properties(${target} PROPERTIES SOVERSION 1 VERSION ${so}.0)
+endfunction()
+function(clang_tidy_check target)
+endfunction()
+function(rocm_install)
+  install(${ARGN})
+endfunction()
+function(rocm_install_targets)
+  cmake_parse_arguments(A "" "" "TARGETS;INCLUDE" ${ARGN})
+  install(TARGETS ${A_TARGETS} EXPORT synthetic-targets LIBRARY DESTINATION lib)
+endfunction()
+function(rocm_export_targets)
+  install(EXPORT synthetic-targets DESTINATION lib/cmake/synthetic)
+endfunction()
+function(miopen_generate_export_header TARGET)
+  string(REPLACE "_" "/" dir ${TARGET})
+  string(TOLOWER ${dir} dir)
+  generate_export_header(${TARGET} EXPORT_FILE_NAME ${CMAKE_BINARY_DIR}/include/${dir}/export.h)
+  target_include_directories(${TARGET} PUBLIC $<BUILD_INTERFACE:${CMAKE_BINARY_DIR}/include>)
+endfunction()
+set(MINI_MIOPEN_VERSION_MAJOR 3)
+set(MINI_MIOPEN_VERSION_MINOR 3)
+set(MINI_MIOPEN_VERSION_PATCH 0)
+set(MINI_MIOPEN_BACKEND_HIP 1)
+configure_file(include/miopen/config.h.in ${CMAKE_BINARY_DIR}/include/miopen/config.h @ONLY)
+configure_file(include/miopen/version.h.in ${CMAKE_BINARY_DIR}/include/miopen/version.h @ONLY)
+add_subdirectory(src)
+add_subdirectory(consumer)
+"""
+
+SRC = """\
+file(GLOB_RECURSE SYNTH_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+if(SYNTH_TWO_SITES)
+    add_library( MIOpen SHARED ${SYNTH_SOURCES} )
+else()
+    add_library( MIOpen SHARED ${SYNTH_SOURCES} )
+endif()
+rocm_set_soversion(MIOpen 1.0)
+clang_tidy_check(MIOpen)
+target_include_directories(MIOpen PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src/include>
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${SYNTH_HIP_INCLUDE}>)
+target_compile_definitions(MIOpen PRIVATE MIOPEN_BETA_API=1)
+target_compile_options(MIOpen PRIVATE -Wno-attributes)
+miopen_generate_export_header(MIOpen)
+add_library(MIOpen_with_plugins INTERFACE)
+target_link_libraries(MIOpen_with_plugins INTERFACE MIOpen)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/lib.def "MIOPEN_${MIOPEN_BACKEND}_1 { global: miopen*; local: *; };\\n")
+target_link_libraries(MIOpen PRIVATE "-Wl,--version-script=${CMAKE_CURRENT_BINARY_DIR}/lib.def")
+rocm_install_targets(
+  TARGETS MIOpen
+  INCLUDE ${PROJECT_SOURCE_DIR}/include
+)
+rocm_export_targets(
+  TARGETS MIOpen
+)
+"""
+
+CONSUMER_CMAKE = """\
+add_executable(synthetic_consumer main.c)
+target_link_libraries(synthetic_consumer MIOpen_with_plugins)
+target_include_directories(synthetic_consumer PRIVATE ${PROJECT_SOURCE_DIR}/include
+    ${CMAKE_BINARY_DIR}/include ${SYNTH_HIP_INCLUDE})
+"""
+
+CONSUMER_C = """\
+#include <stdio.h>
+#include <miopen/miopen.h>
+int main(void)
+{
+    size_t major = 0, minor = 0, patch = 0;
+    if(miopenGetVersion(&major, &minor, &patch) != miopenStatusSuccess)
+        return 1;
+    printf("synthetic consumer: version %zu.%zu.%zu\\n", major, minor, patch);
+    return 0;
+}
+"""
+
+
+def sh(cmd, **kw) -> subprocess.CompletedProcess:
+    print("+ " + " ".join(str(c) for c in cmd), flush=True)
+    return subprocess.run([str(c) for c in cmd], text=True, capture_output=True, **kw)
+
+
+failures = []
+
+
+def expect(cond, what, detail=""):
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        failures.append(what)
+        if detail:
+            print("     " + detail[-4000:].replace("\n", "\n     "))
+
+
+def dynsyms(lib: Path) -> set[str]:
+    r = sh(["nm", "-D", "--defined-only", lib])
+    return {line.split()[-1].split("@")[0] for line in r.stdout.splitlines() if line.strip()}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--renamed-tree", type=Path, required=True)
+    ap.add_argument("--work", type=Path, required=True)
+    ap.add_argument("--repo", type=Path, default=REPO)
+    ap.add_argument("--rename-report", type=Path,
+                    help="the adopt run's rename-report.json (default: next to the renamed tree)")
+    a = ap.parse_args()
+    tree, build = a.work / "tree", a.work / "build"
+    if not (a.renamed_tree / "src").is_dir():
+        print(f"no renamed tree at {a.renamed_tree} (run adopt_mini_miopen first)")
+        return 1
+    shutil.rmtree(tree, ignore_errors=True)
+    shutil.copytree(a.renamed_tree, tree, symlinks=True)
+    (tree / "CMakeLists.txt").write_text(TOP)
+    (tree / "src" / "CMakeLists.txt").write_text(SRC)
+    report = a.rename_report or a.renamed_tree.parent / "rename-report.json"
+    if report.is_file():  # as scripts/adopt-miopen-tree.sh does: survivors reach the wrapper
+        (tree / "cmake").mkdir(exist_ok=True)
+        shutil.copy(report, tree / "cmake" / "miopen-wrap-rename-report.json")
+    (tree / "consumer").mkdir(exist_ok=True)
+    (tree / "consumer" / "CMakeLists.txt").write_text(CONSUMER_CMAKE)
+    (tree / "consumer" / "main.c").write_text(CONSUMER_C)
+
+    patcher = [sys.executable, "-B", a.repo / "src_patches" / "apply_src_patches.py", tree,
+               "--wrap-source-dir", a.repo]
+    r = sh(patcher)
+    expect(r.returncode == 0, "src_patches applies to the synthetic layout", r.stdout + r.stderr)
+    print(r.stdout)
+    r = sh(patcher)
+    expect(r.returncode == 0 and "nothing changed" in r.stdout, "second run changes nothing", r.stdout + r.stderr)
+
+    hip = a.repo / "src_patches" / "standin" / "hip-include"
+    shutil.rmtree(build, ignore_errors=True)
+    env = dict(os.environ)
+    env.setdefault("CARGO_TARGET_DIR", str(a.work / "cargo-target"))
+    r = sh(["cmake", "-S", tree, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
+            f"-DSYNTH_HIP_INCLUDE={hip}"], env=env)
+    expect(r.returncode == 0, "patched tree configures", r.stdout + r.stderr)
+    if r.returncode:
+        return 1
+    expect("MIOpen hipDNN wrapper: libMIOpen.so.1" in r.stdout, "configure reports the wrapper", r.stdout)
+    r = sh(["cmake", "--build", build, "-j", "2"], env=env)
+    expect(r.returncode == 0, "patched tree builds", r.stdout + r.stderr)
+    if r.returncode:
+        return 1
+    lib = build / "lib"
+    wrapper, private = lib / "libMIOpen.so.1", lib / "libMIOpen_private.so.1"
+    expect(wrapper.exists() and private.exists(), "libMIOpen.so.1 and libMIOpen_private.so.1 built")
+    ws, ps = dynsyms(wrapper), dynsyms(private)
+    expect("miopenGetVersion" in ws, "wrapper exports miopenGetVersion")
+    expect(not [s for s in ws if s.endswith("_impl")], "wrapper exports no _impl name",
+           " ".join(s for s in ws if s.endswith("_impl")))
+    expect("miopenGetVersion_impl" in ps and "miopenGetVersion" not in ps,
+           "private exports miopenGetVersion_impl, not miopenGetVersion")
+    missing = sorted(s[:-5] for s in ps if s.startswith("miopen") and s.endswith("_impl") and s[:-5] not in ws)
+    expect(not missing, "superset: every miopen*_impl of the private library is exported by the wrapper "
+           f"({len([s for s in ps if s.endswith('_impl')])} names)", " ".join(missing))
+    r = sh(["readelf", "-d", wrapper])
+    expect("libMIOpen_private.so.1" in r.stdout and "SONAME" in r.stdout and "[libMIOpen.so.1]" in r.stdout,
+           "wrapper: SONAME libMIOpen.so.1, DT_NEEDED libMIOpen_private.so.1", r.stdout)
+    r = sh(["readelf", "--dyn-syms", "-W", wrapper])
+    expect(re.search(r"miopenGetVersion@@MIOPEN_HIP_1", r.stdout) is not None,
+           "wrapper: miopenGetVersion@@MIOPEN_HIP_1")
+    exp = (build / "include" / "miopen" / "export.h")
+    expect(exp.exists() and "define MIOPEN_EXPORT" in exp.read_text() and "MIOpen_EXPORTS" in exp.read_text(),
+           "<miopen/export.h> keeps MIOPEN_EXPORT and MIOpen_EXPORTS")
+    r = sh([build / "bin" / "synthetic_consumer"])
+    expect(r.returncode == 0 and "version" in r.stdout, "consumer through MIOpen_with_plugins runs",
+           r.stdout + r.stderr)
+    print(f"{len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
