@@ -83,6 +83,10 @@ for d in "${EXTRA_I[@]}"; do INC+=(-I "$d"); done
 INC+=(-I "$STANDIN/miopen-include" -I "$STANDIN/hip-include")
 
 # --- miopen-wrap ----------------------------------------------------------------
+if [ -n "$WRAP_BIN" ] && [ ! -x "$WRAP_BIN" ]; then
+  echo "adopt: --miopen-wrap $WRAP_BIN does not exist (yet); building miopen-wrap instead" >&2
+  WRAP_BIN=""
+fi
 if [ -z "$WRAP_BIN" ]; then
   if run build-miopen-wrap env CARGO_TARGET_DIR="$CARGO_TGT" cargo build -p miopen-wrap --release \
        --manifest-path "$REPO/Cargo.toml"; then
