@@ -13,6 +13,8 @@ cmake --install "$BUILD" --prefix "$BUILD/install" >/dev/null
 cmake -S test/consumers -B "$BUILD/demo" -DCMAKE_PREFIX_PATH="$PWD/$BUILD/install" >/dev/null
 cmake --build "$BUILD/demo" --target conv_demo -j 2 >/dev/null
 demo="$BUILD/demo/conv_demo"
+# MIOpen persists find results in a user db; keep the demo's in the build tree.
+export MIOPEN_USER_DB_PATH="$PWD/$BUILD/user-db"
 
 echo
 echo "== libMIOpen.so and what it loads"
