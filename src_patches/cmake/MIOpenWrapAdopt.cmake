@@ -40,7 +40,10 @@ endif()
 find_package(Corrosion 0.5 REQUIRED)
 if(NOT TARGET miopen-wrap)
   corrosion_import_crate(MANIFEST_PATH ${MIOPEN_WRAP_SOURCE_DIR}/Cargo.toml
-                         CRATES miopen-wrap miopen-wrapper)
+                         CRATES miopen-wrap)
+  # The wrapper's own profile: fat LTO (see the project's Cargo.toml).
+  corrosion_import_crate(MANIFEST_PATH ${MIOPEN_WRAP_SOURCE_DIR}/Cargo.toml
+                         CRATES miopen-wrapper PROFILE wrapper)
 endif()
 include(${MIOPEN_WRAP_SOURCE_DIR}/cmake/MIOpenHipdnnWrapper.cmake)
 include(GenerateExportHeader)
