@@ -120,7 +120,8 @@ hipdnnBackendDescriptor_t pointwiseOp(hipdnnPointwiseMode_t mode,
                                       hipdnnBackendDescriptor_t in1,
                                       hipdnnBackendDescriptor_t out0,
                                       const float* lowerClip,
-                                      const float* upperClip)
+                                      const float* upperClip,
+                                      hipdnnDataType_t mathPrec)
 {
     hipdnnBackendDescriptor_t d = nullptr;
     check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &d), "create pw");
@@ -136,8 +137,8 @@ hipdnnBackendDescriptor_t pointwiseOp(hipdnnPointwiseMode_t mode,
                                     &out0),
           "pw out0");
     check(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode), "pw mode");
-    hipdnnDataType_t prec = HIPDNN_DATA_FLOAT;
-    check(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &prec), "pw prec");
+    check(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &mathPrec),
+          "pw prec");
     if(lowerClip != nullptr)
     {
         check(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_POINTWISE_RELU_LOWER_CLIP, HIPDNN_TYPE_FLOAT, 1, lowerClip),

@@ -43,7 +43,8 @@ hipdnnBackendDescriptor_t pointwiseOp(hipdnnPointwiseMode_t mode,
                                       hipdnnBackendDescriptor_t in1, // may be null
                                       hipdnnBackendDescriptor_t out0,
                                       const float* lowerClip = nullptr,
-                                      const float* upperClip = nullptr);
+                                      const float* upperClip = nullptr,
+                                      hipdnnDataType_t mathPrec = HIPDNN_DATA_FLOAT);
 
 hipdnnBackendDescriptor_t graph(hipdnnHandle_t h, const std::vector<hipdnnBackendDescriptor_t>& ops);
 

@@ -6,19 +6,30 @@
 // <miopen/miopen_impl.h>), never the public libMIOpen.so, so a forwarding
 // wrapper in libMIOpen.so can never route a call back into hipDNN.
 //
-// Supports single convolution operations (forward, backward data, backward
-// filter) with 2 or 3 spatial dims, symmetric padding (MIOpen has one pad per
-// dim), cross-correlation mode, groups, any strides, fp32/fp16/bf16 (all three
-// tensors the same type).  Everything else is left to other engines.
+// Graphs it takes (everything else is declined so other engines get it):
+//  * one convolution op (forward, backward data, backward filter);
+//  * conv forward -> [pointwise ADD with a (1,C,1,..) bias] -> pointwise RELU_FWD,
+//    mapped to a MIOpen fusion plan (conv op, optional bias op, activation op) the
+//    way hipDNN's provider does it (MiopenConvFwdBiasActivPlanBuilder):
+//      no clip              -> miopenActivationRELU
+//      upper clip only      -> miopenActivationCLIPPEDRELU, alpha = upper
+//      lower and upper clip -> miopenActivationCLAMP, alpha = lower, beta = upper
+//      lower clip only      -> RELU if lower == 0, declined otherwise.
+// Convolutions: 2 or 3 spatial dims, symmetric padding (MIOpen has one pad per
+// dim), cross-correlation, positive strides and dilations, groups = x.C / w.C,
+// fp32/fp16/bf16 with one type for x, w and the output.
 #include "HipdnnConvolutionMode.h"
 #include "HipdnnDataType.h"
+#include "HipdnnPointwiseMode.h"
 #include "mini_hipdnn_engine_plugin.h"
 
 #include <miopen/miopen_impl.h>
 
 #include <climits>
 #include <cstdio>
+#include <map>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,18 +49,35 @@ bool toMiopenType(int32_t dt, miopenDataType_t& out)
 
 bool fitsInt(int64_t v) { return v >= 0 && v <= INT_MAX; }
 
-bool supportedShape(const miniHipdnnGraph_t& g)
+bool tensorFits(const miniHipdnnTensor_t& t)
 {
-    if(g.numOps != 1)
+    for(int i = 0; i < t.nbDims; ++i)
     {
-        return false;
+        if(!fitsInt(t.dims[i]) || t.dims[i] == 0 || !fitsInt(t.strides[i]))
+        {
+            return false;
+        }
     }
-    const auto& op = g.ops[0];
-    if(op.kind != MINI_HIPDNN_OP_CONV_FWD && op.kind != MINI_HIPDNN_OP_CONV_BWD_DATA
-       && op.kind != MINI_HIPDNN_OP_CONV_BWD_FILTER)
-    {
-        return false;
-    }
+    return true;
+}
+
+// What the provider recognised in a graph.
+struct Match
+{
+    bool fused = false;
+    int conv = -1;       // op index of the convolution
+    int bias = -1;       // op index of the ADD (fused, optional)
+    int act = -1;        // op index of the RELU_FWD (fused)
+    int biasTensor = -1; // tensor index of the bias operand
+    int out = -1;        // tensor index of the graph's output (fused: activation output)
+    miopenActivationMode_t mode = miopenActivationRELU;
+    double alpha = 0.0, beta = 0.0, gamma = 0.0;
+};
+
+// Convolution checks shared by single and fused graphs: `y` is the tensor whose
+// shape the convolution produces (for fused graphs the virtual conv output).
+bool convSupported(const miniHipdnnGraph_t& g, const miniHipdnnOp_t& op)
+{
     if(op.convMode != HIPDNN_CROSS_CORRELATION || op.spatialDims < 2 || op.spatialDims > 3)
     {
         return false;
@@ -57,26 +85,10 @@ bool supportedShape(const miniHipdnnGraph_t& g)
     const auto& x = g.tensors[op.x];
     const auto& w = g.tensors[op.w];
     const auto& y = g.tensors[op.y];
-    miopenDataType_t t;
-    if(x.isVirtual || w.isVirtual || y.isVirtual || !toMiopenType(x.dataType, t) || w.dataType != x.dataType
-       || y.dataType != x.dataType)
-    {
-        return false;
-    }
     int r = op.spatialDims + 2;
-    if(x.nbDims != r || w.nbDims != r || y.nbDims != r)
+    if(x.nbDims != r || w.nbDims != r || y.nbDims != r || !tensorFits(x) || !tensorFits(w) || !tensorFits(y))
     {
         return false;
-    }
-    for(const auto* tt : {&x, &w, &y})
-    {
-        for(int i = 0; i < r; ++i)
-        {
-            if(!fitsInt(tt->dims[i]) || tt->dims[i] == 0 || !fitsInt(tt->strides[i]))
-            {
-                return false;
-            }
-        }
     }
     if(w.dims[1] == 0 || x.dims[1] % w.dims[1] != 0)
     {
@@ -104,17 +116,232 @@ bool supportedShape(const miniHipdnnGraph_t& g)
     return true;
 }
 
+bool singleConv(const miniHipdnnGraph_t& g, Match& m)
+{
+    const auto& op = g.ops[0];
+    if(op.kind != MINI_HIPDNN_OP_CONV_FWD && op.kind != MINI_HIPDNN_OP_CONV_BWD_DATA
+       && op.kind != MINI_HIPDNN_OP_CONV_BWD_FILTER)
+    {
+        return false;
+    }
+    const auto& x = g.tensors[op.x];
+    const auto& w = g.tensors[op.w];
+    const auto& y = g.tensors[op.y];
+    miopenDataType_t t;
+    if(x.isVirtual || w.isVirtual || y.isVirtual || !toMiopenType(x.dataType, t) || w.dataType != x.dataType
+       || y.dataType != x.dataType || !convSupported(g, op))
+    {
+        return false;
+    }
+    m.conv = 0;
+    return true;
+}
+
+// hipDNN's MIOpen provider: the activation parameters for RELU_FWD
+// (MiopenUtils.cpp, mapPointwiseModeToMiopenActivation).
+bool mapRelu(const miniHipdnnOp_t& a, Match& m)
+{
+    if(a.hasLowerClip && a.hasUpperClip)
+    {
+        m.mode = miopenActivationCLAMP;
+        m.alpha = a.lowerClip;
+        m.beta = a.upperClip;
+        return true;
+    }
+    if(a.hasUpperClip)
+    {
+        m.mode = miopenActivationCLIPPEDRELU;
+        m.alpha = a.upperClip;
+        return true;
+    }
+    if(a.hasLowerClip && a.lowerClip != 0.0f)
+    {
+        return false; // "standard relu with a non-zero lower_clip is not supported"
+    }
+    m.mode = miopenActivationRELU;
+    return true;
+}
+
+// conv fwd -> [ADD bias] -> RELU_FWD, in any listing order (hipDNN hands the
+// provider a topologically sorted graph; the test bed keeps the user's order).
+bool fusedConvBiasActiv(const miniHipdnnGraph_t& g, Match& m)
+{
+    if(g.numOps != 2 && g.numOps != 3)
+    {
+        return false;
+    }
+    int conv = -1;
+    for(int i = 0; i < g.numOps; ++i)
+    {
+        if(g.ops[i].kind != MINI_HIPDNN_OP_POINTWISE)
+        {
+            if(conv >= 0 || g.ops[i].kind != MINI_HIPDNN_OP_CONV_FWD)
+            {
+                return false;
+            }
+            conv = i;
+        }
+    }
+    if(conv < 0)
+    {
+        return false;
+    }
+    auto consumerOf = [&](int tensor) {
+        int found = -1;
+        for(int i = 0; i < g.numOps; ++i)
+        {
+            const auto& o = g.ops[i];
+            if(o.kind == MINI_HIPDNN_OP_POINTWISE && (o.in0 == tensor || o.in1 == tensor))
+            {
+                if(found >= 0)
+                {
+                    return -2; // read twice: not a chain
+                }
+                found = i;
+            }
+        }
+        return found;
+    };
+    const auto& c = g.ops[conv];
+    int second = consumerOf(c.y);
+    if(second < 0)
+    {
+        return false;
+    }
+    int act = -1, bias = -1;
+    if(g.ops[second].pwMode == HIPDNN_POINTWISE_MODE_RELU_FWD)
+    {
+        if(g.numOps != 2)
+        {
+            return false; // "activation forward cannot be followed by another node"
+        }
+        act = second;
+    }
+    else if(g.ops[second].pwMode == HIPDNN_POINTWISE_MODE_ADD)
+    {
+        if(g.numOps != 3 || g.ops[second].in1 < 0)
+        {
+            return false;
+        }
+        bias = second;
+        act = consumerOf(g.ops[bias].out0);
+        if(act < 0 || g.ops[act].pwMode != HIPDNN_POINTWISE_MODE_RELU_FWD || g.ops[act].in0 != g.ops[bias].out0)
+        {
+            return false;
+        }
+    }
+    else
+    {
+        return false;
+    }
+    const auto& a = g.ops[act];
+    if(a.in1 >= 0 || a.in0 != (bias >= 0 ? g.ops[bias].out0 : c.y))
+    {
+        return false;
+    }
+
+    // Virtual-ness and data types as hipDNN's provider checks them.
+    const auto& x = g.tensors[c.x];
+    const auto& w = g.tensors[c.w];
+    const auto& cy = g.tensors[c.y];
+    const auto& out = g.tensors[a.out0];
+    miopenDataType_t t;
+    if(x.isVirtual || w.isVirtual || !cy.isVirtual || out.isVirtual || !toMiopenType(x.dataType, t)
+       || w.dataType != x.dataType || out.dataType != x.dataType)
+    {
+        return false;
+    }
+    if(c.computeType != HIPDNN_DATA_FLOAT || a.computeType != HIPDNN_DATA_FLOAT)
+    {
+        return false;
+    }
+    int biasTensor = -1;
+    if(bias >= 0)
+    {
+        const auto& b = g.ops[bias];
+        biasTensor = b.in0 == c.y ? b.in1 : b.in0;
+        const auto& bt = g.tensors[biasTensor];
+        const auto& bout = g.tensors[b.out0];
+        if(bt.isVirtual || !bout.isVirtual || !toMiopenType(bt.dataType, t) || b.computeType != bt.dataType
+           || (cy.dataType != HIPDNN_DATA_FLOAT && cy.dataType != bt.dataType)
+           || (bout.dataType != HIPDNN_DATA_FLOAT && bout.dataType != bt.dataType))
+        {
+            return false;
+        }
+        // MIOpen's bias operator adds a (1, C, 1, ...) tensor.
+        if(bt.nbDims != cy.nbDims || bt.dims[0] != 1 || bt.dims[1] != cy.dims[1] || !tensorFits(bt))
+        {
+            return false;
+        }
+        for(int i = 2; i < bt.nbDims; ++i)
+        {
+            if(bt.dims[i] != 1)
+            {
+                return false;
+            }
+        }
+        // The sum must keep the convolution's shape (no broadcast of the conv output).
+        for(int i = 0; i < cy.nbDims; ++i)
+        {
+            if(bout.nbDims != cy.nbDims || bout.dims[i] != cy.dims[i])
+            {
+                return false;
+            }
+        }
+    }
+    else if(cy.dataType != HIPDNN_DATA_FLOAT)
+    {
+        return false; // "convolution node output must be float"
+    }
+    if(out.nbDims != cy.nbDims)
+    {
+        return false;
+    }
+    for(int i = 0; i < cy.nbDims; ++i)
+    {
+        if(out.dims[i] != cy.dims[i])
+        {
+            return false;
+        }
+    }
+    if(!tensorFits(out) || !convSupported(g, c) || !mapRelu(a, m))
+    {
+        return false;
+    }
+    m.fused = true;
+    m.conv = conv;
+    m.bias = bias;
+    m.act = act;
+    m.biasTensor = biasTensor;
+    m.out = a.out0;
+    return true;
+}
+
+bool matchGraph(const miniHipdnnGraph_t& g, Match& m)
+{
+    if(g.numOps == 1)
+    {
+        return singleConv(g, m);
+    }
+    return fusedConvBiasActiv(g, m);
+}
+
 // MIOpen handle and descriptors for one graph, destroyed on scope exit.
 struct Problem
 {
     miopenHandle_t handle = nullptr;
-    miopenTensorDescriptor_t x = nullptr, w = nullptr, y = nullptr;
+    miopenTensorDescriptor_t x = nullptr, w = nullptr, y = nullptr, b = nullptr;
     miopenConvolutionDescriptor_t conv = nullptr;
+    miopenFusionPlanDescriptor_t plan = nullptr;
     std::string error;
 
     ~Problem()
     {
-        for(auto* t : {x, w, y})
+        if(plan != nullptr)
+        {
+            miopenDestroyFusionPlan_impl(plan);
+        }
+        for(auto* t : {x, w, y, b})
         {
             if(t != nullptr)
             {
@@ -151,9 +378,12 @@ struct Problem
                         "miopenSetTensorDescriptor");
     }
 
-    bool build(const miniHipdnnGraph_t& g)
+    // Tensor and convolution descriptors from the op's padding / strides /
+    // dilations; group count = x.C / w.C.  For fused graphs `y` describes the
+    // activation output (what the plan writes).
+    bool build(const miniHipdnnGraph_t& g, const Match& m)
     {
-        const auto& op = g.ops[0];
+        const auto& op = g.ops[m.conv];
         std::vector<int> pad, stride, dil;
         for(int d = 0; d < op.spatialDims; ++d)
         {
@@ -165,17 +395,39 @@ struct Problem
         const auto& wt = g.tensors[op.w];
         int groups = static_cast<int>(xt.dims[1] / wt.dims[1]);
         return check(miopenCreate_impl(&handle), "miopenCreate") && tensor(x, xt) && tensor(w, wt)
-               && tensor(y, g.tensors[op.y])
+               && tensor(y, g.tensors[m.fused ? m.out : op.y]) && (m.biasTensor < 0 || tensor(b, g.tensors[m.biasTensor]))
                && check(miopenCreateConvolutionDescriptor_impl(&conv), "miopenCreateConvolutionDescriptor")
                && check(miopenInitConvolutionNdDescriptor_impl(
                             conv, op.spatialDims, pad.data(), stride.data(), dil.data(), miopenConvolution),
                         "miopenInitConvolutionNdDescriptor")
-               && check(miopenSetConvolutionGroupCount_impl(conv, groups), "miopenSetConvolutionGroupCount");
+               && check(miopenSetConvolutionGroupCount_impl(conv, groups), "miopenSetConvolutionGroupCount")
+               && (!m.fused || fusionPlan(m));
     }
 
-    bool workspace(int32_t kind, size_t& bytes)
+    // conv -> [bias] -> activation, compiled (MiopenConvFwdBiasActivPlan).
+    bool fusionPlan(const Match& m)
     {
-        switch(kind)
+        miopenFusionOpDescriptor_t convOp = nullptr, biasOp = nullptr, activOp = nullptr;
+        return check(miopenCreateFusionPlan_impl(&plan, miopenVerticalFusion, x), "miopenCreateFusionPlan")
+               && check(miopenCreateOpConvForward_impl(plan, &convOp, conv, w), "miopenCreateOpConvForward")
+               && (m.biasTensor < 0 || check(miopenCreateOpBiasForward_impl(plan, &biasOp, b), "miopenCreateOpBiasForward"))
+               && check(miopenCreateOpActivationForward_impl(plan, &activOp, m.mode), "miopenCreateOpActivationForward")
+               && check(miopenCompileFusionPlan_impl(handle, plan), "miopenCompileFusionPlan");
+    }
+
+    bool workspace(const miniHipdnnGraph_t& g, const Match& m, size_t& bytes)
+    {
+        if(m.fused)
+        {
+            // hipDNN passes algo -1 ("not used in MIOpen"); the test bed's MIOpen
+            // validates it, so ask the plan which algorithm it fuses.
+            miopenConvFwdAlgorithm_t algo = miopenConvolutionFwdAlgoDirect;
+            int n = 0;
+            return check(miopenFusionPlanConvolutionGetAlgo_impl(plan, 1, &n, &algo), "miopenFusionPlanConvolutionGetAlgo")
+                   && check(miopenFusionPlanGetWorkSpaceSize_impl(handle, plan, &bytes, algo),
+                            "miopenFusionPlanGetWorkSpaceSize");
+        }
+        switch(g.ops[m.conv].kind)
         {
         case MINI_HIPDNN_OP_CONV_FWD:
             return check(miopenConvolutionForwardGetWorkSpaceSize_impl(handle, w, x, conv, y, &bytes),
@@ -190,22 +442,50 @@ struct Problem
     }
 };
 
+// Algorithms found on the first execution of a problem (kind + tensors + conv
+// parameters), reused afterwards, as hipDNN's provider keeps its plan's choice.
+std::mutex gAlgoMutex;
+std::map<std::string, int> gAlgoCache;
+
+std::string problemKey(const miniHipdnnGraph_t& g, const Match& m)
+{
+    const auto& op = g.ops[m.conv];
+    std::ostringstream k;
+    k << op.kind << ':' << op.spatialDims;
+    for(int d = 0; d < op.spatialDims; ++d)
+    {
+        k << ',' << op.prePad[d] << '/' << op.stride[d] << '/' << op.dilation[d];
+    }
+    for(int ti : {op.x, op.w, op.y})
+    {
+        const auto& t = g.tensors[ti];
+        k << '|' << t.dataType;
+        for(int i = 0; i < t.nbDims; ++i)
+        {
+            k << ',' << t.dims[i] << '/' << t.strides[i];
+        }
+    }
+    return k.str();
+}
+
 int providerSupports(const miniHipdnnGraph_t* g)
 {
-    if(g == nullptr || !supportedShape(*g))
+    Match m;
+    if(g == nullptr || !matchGraph(*g, m))
     {
         return 0;
     }
-    Problem p; // MIOpen itself has the last word on the descriptors
+    Problem p; // MIOpen itself has the last word on the descriptors / fusion plan
     size_t ws = 0;
-    return p.build(*g) && p.workspace(g->ops[0].kind, ws) ? 1 : 0;
+    return p.build(*g, m) && p.workspace(*g, m, ws) ? 1 : 0;
 }
 
 int64_t providerWorkspace(const miniHipdnnGraph_t* g)
 {
+    Match m;
     Problem p;
     size_t ws = 0;
-    if(!p.build(*g) || !p.workspace(g->ops[0].kind, ws))
+    if(g == nullptr || !matchGraph(*g, m) || !p.build(*g, m) || !p.workspace(*g, m, ws))
     {
         return -1;
     }
@@ -224,51 +504,136 @@ void* pointerFor(const miniHipdnnVariantPack_t* pack, int64_t uid)
     return nullptr;
 }
 
-int providerExecute(const miniHipdnnGraph_t* g, const miniHipdnnVariantPack_t* pack, char* err, size_t errLen)
+bool executeFused(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const miniHipdnnVariantPack_t* pack)
 {
-    Problem p;
-    const auto& op = g->ops[0];
-    void* xp = pointerFor(pack, g->tensors[op.x].uid);
-    void* wp = pointerFor(pack, g->tensors[op.w].uid);
-    void* yp = pointerFor(pack, g->tensors[op.y].uid);
+    const auto& op = g.ops[m.conv];
+    void* xp = pointerFor(pack, g.tensors[op.x].uid);
+    void* wp = pointerFor(pack, g.tensors[op.w].uid);
+    void* yp = pointerFor(pack, g.tensors[m.out].uid);
+    void* bp = m.biasTensor >= 0 ? pointerFor(pack, g.tensors[m.biasTensor].uid) : nullptr;
+    if(xp == nullptr || wp == nullptr || yp == nullptr || (m.biasTensor >= 0 && bp == nullptr))
+    {
+        p.error = "MIOpen provider: missing data pointer";
+        return false;
+    }
+    const float one = 1.0f, zero = 0.0f;
+    miopenOperatorArgs_t args = nullptr;
+    if(!p.check(miopenCreateOperatorArgs_impl(&args), "miopenCreateOperatorArgs"))
+    {
+        return false;
+    }
+    int idx = 0;
+    miopenFusionOpDescriptor_t convOp = nullptr, biasOp = nullptr, activOp = nullptr;
+    bool ok = p.check(miopenFusionPlanGetOp_impl(p.plan, idx++, &convOp), "miopenFusionPlanGetOp")
+              && p.check(miopenSetOpArgsConvForward_impl(args, convOp, &one, &zero, wp), "miopenSetOpArgsConvForward");
+    if(ok && m.biasTensor >= 0)
+    {
+        ok = p.check(miopenFusionPlanGetOp_impl(p.plan, idx++, &biasOp), "miopenFusionPlanGetOp")
+             && p.check(miopenSetOpArgsBiasForward_impl(args, biasOp, &one, &zero, bp), "miopenSetOpArgsBiasForward");
+    }
+    ok = ok && p.check(miopenFusionPlanGetOp_impl(p.plan, idx, &activOp), "miopenFusionPlanGetOp")
+         && p.check(miopenSetOpArgsActivForward_impl(args, activOp, &one, &zero, m.alpha, m.beta, m.gamma),
+                    "miopenSetOpArgsActivForward")
+         && p.check(miopenExecuteFusionPlan_impl(p.handle, p.plan, p.x, xp, p.y, yp, args), "miopenExecuteFusionPlan");
+    miopenDestroyOperatorArgs_impl(args);
+    return ok;
+}
+
+bool executeConv(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const miniHipdnnVariantPack_t* pack)
+{
+    const auto& op = g.ops[m.conv];
+    void* xp = pointerFor(pack, g.tensors[op.x].uid);
+    void* wp = pointerFor(pack, g.tensors[op.w].uid);
+    void* yp = pointerFor(pack, g.tensors[op.y].uid);
+    if(xp == nullptr || wp == nullptr || yp == nullptr)
+    {
+        p.error = "MIOpen provider: missing data pointer";
+        return false;
+    }
     auto* ws = pack->workspace;
     auto wsSize = static_cast<size_t>(pack->workspaceSize);
     const float one = 1.0f, zero = 0.0f;
+    const std::string key = problemKey(g, m);
+    int algo = -1;
+    {
+        std::lock_guard<std::mutex> lock(gAlgoMutex);
+        auto it = gAlgoCache.find(key);
+        if(it != gAlgoCache.end())
+        {
+            algo = it->second;
+        }
+    }
     miopenConvAlgoPerf_t perf{};
     int found = 0;
-    bool ok = xp != nullptr && wp != nullptr && yp != nullptr && p.build(*g);
-    if(ok && op.kind == MINI_HIPDNN_OP_CONV_FWD)
+    bool ok = true;
+    if(op.kind == MINI_HIPDNN_OP_CONV_FWD)
     {
-        ok = p.check(miopenFindConvolutionForwardAlgorithm_impl(p.handle, p.x, xp, p.w, wp, p.conv, p.y, yp, 1, &found,
-                                                                &perf, ws, wsSize, false),
-                     "miopenFindConvolutionForwardAlgorithm")
-             && p.check(miopenConvolutionForward_impl(p.handle, &one, p.x, xp, p.w, wp, p.conv, perf.fwd_algo, &zero,
-                                                      p.y, yp, ws, wsSize),
+        if(algo < 0)
+        {
+            ok = p.check(miopenFindConvolutionForwardAlgorithm_impl(p.handle, p.x, xp, p.w, wp, p.conv, p.y, yp, 1,
+                                                                    &found, &perf, ws, wsSize, false),
+                         "miopenFindConvolutionForwardAlgorithm");
+            algo = perf.fwd_algo;
+        }
+        ok = ok
+             && p.check(miopenConvolutionForward_impl(p.handle, &one, p.x, xp, p.w, wp, p.conv,
+                                                      static_cast<miopenConvFwdAlgorithm_t>(algo), &zero, p.y, yp, ws,
+                                                      wsSize),
                         "miopenConvolutionForward");
     }
-    else if(ok && op.kind == MINI_HIPDNN_OP_CONV_BWD_DATA)
+    else if(op.kind == MINI_HIPDNN_OP_CONV_BWD_DATA)
     {
-        ok = p.check(miopenFindConvolutionBackwardDataAlgorithm_impl(p.handle, p.y, yp, p.w, wp, p.conv, p.x, xp, 1,
-                                                                     &found, &perf, ws, wsSize, false),
-                     "miopenFindConvolutionBackwardDataAlgorithm")
+        if(algo < 0)
+        {
+            ok = p.check(miopenFindConvolutionBackwardDataAlgorithm_impl(p.handle, p.y, yp, p.w, wp, p.conv, p.x, xp,
+                                                                         1, &found, &perf, ws, wsSize, false),
+                         "miopenFindConvolutionBackwardDataAlgorithm");
+            algo = perf.bwd_data_algo;
+        }
+        ok = ok
              && p.check(miopenConvolutionBackwardData_impl(p.handle, &one, p.y, yp, p.w, wp, p.conv,
-                                                           perf.bwd_data_algo, &zero, p.x, xp, ws, wsSize),
+                                                           static_cast<miopenConvBwdDataAlgorithm_t>(algo), &zero, p.x,
+                                                           xp, ws, wsSize),
                         "miopenConvolutionBackwardData");
     }
-    else if(ok)
+    else
     {
-        ok = p.check(miopenFindConvolutionBackwardWeightsAlgorithm_impl(p.handle, p.y, yp, p.x, xp, p.conv, p.w, wp, 1,
-                                                                        &found, &perf, ws, wsSize, false),
-                     "miopenFindConvolutionBackwardWeightsAlgorithm")
+        if(algo < 0)
+        {
+            ok = p.check(miopenFindConvolutionBackwardWeightsAlgorithm_impl(p.handle, p.y, yp, p.x, xp, p.conv, p.w,
+                                                                            wp, 1, &found, &perf, ws, wsSize, false),
+                         "miopenFindConvolutionBackwardWeightsAlgorithm");
+            algo = perf.bwd_weights_algo;
+        }
+        ok = ok
              && p.check(miopenConvolutionBackwardWeights_impl(p.handle, &one, p.y, yp, p.x, xp, p.conv,
-                                                              perf.bwd_weights_algo, &zero, p.w, wp, ws, wsSize),
+                                                              static_cast<miopenConvBwdWeightsAlgorithm_t>(algo),
+                                                              &zero, p.w, wp, ws, wsSize),
                         "miopenConvolutionBackwardWeights");
     }
+    if(ok && found > 0)
+    {
+        std::lock_guard<std::mutex> lock(gAlgoMutex);
+        gAlgoCache.emplace(key, algo);
+    }
+    return ok;
+}
+
+int providerExecute(const miniHipdnnGraph_t* g, const miniHipdnnVariantPack_t* pack, char* err, size_t errLen)
+{
+    Match m;
+    Problem p;
+    bool ok = g != nullptr && pack != nullptr && matchGraph(*g, m);
+    if(!ok)
+    {
+        p.error = "MIOpen provider: graph not supported";
+    }
+    ok = ok && p.build(*g, m) && (m.fused ? executeFused(p, *g, m, pack) : executeConv(p, *g, m, pack));
     if(!ok)
     {
         if(err != nullptr && errLen > 0)
         {
-            std::snprintf(err, errLen, "%s", p.error.empty() ? "MIOpen provider: missing data pointer" : p.error.c_str());
+            std::snprintf(err, errLen, "%s", p.error.empty() ? "MIOpen provider: execution failed" : p.error.c_str());
         }
         return 1;
     }
