@@ -63,6 +63,7 @@ struct Case
     hipdnnDataType_t convCompute = HIPDNN_DATA_FLOAT;
     bool listReversed = false; // list the ops in reverse order
     uint64_t seed = 1;
+    bool fine = false; // input values (see makeBuf)
 
     std::vector<int64_t> xDims() const
     {
@@ -98,7 +99,7 @@ struct Case
             return s;
         };
         std::ostringstream o;
-        o << kinds[int(kind)] << " dt=" << dt << (nhwc ? " NHWC" : " NCHW") << " x=" << vec(xDims())
+        o << kinds[int(kind)] << (fine ? " fine" : " coarse") << " dt=" << dt << (nhwc ? " NHWC" : " NCHW") << " x=" << vec(xDims())
           << " w=" << vec(wDims()) << " G=" << G << " pad=" << vec(pre) << "/" << vec(post)
           << " stride=" << vec(stride) << " dil=" << vec(dil);
         if(kind == Kind::Fused)
@@ -171,16 +172,18 @@ struct Buf
     size_t n() const { return bytes.size() / elemSize(dt); }
 };
 
-// Inputs are multiples of 1/4 in [-2, 2] (exact in fp16 and bf16); the output
-// buffer starts as a sentinel (7.0): an element an engine does not write shows up
-// as a mismatch.
-Buf makeBuf(int64_t uid, hipdnnDataType_t dt, const std::vector<int64_t>& dims, bool input, uint64_t seed)
+// Inputs: coarse = multiples of 1/4 in [-2, 2] (exact in every type, fp32 sums
+// exact, so both engines must agree bit for bit); fine = multiples of 1/1024 in
+// [-2, 2] (rounded to the storage type; fp32 accumulation order now matters).
+// The output buffer starts as a sentinel (7.0): an element an engine does not
+// write shows up as a mismatch.
+Buf makeBuf(int64_t uid, hipdnnDataType_t dt, const std::vector<int64_t>& dims, bool input, uint64_t seed, bool fine)
 {
     Buf b{uid, dt, std::vector<unsigned char>(size_t(count(dims)) * elemSize(dt))};
     Rng r(seed * 1000003u + uint64_t(uid));
     for(size_t i = 0; i < b.n(); ++i)
     {
-        store(b.bytes, i, dt, input ? float(r.in(-8, 8)) / 4.0f : 7.0f);
+        store(b.bytes, i, dt, !input ? 7.0f : fine ? float(r.in(-2048, 2048)) / 1024.0f : float(r.in(-8, 8)) / 4.0f);
     }
     return b;
 }
@@ -246,17 +249,17 @@ protected:
                         : c.kind == Kind::BwdData ? HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR
                                                   : HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR;
             ops.push_back(keep(tu::convOp(type, x, w, y, p)));
-            bufs.push_back(makeBuf(1, c.dt, xd, c.kind != Kind::BwdData, c.seed));
-            bufs.push_back(makeBuf(2, c.dt, wd, c.kind != Kind::BwdFilter, c.seed));
-            bufs.push_back(makeBuf(3, c.dt, yd, c.kind != Kind::Fwd, c.seed));
+            bufs.push_back(makeBuf(1, c.dt, xd, c.kind != Kind::BwdData, c.seed, c.fine));
+            bufs.push_back(makeBuf(2, c.dt, wd, c.kind != Kind::BwdFilter, c.seed, c.fine));
+            bufs.push_back(makeBuf(3, c.dt, yd, c.kind != Kind::Fwd, c.seed, c.fine));
             outIdx = c.kind == Kind::Fwd ? 2 : c.kind == Kind::BwdData ? 0 : 1;
         }
         else
         {
             auto convY = keep(tu::tensor(10, c.convOutDt, yd, strides(yd), true));
             ops.push_back(keep(tu::convOp(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, x, w, convY, p)));
-            bufs.push_back(makeBuf(1, c.dt, xd, true, c.seed));
-            bufs.push_back(makeBuf(2, c.dt, wd, true, c.seed));
+            bufs.push_back(makeBuf(1, c.dt, xd, true, c.seed, c.fine));
+            bufs.push_back(makeBuf(2, c.dt, wd, true, c.seed, c.fine));
             auto actIn = convY;
             if(c.bias)
             {
@@ -267,7 +270,7 @@ protected:
                     bd = yd;
                 }
                 auto b = keep(tu::tensor(4, c.dt, bd, strides(bd)));
-                bufs.push_back(makeBuf(4, c.dt, bd, true, c.seed));
+                bufs.push_back(makeBuf(4, c.dt, bd, true, c.seed, c.fine));
                 bool last = c.noActivation;
                 auto bout = keep(tu::tensor(last ? 3 : 11, last ? c.dt : c.biasOutDt, yd, strides(yd), !last));
                 ops.push_back(keep(tu::pointwiseOp(c.secondMode, convY, b, bout, nullptr, nullptr, c.dt)));
@@ -282,7 +285,7 @@ protected:
                 ops.push_back(keep(tu::pointwiseOp(HIPDNN_POINTWISE_MODE_RELU_FWD, actIn, nullptr, y,
                                                    lo ? &lower : nullptr, up ? &upper : nullptr)));
             }
-            bufs.push_back(makeBuf(3, c.dt, yd, false, c.seed));
+            bufs.push_back(makeBuf(3, c.dt, yd, false, c.seed, c.fine));
             outIdx = bufs.size() - 1;
         }
         if(c.listReversed)
@@ -348,6 +351,10 @@ protected:
         ASSERT_EQ(mio.engine, kMio);
         ASSERT_GE(mio.workspace, 0);
         ASSERT_EQ(mio.out.size(), ref.out.size());
+        // a second plan for the same problem runs with the algorithm found the first time
+        auto again = run(c, kMio);
+        ASSERT_TRUE(again.taken) << again.error;
+        EXPECT_EQ(again.out, mio.out) << "second execution differs from the first";
         // the data must exercise the op
         size_t nonZero = 0;
         for(float v : ref.out)
@@ -387,6 +394,7 @@ Case randomCase(Rng& r, int i)
 {
     Case c;
     c.seed = uint64_t(i) + 1;
+    c.fine = (i / 12) % 2 == 1;
     c.kind = Kind(i % 4);
     static const hipdnnDataType_t dts[] = {HIPDNN_DATA_FLOAT, HIPDNN_DATA_HALF, HIPDNN_DATA_BFLOAT16};
     c.dt = dts[(i / 4) % 3];
