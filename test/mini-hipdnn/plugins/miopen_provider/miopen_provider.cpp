@@ -368,6 +368,16 @@ struct Problem
         return false;
     }
 
+    bool found(int returnedAlgoCount)
+    {
+        if(returnedAlgoCount > 0)
+        {
+            return true;
+        }
+        error = "MIOpen provider: Find returned no algorithm";
+        return false;
+    }
+
     bool tensor(miopenTensorDescriptor_t& d, const miniHipdnnTensor_t& t)
     {
         miopenDataType_t dt;
@@ -563,8 +573,8 @@ bool executeConv(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const m
             algo = it->second;
         }
     }
+    int found = algo >= 0 ? 1 : 0;
     miopenConvAlgoPerf_t perf{};
-    int found = 0;
     bool ok = true;
     if(op.kind == MINI_HIPDNN_OP_CONV_FWD)
     {
@@ -574,6 +584,7 @@ bool executeConv(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const m
                                                                     &found, &perf, ws, wsSize, false),
                          "miopenFindConvolutionForwardAlgorithm");
             algo = perf.fwd_algo;
+            ok = ok && p.found(found);
         }
         ok = ok
              && p.check(miopenConvolutionForward_impl(p.handle, &one, p.x, xp, p.w, wp, p.conv,
@@ -589,6 +600,7 @@ bool executeConv(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const m
                                                                          1, &found, &perf, ws, wsSize, false),
                          "miopenFindConvolutionBackwardDataAlgorithm");
             algo = perf.bwd_data_algo;
+            ok = ok && p.found(found);
         }
         ok = ok
              && p.check(miopenConvolutionBackwardData_impl(p.handle, &one, p.y, yp, p.w, wp, p.conv,
@@ -604,6 +616,7 @@ bool executeConv(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const m
                                                                             wp, 1, &found, &perf, ws, wsSize, false),
                          "miopenFindConvolutionBackwardWeightsAlgorithm");
             algo = perf.bwd_weights_algo;
+            ok = ok && p.found(found);
         }
         ok = ok
              && p.check(miopenConvolutionBackwardWeights_impl(p.handle, &one, p.y, yp, p.x, xp, p.conv,
@@ -611,7 +624,7 @@ bool executeConv(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const m
                                                               &zero, p.w, wp, ws, wsSize),
                         "miopenConvolutionBackwardWeights");
     }
-    if(ok && found > 0)
+    if(ok)
     {
         std::lock_guard<std::mutex> lock(gAlgoMutex);
         gAlgoCache.emplace(key, algo);
