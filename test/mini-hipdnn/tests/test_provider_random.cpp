@@ -515,6 +515,51 @@ TEST_F(ProviderVsReference, ActivationVariantsReallyDiffer)
     EXPECT_NE(outs[0], outs[2]);
 }
 
+// Find runs on the first execution of a problem only; later plans for the same
+// problem reuse the algorithm (counted in the mini MIOpen's API-call log).
+TEST_F(ProviderVsReference, FindOnFirstExecuteOnly)
+{
+    struct K
+    {
+        Kind kind;
+        const char* find;
+        const char* run;
+    };
+    for(const K& k : {K{Kind::Fwd, "[miopenFindConvolutionForwardAlgorithm_impl]", "[miopenConvolutionForward_impl]"},
+                      K{Kind::BwdData, "[miopenFindConvolutionBackwardDataAlgorithm_impl]",
+                        "[miopenConvolutionBackwardData_impl]"},
+                      K{Kind::BwdFilter, "[miopenFindConvolutionBackwardWeightsAlgorithm_impl]",
+                        "[miopenConvolutionBackwardWeights_impl]"}})
+    {
+        Case c; // a shape no other test uses, so the first run here is the first execution
+        c.kind = k.kind;
+        c.in = {11, 10};
+        c.N = 1;
+        SCOPED_TRACE(c.str());
+        std::string log;
+        {
+            tu::ScopedEnv level("MIOPEN_LOG_LEVEL", "5");
+            ::testing::internal::CaptureStderr();
+            auto first = run(c, kMio);
+            auto second = run(c, kMio);
+            log = ::testing::internal::GetCapturedStderr();
+            ASSERT_TRUE(first.taken && second.taken) << first.error << second.error;
+            EXPECT_EQ(first.out, second.out);
+        }
+        auto occurrences = [&](const std::string& what) {
+            size_t n = 0;
+            for(size_t pos = log.find(what); pos != std::string::npos; pos = log.find(what, pos + 1))
+            {
+                ++n;
+            }
+            return n;
+        };
+        EXPECT_EQ(occurrences(k.find), 1u);
+        EXPECT_EQ(occurrences(k.run), 2u);
+        EXPECT_GE(occurrences("GetWorkSpaceSize_impl]"), 2u);
+    }
+}
+
 // ---- what the provider must decline -------------------------------------------
 
 struct Declined
