@@ -26,6 +26,11 @@ foreach(run IN LISTS runs)
     message(FATAL_ERROR "the enabled run printed no wrapper banner; is the wrapper loaded?")
   endif()
 endforeach()
+# Negative test of this comparison: CORRUPT=<run> appends one byte to that
+# run's output, which must make the script fail.
+if(CORRUPT)
+  file(APPEND ${OUT_DIR}/${CORRUPT}.bin "x")
+endif()
 file(SHA256 ${OUT_DIR}/baseline.bin ref)
 file(SIZE ${OUT_DIR}/baseline.bin size)
 if(size LESS 1000)
