@@ -32,6 +32,8 @@ const UNINITIALISED: u8 = 0;
 /// [`fast_path`].
 const PASS_THROUGH: u8 = 1;
 const ROUTED: u8 = 2;
+// The stubs' assembly hard-codes the pass-through value.
+const _: () = assert!(PASS_THROUGH == 1);
 
 /// The process-wide state byte every stub reads.
 pub static STATE: AtomicU8 = AtomicU8::new(UNINITIALISED);

@@ -91,10 +91,10 @@ pub fn generate(api: &Api, opts: &ParseOptions, manifest: &Manifest) -> Result<S
 }
 
 fn bindgen_file(api: &Api, opts: &ParseOptions) -> Result<syn::File, GenerateError> {
-    // Warnings are the header parser's business (it reports errors); bindgen stays quiet.
-    let mut args: Vec<String> = vec!["-x".into(), "c++".into(), "-std=c++17".into(), "-w".into(), "-DMIOPEN_BETA_API=1".into()];
-    args.extend(opts.defines.iter().map(|d| format!("-D{d}")));
-    args.extend(opts.include_dirs.iter().map(|i| format!("-I{}", i.display())));
+    // Parsed exactly as the header parser does (beta API on); its warnings are
+    // the header parser's business, so bindgen stays quiet.
+    let mut args = crate::header::clang_args(opts, true);
+    args.push("-w".into());
     let mut b = bindgen::Builder::default()
         .header(api.header.to_string_lossy())
         .clang_args(args)

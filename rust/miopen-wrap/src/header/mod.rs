@@ -107,7 +107,9 @@ pub fn parse(header: &Path, opts: &ParseOptions) -> Result<Api, HeaderError> {
     Ok(Api { header: header.to_path_buf(), entry_points })
 }
 
-fn clang_args(opts: &ParseOptions, beta: bool) -> Vec<String> {
+/// How libclang is told to read the header; the generator's bindgen run uses
+/// the same arguments so both see the same declarations.
+pub(crate) fn clang_args(opts: &ParseOptions, beta: bool) -> Vec<String> {
     let mut args = vec!["-x".to_string(), "c++".into(), "-std=c++17".into(), "-Wno-pragma-once-outside-header".into()];
     if beta {
         args.push("-DMIOPEN_BETA_API=1".into());
