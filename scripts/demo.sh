@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: install dependencies, build everything, install, and run one
-# convolution through libMIOpen.so in both modes, routing visible on stderr,
-# result checked against a reference computed by the demo itself.
+# convolution through libMIOpen.so against the pre-wrapper baseline, with
+# forwarding disabled and enabled (executed by hipDNN), routing visible on
+# stderr, each result checked against a reference computed by the demo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD_DIR:-build}
@@ -26,8 +27,24 @@ echo
 echo "== 2. wrapper, MIOPEN_HIPDNN_FORWARDING=disabled (default), routing trace via MIOPEN_LOG_LEVEL=5"
 MIOPEN_HIPDNN_FORWARDING=disabled MIOPEN_LOG_LEVEL=5 "$demo"
 echo
-echo "== 3. wrapper, MIOPEN_HIPDNN_FORWARDING=enabled, routing trace via MIOPEN_LOG_LEVEL=5"
-MIOPEN_HIPDNN_FORWARDING=enabled MIOPEN_LOG_LEVEL=5 "$demo"
+# The hipDNN backend is found through hipDNN's own variable (an absolute
+# directory); the test bed's backend stands in for libhipdnn_backend.so.
+export HIPDNN_BACKEND_LIBRARY_PATH="$PWD/$BUILD/test/mini-hipdnn/lib"
+trace="$BUILD/demo/enabled-trace.txt"
+echo "== 3. wrapper, MIOPEN_HIPDNN_FORWARDING=enabled: the convolution runs on hipDNN (reference engine)"
+MIOPEN_HIPDNN_FORWARDING=enabled MIOPEN_LOG_LEVEL=5 "$demo" 2> >(tee "$trace" >&2)
+hits=$(grep -c 'plan cache hit' "$trace" || true)
+misses=$(grep -c 'plan cache miss' "$trace" || true)
+forwarded=$(grep -c -- '-> hipDNN' "$trace" || true)
+echo "   forwarded calls: $forwarded; plan cache: $hits hit(s), $misses miss(es)"
+[ "$forwarded" -gt 0 ] || { echo "demo: nothing was forwarded to hipDNN" >&2; exit 1; }
 echo
-echo "== 4. wrapper, default environment (silent, byte-identical stderr to the baseline)"
+echo "== 4. the same, on hipDNN's MIOpen provider engine (which calls MIOpen Private's _impl entry points)"
+HIPDNN_PLUGIN_DIR="$PWD/$BUILD/test/mini-hipdnn/provider_plugins" \
+  MIOPEN_HIPDNN_FORWARDING=enabled MIOPEN_LOG_LEVEL=5 "$demo"
+echo
+echo "== 5. enabled, but MIOPEN_DISABLE_HIPDNN_FOR=* (the rollback switch): everything on MIOpen Private"
+MIOPEN_DISABLE_HIPDNN_FOR='*' MIOPEN_HIPDNN_FORWARDING=enabled MIOPEN_LOG_LEVEL=5 "$demo"
+echo
+echo "== 6. wrapper, default environment (silent, byte-identical stderr to the baseline)"
 "$demo"

@@ -146,6 +146,22 @@ int main(int argc, char** argv)
     CHECK(miopenDestroyOperatorArgs(args));
     CHECK(miopenDestroyFusionPlan(plan));
 
+    // The same conv + bias + relu in one call (TensorFlow's fused path).
+    miopenActivationDescriptor_t relu;
+    CHECK(miopenCreateActivationDescriptor(&relu));
+    CHECK(miopenSetActivationDescriptor(relu, miopenActivationRELU, 0.0, 0.0, 0.0));
+    // MIOpen has no workspace query for this call; frameworks hand it a
+    // scratch buffer of their own (here 1 MiB).
+    const size_t fused_ws = size_t(1) << 20;
+    std::vector<char> fws(fused_ws);
+    std::vector<float> fused1(y.size(), 0.0f);
+    const float one = 1.0f;
+    CHECK(miopenConvolutionBiasActivationForward(handle, &one, xd, x.data(), wd, w.data(), conv,
+                                                 miopenConvolutionFwdAlgoDirect, fws.data(), fused_ws, &one,
+                                                 yd, nullptr, bd, bias.data(), relu, yd, fused1.data()));
+    emit("conv+bias+relu (one call)", fused1);
+    CHECK(miopenDestroyActivationDescriptor(relu));
+
     // Batchnorm spatial on y: training (running stats + saved stats), inference, backward.
     miopenTensorDescriptor_t bnd;
     CHECK(miopenCreateTensorDescriptor(&bnd));

@@ -1,9 +1,19 @@
-//! `MIOPEN_HIPDNN_FORWARDING` and the configuration banner.
+//! The wrapper's configuration: `MIOPEN_HIPDNN_FORWARDING`,
+//! `MIOPEN_DISABLE_HIPDNN_FOR`, the plan-cache size, and the banner.
+//!
+//! Resolution is a pure function of the raw environment values, so every
+//! rule (and every warning) is testable without touching the environment.
 
 use std::fmt;
 
+use crate::plan_cache;
+use crate::table::Family;
+
 /// The environment variable that selects the wrapper's mode.
 pub const FORWARDING_VAR: &str = "MIOPEN_HIPDNN_FORWARDING";
+/// The opt-out: op families that stay on MIOpen Private while forwarding is
+/// enabled (`<family>[,<family>...]`, `convolution` or `*`).
+pub const DISABLE_FOR_VAR: &str = "MIOPEN_DISABLE_HIPDNN_FOR";
 /// MIOpen's own log level variable; at info level and above the banner and
 /// routing trace are printed.
 pub const LOG_LEVEL_VAR: &str = "MIOPEN_LOG_LEVEL";
@@ -13,6 +23,14 @@ pub const LOG_LEVEL_INFO: u32 = 5;
 
 /// The documented spellings, and nothing else.
 pub const ACCEPTED_VALUES: [&str; 2] = ["disabled", "enabled"];
+
+/// `MIOPEN_DISABLE_HIPDNN_FOR` name for all four convolution families.
+pub const ALL_CONVOLUTION: &str = "convolution";
+/// `MIOPEN_DISABLE_HIPDNN_FOR` name for every family.
+pub const ALL_FAMILIES: &str = "*";
+
+/// Prefix of every line the wrapper writes to stderr.
+const PREFIX: &str = "MIOpen(hipDNN wrapper)";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -40,40 +58,217 @@ pub enum ModeSource {
     Unrecognised(String),
 }
 
+/// A set of op families, one bit each ([`Family::bit`]): small and `Copy`,
+/// so the per-call check is one AND.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FamilySet(u8);
+
+impl FamilySet {
+    pub const EMPTY: FamilySet = FamilySet(0);
+
+    /// Every family in the forwarding table.
+    pub fn all() -> FamilySet {
+        Family::ALL.into_iter().collect()
+    }
+
+    /// The four convolution families (today: every family).
+    pub fn convolution() -> FamilySet {
+        [
+            Family::ConvForward,
+            Family::ConvBackwardData,
+            Family::ConvBackwardWeights,
+            Family::ConvBiasActivation,
+        ]
+        .into_iter()
+        .collect()
+    }
+
+    pub fn contains(self, family: Family) -> bool {
+        self.0 & family.bit() != 0
+    }
+
+    pub fn insert(&mut self, family: Family) {
+        self.0 |= family.bit();
+    }
+
+    pub fn union(self, other: FamilySet) -> FamilySet {
+        FamilySet(self.0 | other.0)
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl From<Family> for FamilySet {
+    fn from(family: Family) -> Self {
+        FamilySet(family.bit())
+    }
+}
+
+impl FromIterator<Family> for FamilySet {
+    fn from_iter<I: IntoIterator<Item = Family>>(iter: I) -> Self {
+        let mut set = FamilySet::EMPTY;
+        for f in iter {
+            set.insert(f);
+        }
+        set
+    }
+}
+
+/// The parsed `MIOPEN_DISABLE_HIPDNN_FOR`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct OptOut {
+    /// Families that stay on MIOpen Private.
+    pub families: FamilySet,
+    /// The value as set (for the banner and the routing trace); `None` when
+    /// unset or blank.
+    pub raw: Option<String>,
+    /// Names that are not families, in order, each once (for one warning).
+    pub unknown: Vec<String>,
+}
+
+impl OptOut {
+    /// Parse the comma-separated list. Known names apply even when unknown
+    /// ones sit beside them: an opt-out is a safety switch, so a typo in one
+    /// name must not cancel the others.
+    pub fn parse(value: Option<&str>) -> OptOut {
+        let Some(raw) = value.filter(|v| !v.trim().is_empty()) else {
+            return OptOut::default();
+        };
+        let mut out = OptOut {
+            raw: Some(raw.to_string()),
+            ..OptOut::default()
+        };
+        for name in raw.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match families_named(name) {
+                Some(set) => out.families = out.families.union(set),
+                None if !out.unknown.iter().any(|u| u == name) => {
+                    out.unknown.push(name.to_string())
+                }
+                None => {}
+            }
+        }
+        out
+    }
+
+    /// The one-time complaint about unknown names, if any.
+    fn warning(&self) -> Option<String> {
+        if self.unknown.is_empty() {
+            return None;
+        }
+        let unknown = self
+            .unknown
+            .iter()
+            .map(|u| format!("{u:?}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        Some(format!(
+            "{PREFIX}: warning: {DISABLE_FOR_VAR}: unknown op family name(s) {unknown} ignored; \
+             accepted names are {}",
+            accepted_family_names()
+        ))
+    }
+}
+
+/// The families a `MIOPEN_DISABLE_HIPDNN_FOR` item names, if it is valid.
+fn families_named(name: &str) -> Option<FamilySet> {
+    match name {
+        ALL_FAMILIES => Some(FamilySet::all()),
+        ALL_CONVOLUTION => Some(FamilySet::convolution()),
+        _ => Family::from_name(name).map(FamilySet::from),
+    }
+}
+
+/// "`conv_fwd`, ..., `convolution` (all convolution families) and `*` (every family)".
+fn accepted_family_names() -> String {
+    let names: Vec<String> = Family::ALL
+        .iter()
+        .map(|f| format!("`{}`", f.name()))
+        .collect();
+    format!(
+        "{}, `{ALL_CONVOLUTION}` (all convolution families) and `{ALL_FAMILIES}` (every family)",
+        names.join(", ")
+    )
+}
+
+/// The raw values of the variables the configuration reads (`None` when
+/// unset). The wrapper reads the environment once and passes them here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RawEnv<'a> {
+    /// `MIOPEN_HIPDNN_FORWARDING`.
+    pub forwarding: Option<&'a str>,
+    /// `MIOPEN_LOG_LEVEL`.
+    pub log_level: Option<&'a str>,
+    /// `MIOPEN_DISABLE_HIPDNN_FOR`.
+    pub disable_for: Option<&'a str>,
+    /// `MIOPEN_HIPDNN_PLAN_CACHE_SIZE`.
+    pub plan_cache_size: Option<&'a str>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     pub mode: Mode,
     pub source: ModeSource,
     /// MIOpen asks for info-level output: print the banner and routing trace.
     pub verbose: bool,
+    /// `MIOPEN_DISABLE_HIPDNN_FOR`.
+    pub opt_out: OptOut,
+    /// Plans the cache keeps (0: caching disabled).
+    pub plan_cache_capacity: usize,
+    /// Why `MIOPEN_HIPDNN_PLAN_CACHE_SIZE` was not used, if it was not.
+    plan_cache_error: Option<String>,
 }
 
 impl Config {
-    /// Resolve from the raw values of `MIOPEN_HIPDNN_FORWARDING` and
-    /// `MIOPEN_LOG_LEVEL` (None when unset).
-    pub fn resolve(forwarding: Option<&str>, log_level: Option<&str>) -> Config {
-        let (mode, source) = match forwarding {
-            None | Some("") => (Mode::Disabled, ModeSource::Default),
-            Some("disabled") => (Mode::Disabled, ModeSource::Explicit),
-            Some("enabled") => (Mode::Enabled, ModeSource::Explicit),
-            Some(other) => (Mode::Disabled, ModeSource::Unrecognised(other.to_string())),
-        };
-        let verbose = log_level
+    /// Resolve from the raw environment values.
+    pub fn resolve(raw: RawEnv<'_>) -> Config {
+        let (mode, source) = resolve_mode(raw.forwarding);
+        let verbose = raw
+            .log_level
             .and_then(|v| v.trim().parse::<u32>().ok())
             .is_some_and(|l| l >= LOG_LEVEL_INFO);
-        Config { mode, source, verbose }
+        let (plan_cache_capacity, plan_cache_error) =
+            match plan_cache::capacity_from_env(raw.plan_cache_size) {
+                Ok(c) => (c, None),
+                Err(e) => (plan_cache::DEFAULT_CAPACITY, Some(e)),
+            };
+        Config {
+            mode,
+            source,
+            verbose,
+            opt_out: OptOut::parse(raw.disable_for),
+            plan_cache_capacity,
+            plan_cache_error,
+        }
     }
 
-    /// The one-time complaint about an unrecognised value, if any.
-    pub fn warning(&self) -> Option<String> {
-        match &self.source {
+    /// Whether `family` is switched off by `MIOPEN_DISABLE_HIPDNN_FOR`.
+    pub fn opted_out(&self, family: Family) -> bool {
+        self.opt_out.families.contains(family)
+    }
+
+    /// The one-time complaints (one line each, printed at initialisation):
+    /// an unrecognised mode, unknown family names, an unusable cache size.
+    pub fn warnings(&self) -> Vec<String> {
+        let mode = match &self.source {
             ModeSource::Unrecognised(v) => Some(format!(
-                "MIOpen(hipDNN wrapper): warning: {FORWARDING_VAR}={v:?} is not recognised; \
+                "{PREFIX}: warning: {FORWARDING_VAR}={v:?} is not recognised; \
                  accepted values are {}; using `disabled` (every call goes to MIOpen)",
                 ACCEPTED_VALUES.map(|a| format!("`{a}`")).join(" and ")
             )),
             _ => None,
-        }
+        };
+        let cache = self.plan_cache_error.as_ref().map(|e| {
+            format!(
+                "{PREFIX}: warning: {e}; using the default of {}",
+                plan_cache::DEFAULT_CAPACITY
+            )
+        });
+        [mode, self.opt_out.warning(), cache]
+            .into_iter()
+            .flatten()
+            .collect()
     }
 
     /// Whether the configuration banner is printed: when forwarding is
@@ -84,12 +279,16 @@ impl Config {
     }
 
     pub fn banner(&self) -> String {
-        let why = match &self.source {
+        let mut why = match &self.source {
             ModeSource::Default => format!("{FORWARDING_VAR} is unset (default)"),
             ModeSource::Explicit => format!("{FORWARDING_VAR}={}", self.mode),
             ModeSource::Unrecognised(v) => format!("{FORWARDING_VAR}={v:?} is not recognised"),
         };
-        format!("MIOpen(hipDNN wrapper): forwarding {} ({why})", self.mode)
+        // The opt-out only matters while forwarding: mention it only then.
+        if let (Mode::Enabled, Some(raw)) = (self.mode, &self.opt_out.raw) {
+            why.push_str(&format!("; {DISABLE_FOR_VAR}={raw}"));
+        }
+        format!("{PREFIX}: forwarding {} ({why})", self.mode)
     }
 
     /// Every call can take the pass-through fast path: nothing to decide,
@@ -99,49 +298,209 @@ impl Config {
     }
 }
 
+fn resolve_mode(forwarding: Option<&str>) -> (Mode, ModeSource) {
+    match forwarding {
+        None | Some("") => (Mode::Disabled, ModeSource::Default),
+        Some("disabled") => (Mode::Disabled, ModeSource::Explicit),
+        Some("enabled") => (Mode::Enabled, ModeSource::Explicit),
+        Some(other) => (Mode::Disabled, ModeSource::Unrecognised(other.to_string())),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The two variables the original tests set.
+    fn resolve(forwarding: Option<&str>, log_level: Option<&str>) -> Config {
+        Config::resolve(RawEnv {
+            forwarding,
+            log_level,
+            ..RawEnv::default()
+        })
+    }
+
+    fn enabled_with(disable_for: &str) -> Config {
+        Config::resolve(RawEnv {
+            forwarding: Some("enabled"),
+            disable_for: Some(disable_for),
+            ..RawEnv::default()
+        })
+    }
+
     #[test]
     fn default_is_disabled_and_silent() {
         for v in [None, Some("")] {
-            let c = Config::resolve(v, None);
+            let c = resolve(v, None);
             assert_eq!(c.mode, Mode::Disabled);
             assert!(!c.wants_banner());
-            assert!(c.warning().is_none());
+            assert!(c.warnings().is_empty());
             assert!(c.pass_through_only());
+            assert!(c.opt_out.families.is_empty());
+            assert_eq!(c.plan_cache_capacity, plan_cache::DEFAULT_CAPACITY);
         }
+        assert_eq!(Config::resolve(RawEnv::default()), resolve(None, None));
     }
 
     #[test]
     fn documented_spellings_only() {
-        assert_eq!(Config::resolve(Some("enabled"), None).mode, Mode::Enabled);
-        assert_eq!(Config::resolve(Some("disabled"), None).mode, Mode::Disabled);
+        assert_eq!(resolve(Some("enabled"), None).mode, Mode::Enabled);
+        assert_eq!(resolve(Some("disabled"), None).mode, Mode::Disabled);
         for bad in ["Enabled", "1", "on", "true", " enabled", "yes"] {
-            let c = Config::resolve(Some(bad), None);
+            let c = resolve(Some(bad), None);
             assert_eq!(c.mode, Mode::Disabled, "{bad}");
-            let w = c.warning().expect("warns");
-            assert!(w.contains("`disabled` and `enabled`") && w.contains(bad), "{w}");
+            let w = c.warnings();
+            assert_eq!(w.len(), 1, "{w:?}");
+            assert!(
+                w[0].contains("`disabled` and `enabled`") && w[0].contains(bad),
+                "{}",
+                w[0]
+            );
+            assert!(
+                w[0].starts_with("MIOpen(hipDNN wrapper): warning: "),
+                "{}",
+                w[0]
+            );
         }
     }
 
     #[test]
     fn banner_when_enabled_or_info_logging() {
-        assert!(Config::resolve(Some("enabled"), None).wants_banner());
-        assert!(Config::resolve(None, Some("5")).wants_banner());
-        assert!(Config::resolve(None, Some("7")).wants_banner());
-        assert!(!Config::resolve(None, Some("4")).wants_banner());
-        assert!(!Config::resolve(None, Some("junk")).wants_banner());
-        let b = Config::resolve(Some("enabled"), None).banner();
-        assert_eq!(b, "MIOpen(hipDNN wrapper): forwarding enabled (MIOPEN_HIPDNN_FORWARDING=enabled)");
-        let b = Config::resolve(None, Some("5")).banner();
+        assert!(resolve(Some("enabled"), None).wants_banner());
+        assert!(resolve(None, Some("5")).wants_banner());
+        assert!(resolve(None, Some("7")).wants_banner());
+        assert!(!resolve(None, Some("4")).wants_banner());
+        assert!(!resolve(None, Some("junk")).wants_banner());
+        let b = resolve(Some("enabled"), None).banner();
+        assert_eq!(
+            b,
+            "MIOpen(hipDNN wrapper): forwarding enabled (MIOPEN_HIPDNN_FORWARDING=enabled)"
+        );
+        let b = resolve(None, Some("5")).banner();
         assert_eq!(b, "MIOpen(hipDNN wrapper): forwarding disabled (MIOPEN_HIPDNN_FORWARDING is unset (default))");
     }
 
     #[test]
     fn enabled_or_verbose_leaves_the_fast_path() {
-        assert!(!Config::resolve(Some("enabled"), None).pass_through_only());
-        assert!(!Config::resolve(None, Some("5")).pass_through_only());
+        assert!(!resolve(Some("enabled"), None).pass_through_only());
+        assert!(!resolve(None, Some("5")).pass_through_only());
+    }
+
+    #[test]
+    fn banner_mentions_the_opt_out_only_while_enabled() {
+        assert_eq!(
+            enabled_with("conv_bwd_data").banner(),
+            "MIOpen(hipDNN wrapper): forwarding enabled \
+             (MIOPEN_HIPDNN_FORWARDING=enabled; MIOPEN_DISABLE_HIPDNN_FOR=conv_bwd_data)"
+        );
+        // Blank is the same as unset.
+        assert_eq!(
+            enabled_with(" ").banner(),
+            resolve(Some("enabled"), None).banner()
+        );
+        let off = Config::resolve(RawEnv {
+            log_level: Some("5"),
+            disable_for: Some("*"),
+            ..RawEnv::default()
+        });
+        assert_eq!(off.banner(), resolve(None, Some("5")).banner());
+    }
+
+    #[test]
+    fn opt_out_names() {
+        let only = |name: &str, f: Family| {
+            let c = enabled_with(name);
+            assert!(c.warnings().is_empty(), "{name}");
+            for g in Family::ALL {
+                assert_eq!(c.opted_out(g), g == f, "{name}: {g}");
+            }
+        };
+        for f in Family::ALL {
+            only(f.name(), f);
+            only(&format!("  {}\t", f.name()), f);
+        }
+        for all in ["*", "convolution", " convolution ,", "conv_fwd,*"] {
+            let c = enabled_with(all);
+            assert!(Family::ALL.into_iter().all(|f| c.opted_out(f)), "{all}");
+            assert!(c.warnings().is_empty(), "{all}");
+        }
+        let two = enabled_with("conv_fwd, ,conv_bias_activ,,");
+        assert_eq!(
+            two.opt_out.families,
+            [Family::ConvForward, Family::ConvBiasActivation]
+                .into_iter()
+                .collect()
+        );
+        assert_eq!(
+            two.opt_out.raw.as_deref(),
+            Some("conv_fwd, ,conv_bias_activ,,")
+        );
+        assert_eq!(enabled_with(",,").opt_out.families, FamilySet::EMPTY);
+        assert_eq!(FamilySet::all(), FamilySet::convolution());
+    }
+
+    #[test]
+    fn unknown_opt_out_names_warn_once_and_known_ones_still_apply() {
+        let c = enabled_with("conv_fwd,conv_fwdd, Conv_Bwd_Data ,conv_fwdd,all");
+        assert!(c.opted_out(Family::ConvForward));
+        assert!(!c.opted_out(Family::ConvBackwardData));
+        assert_eq!(c.opt_out.unknown, ["conv_fwdd", "Conv_Bwd_Data", "all"]);
+        let w = c.warnings();
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(
+            w[0],
+            "MIOpen(hipDNN wrapper): warning: MIOPEN_DISABLE_HIPDNN_FOR: unknown op family name(s) \
+             \"conv_fwdd\", \"Conv_Bwd_Data\", \"all\" ignored; accepted names are `conv_fwd`, \
+             `conv_bwd_data`, `conv_bwd_weights`, `conv_bias_activ`, `convolution` (all convolution \
+             families) and `*` (every family)"
+        );
+        // Warned about even while disabled: the user set it for a reason.
+        let off = Config::resolve(RawEnv {
+            disable_for: Some("bogus"),
+            ..RawEnv::default()
+        });
+        assert_eq!(off.warnings().len(), 1);
+    }
+
+    #[test]
+    fn plan_cache_size() {
+        let with = |v: &str| {
+            Config::resolve(RawEnv {
+                plan_cache_size: Some(v),
+                ..RawEnv::default()
+            })
+        };
+        assert_eq!(with("0").plan_cache_capacity, 0);
+        assert_eq!(with("64").plan_cache_capacity, 64);
+        assert!(with("64").warnings().is_empty());
+        let bad = with("lots");
+        assert_eq!(bad.plan_cache_capacity, plan_cache::DEFAULT_CAPACITY);
+        let w = bad.warnings();
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].starts_with(
+                "MIOpen(hipDNN wrapper): warning: MIOPEN_HIPDNN_PLAN_CACHE_SIZE=\"lots\""
+            ),
+            "{}",
+            w[0]
+        );
+        assert!(w[0].ends_with("using the default of 256"), "{}", w[0]);
+    }
+
+    #[test]
+    fn warnings_come_in_variable_order() {
+        let c = Config::resolve(RawEnv {
+            forwarding: Some("on"),
+            log_level: None,
+            disable_for: Some("x"),
+            plan_cache_size: Some("-1"),
+        });
+        let w = c.warnings();
+        assert_eq!(w.len(), 3);
+        assert!(
+            w[0].contains(FORWARDING_VAR)
+                && w[1].contains(DISABLE_FOR_VAR)
+                && w[2].contains("PLAN_CACHE")
+        );
     }
 }

@@ -1,10 +1,23 @@
-//! Configuration and routing policy of the MIOpen forwarding wrapper.
+//! Configuration, routing policy and the FFI-free parts of forwarding.
 //!
-//! Nothing here touches FFI: the wrapper crate reads the environment, hands
-//! the values to [`config::Config::resolve`], and asks [`routing`] where a
-//! call goes. Keeping the policy pure makes every rule unit-testable.
+//! Nothing here touches FFI: the wrapper crate reads the environment and
+//! MIOpen's descriptors, hands plain values to this crate, and drives hipDNN
+//! with what comes back. Keeping these parts pure makes every rule
+//! unit-testable without either library.
+//!
+//! - [`config`]: `MIOPEN_HIPDNN_FORWARDING`, `MIOPEN_DISABLE_HIPDNN_FOR`, the banner;
+//! - [`table`]: the forwarding table (entry point -> family -> handler);
+//! - [`routing`]: the per-call decision and its reason;
+//! - [`conv`]: the convolution problem model (descriptor fields -> graph spec or decline);
+//! - [`plan_cache`]: the bounded, thread-safe plan cache and its counters;
+//! - [`status`]: hipDNN status -> `miopenStatus_t`.
 pub mod config;
+pub mod conv;
+pub mod plan_cache;
 pub mod routing;
+pub mod status;
+pub mod table;
 
 pub use config::{Config, Mode};
 pub use routing::{Decision, Reason, Route};
+pub use table::{Direction, Family, Handler};

@@ -1,28 +1,50 @@
-//! The routing policy: per entry point and call, Private or hipDNN.
+//! The routing policy: per entry point and call, MIOpen Private or hipDNN.
 //!
-//! Phase 1: the compile-time forwarding set is empty, so every call is routed
-//! to MIOpen Private; the reason says why, for the routing trace.
+//! The decision here needs only the configuration and the entry point's
+//! name; a call routed to hipDNN may still be declined by its handler once
+//! the arguments are translated (see [`decline_text`]).
 
-use crate::config::{Config, Mode};
+use crate::config::{Config, Mode, DISABLE_FOR_VAR};
+use crate::table;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Route {
+    /// MIOpen Private (`miopenFoo_impl`).
     Private,
+    /// The entry point's forwarding handler (which may still decline).
+    Hipdnn,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reason {
     /// MIOPEN_HIPDNN_FORWARDING is not `enabled`.
     ForwardingDisabled,
-    /// The entry point is not in the compile-time forwarding set.
+    /// The entry point is not in the forwarding table.
     NotInForwardingSet,
+    /// The entry point's family is named in MIOPEN_DISABLE_HIPDNN_FOR.
+    OptedOut,
+    /// Routed to the forwarding handler.
+    Forwardable,
 }
 
 impl Reason {
+    /// The fixed text of the reason; [`Reason::describe`] adds what only
+    /// the configuration knows.
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::ForwardingDisabled => "forwarding disabled",
             Reason::NotInForwardingSet => "not in the forwarding set",
+            Reason::OptedOut => "opted out",
+            Reason::Forwardable => "forwarded",
+        }
+    }
+
+    /// The routing-trace text: [`Reason::as_str`], except that an opt-out
+    /// names the variable and its value so the user sees what to change.
+    pub fn describe(self, config: &Config) -> String {
+        match (self, &config.opt_out.raw) {
+            (Reason::OptedOut, Some(raw)) => format!("opted out: {DISABLE_FOR_VAR}={raw}"),
+            _ => self.as_str().to_string(),
         }
     }
 }
@@ -33,29 +55,179 @@ pub struct Decision {
     pub reason: Reason,
 }
 
-/// The compile-time forwarding set: entry points that go to hipDNN when
-/// forwarding is enabled. Empty in Phase 1.
-pub const FORWARDING_SET: &[&str] = &[];
+impl Decision {
+    const fn private(reason: Reason) -> Decision {
+        Decision {
+            route: Route::Private,
+            reason,
+        }
+    }
+}
 
+/// Where a call to `entry_point` goes. The rules, in order: forwarding must
+/// be enabled; the entry point must be in the forwarding table; its family
+/// must not be opted out.
 pub fn decide(config: &Config, entry_point: &str) -> Decision {
     if config.mode != Mode::Enabled {
-        return Decision { route: Route::Private, reason: Reason::ForwardingDisabled };
+        return Decision::private(Reason::ForwardingDisabled);
     }
-    debug_assert!(!FORWARDING_SET.contains(&entry_point), "Phase 1 forwards nothing");
-    Decision { route: Route::Private, reason: Reason::NotInForwardingSet }
+    let Some(row) = table::lookup(entry_point) else {
+        return Decision::private(Reason::NotInForwardingSet);
+    };
+    if config.opted_out(row.family) {
+        return Decision::private(Reason::OptedOut);
+    }
+    Decision {
+        route: Route::Hipdnn,
+        reason: Reason::Forwardable,
+    }
+}
+
+/// The routing-trace text of a call its handler left to MIOpen Private
+/// (`cause` says why: an unsupported layout, data type, ...). One format
+/// for every handler.
+pub fn decline_text(cause: &str) -> String {
+    format!("declined: {cause}")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::RawEnv;
+    use crate::table::{Family, FORWARDING_TABLE};
+
+    fn config(forwarding: Option<&str>, disable_for: Option<&str>) -> Config {
+        Config::resolve(RawEnv {
+            forwarding,
+            disable_for,
+            ..RawEnv::default()
+        })
+    }
+
+    fn private(reason: Reason) -> Decision {
+        Decision {
+            route: Route::Private,
+            reason,
+        }
+    }
+
+    const FORWARDED: Decision = Decision {
+        route: Route::Hipdnn,
+        reason: Reason::Forwardable,
+    };
 
     #[test]
-    fn phase_one_routes_everything_to_private() {
-        let off = Config::resolve(None, None);
-        let on = Config::resolve(Some("enabled"), None);
-        for ep in ["miopenConvolutionForward", "miopenCreate"] {
-            assert_eq!(decide(&off, ep), Decision { route: Route::Private, reason: Reason::ForwardingDisabled });
-            assert_eq!(decide(&on, ep), Decision { route: Route::Private, reason: Reason::NotInForwardingSet });
+    fn disabled_routes_everything_to_private() {
+        for c in [
+            config(None, None),
+            config(Some("disabled"), None),
+            config(Some("on"), None),
+        ] {
+            for ep in ["miopenConvolutionForward", "miopenCreate", "miopenDestroy"] {
+                assert_eq!(decide(&c, ep), private(Reason::ForwardingDisabled), "{ep}");
+            }
         }
+    }
+
+    #[test]
+    fn enabled_forwards_exactly_the_table() {
+        let on = config(Some("enabled"), None);
+        for row in FORWARDING_TABLE {
+            assert_eq!(
+                decide(&on, row.entry_point),
+                FORWARDED,
+                "{}",
+                row.entry_point
+            );
+        }
+        for ep in [
+            "miopenCreate",
+            "miopenDestroy",
+            "miopenConvolutionForwardBias",
+            "",
+        ] {
+            assert_eq!(decide(&on, ep), private(Reason::NotInForwardingSet), "{ep}");
+        }
+    }
+
+    #[test]
+    fn an_opted_out_family_stays_private() {
+        for f in Family::ALL {
+            let c = config(Some("enabled"), Some(f.name()));
+            for row in FORWARDING_TABLE {
+                let want = if row.family == f {
+                    private(Reason::OptedOut)
+                } else {
+                    FORWARDED
+                };
+                assert_eq!(
+                    decide(&c, row.entry_point),
+                    want,
+                    "{f}: {}",
+                    row.entry_point
+                );
+            }
+            // Not in the set still wins over the opt-out.
+            assert_eq!(
+                decide(&c, "miopenCreate"),
+                private(Reason::NotInForwardingSet)
+            );
+        }
+    }
+
+    #[test]
+    fn star_and_convolution_opt_out_every_family() {
+        for all in ["*", "convolution"] {
+            let c = config(Some("enabled"), Some(all));
+            for row in FORWARDING_TABLE {
+                assert_eq!(
+                    decide(&c, row.entry_point),
+                    private(Reason::OptedOut),
+                    "{all}"
+                );
+            }
+            // Disabled still reports the mode first.
+            let off = config(None, Some(all));
+            assert_eq!(
+                decide(&off, "miopenConvolutionForward"),
+                private(Reason::ForwardingDisabled)
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_names_are_warned_once_and_known_ones_apply() {
+        let c = config(Some("enabled"), Some("bogus,conv_bwd_weights,bogus"));
+        assert_eq!(c.warnings().len(), 1);
+        assert_eq!(
+            decide(&c, "miopenConvolutionBackwardWeights"),
+            private(Reason::OptedOut)
+        );
+        assert_eq!(decide(&c, "miopenConvolutionForward"), FORWARDED);
+        let only_bad = config(Some("enabled"), Some("bogus"));
+        assert_eq!(only_bad.warnings().len(), 1);
+        for row in FORWARDING_TABLE {
+            assert_eq!(decide(&only_bad, row.entry_point), FORWARDED);
+        }
+    }
+
+    #[test]
+    fn reason_texts() {
+        let c = config(Some("enabled"), Some("conv_fwd, conv_bwd_data"));
+        assert_eq!(
+            Reason::ForwardingDisabled.describe(&c),
+            "forwarding disabled"
+        );
+        assert_eq!(
+            Reason::NotInForwardingSet.describe(&c),
+            "not in the forwarding set"
+        );
+        assert_eq!(Reason::Forwardable.describe(&c), "forwarded");
+        assert_eq!(
+            Reason::OptedOut.describe(&c),
+            "opted out: MIOPEN_DISABLE_HIPDNN_FOR=conv_fwd, conv_bwd_data"
+        );
+        assert_eq!(Reason::OptedOut.as_str(), "opted out");
+        assert_eq!(decline_text("NHWC layout"), "declined: NHWC layout");
     }
 }

@@ -8,9 +8,11 @@
 //!   enums are plain integers, so any value a C caller passes is defined;
 //! - arguments are never inspected on the pass-through path; invalid
 //!   arguments reach MIOpen Private and get its status, unchanged;
-//! - no panic crosses the C ABI: the only Rust logic on a call (routing and
-//!   tracing) runs under `catch_unwind`, and on a panic the call still goes
-//!   to MIOpen Private.
+//! - no panic crosses the C ABI: routing runs under `catch_unwind` (a panic
+//!   routes the call to MIOpen Private) and so does every forwarding
+//!   handler (a panic there returns `miopenStatusInternalError`, since
+//!   hipDNN may already have run).
+pub mod forward;
 pub mod runtime;
 
 #[cfg(miopen_wrap_stubs)]

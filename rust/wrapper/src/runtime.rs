@@ -2,8 +2,8 @@
 //!
 //! The stubs' fast path reads one process-wide byte: when it says
 //! pass-through, the stub tail-jumps to `_impl` and nothing here runs.
-//! Everything else (first-call init, the banner, the routing trace, and from
-//! Phase 2 forwarding) lives behind that branch in [`route`].
+//! Everything else (first-call init, the banner, the routing trace, and
+//! forwarding) lives behind that branch in [`route`] and `crate::forward`.
 //!
 //! Initialisation is lock-free: racing first callers each resolve the
 //! configuration (a pure function of the environment) and publish it with a
@@ -17,7 +17,8 @@ use std::os::fd::FromRawFd;
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 
-use miopen_forwarding_core::config::{FORWARDING_VAR, LOG_LEVEL_VAR};
+use miopen_forwarding_core::config::{RawEnv, DISABLE_FOR_VAR, FORWARDING_VAR, LOG_LEVEL_VAR};
+use miopen_forwarding_core::plan_cache::PLAN_CACHE_SIZE_VAR;
 use miopen_forwarding_core::{routing, Config};
 pub use miopen_forwarding_core::Route;
 
@@ -80,27 +81,34 @@ macro_rules! fast_path {
     };
 }
 
-/// Where the call to entry point `index` goes. Never unwinds.
+/// Where the call to entry point `index` goes. Never unwinds. A call routed
+/// to hipDNN is traced by its forwarding handler, which knows the outcome
+/// (forwarded, declined with a cause, or failed); every other decision is
+/// traced here.
 pub fn route(index: usize) -> Route {
     std::panic::catch_unwind(|| {
         let config = config();
-        let entry = crate::entry_points().get(index);
-        let name = entry.map_or("<unknown entry point>", |e| e.name);
+        let name = crate::entry_points().get(index).map_or("<unknown entry point>", |e| e.name);
         let decision = routing::decide(config, name);
-        if config.verbose {
-            let family = entry.map_or("?", |e| e.family);
-            let target = match decision.route {
-                Route::Private => "MIOpen Private",
-            };
-            write_stderr(&format!(
-                "MIOpen(hipDNN wrapper): {name} [{family}] -> {target} ({})\n",
-                decision.reason.as_str()
-            ));
+        if decision.route == Route::Private {
+            trace(index, "MIOpen Private", &decision.reason.describe(config));
         }
         decision.route
     })
     // A bug in the policy must not lose the call: Private always works.
     .unwrap_or(Route::Private)
+}
+
+/// One routing-trace line, when MIOpen asks for info-level logging:
+/// `MIOpen(hipDNN wrapper): <entry point> [<family>] -> <target> (<reason>)`.
+pub fn trace(index: usize, target: &str, reason: &str) {
+    if !config().verbose {
+        return;
+    }
+    let entry = crate::entry_points().get(index);
+    let name = entry.map_or("<unknown entry point>", |e| e.name);
+    let family = entry.map_or("?", |e| e.family);
+    write_stderr(&format!("MIOpen(hipDNN wrapper): {name} [{family}] -> {target} ({reason})\n"));
 }
 
 /// The resolved configuration, initialising it on first use.
@@ -110,14 +118,21 @@ pub fn config() -> &'static Config {
         // SAFETY: published once below from a leaked Box, never freed.
         return unsafe { &*current };
     }
-    let forwarding = std::env::var(FORWARDING_VAR).ok();
-    let log_level = std::env::var(LOG_LEVEL_VAR).ok();
-    let fresh = Box::into_raw(Box::new(Config::resolve(forwarding.as_deref(), log_level.as_deref())));
+    let var = |name: &str| std::env::var(name).ok();
+    let (forwarding, log_level) = (var(FORWARDING_VAR), var(LOG_LEVEL_VAR));
+    let (disable_for, plan_cache_size) = (var(DISABLE_FOR_VAR), var(PLAN_CACHE_SIZE_VAR));
+    let raw = RawEnv {
+        forwarding: forwarding.as_deref(),
+        log_level: log_level.as_deref(),
+        disable_for: disable_for.as_deref(),
+        plan_cache_size: plan_cache_size.as_deref(),
+    };
+    let fresh = Box::into_raw(Box::new(Config::resolve(raw)));
     match CONFIG.compare_exchange(ptr::null_mut(), fresh, Ordering::AcqRel, Ordering::Acquire) {
         Ok(_) => {
             // SAFETY: we just published `fresh`; it lives for the process.
             let config = unsafe { &*fresh };
-            if let Some(w) = config.warning() {
+            for w in config.warnings() {
                 write_stderr(&format!("{w}\n"));
             }
             if config.wants_banner() {
@@ -137,7 +152,7 @@ pub fn config() -> &'static Config {
 
 /// One unbuffered write(2) per line, without Rust's stderr lock, so a line is
 /// never interleaved mid-way and a forked child never waits on that lock.
-fn write_stderr(line: &str) {
+pub(crate) fn write_stderr(line: &str) {
     // SAFETY: fd 2 is borrowed for the duration of the write and not closed.
     let mut f = ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(2) });
     let _ = f.write_all(line.as_bytes());

@@ -5,6 +5,7 @@
 #include "descriptors.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -1135,6 +1136,12 @@ void executePlan(hipdnnHandle_t handle, const PlanDesc& plan, const VariantDesc&
     vp.workspace = pack.workspace;
     vp.workspaceSize = plan.workspace;
     vp.stream = handle->stream;
+    // Test-bed knob: say which engine ran and on which stream (tests of a
+    // caller that moves its handle to another stream read this line).
+    if(envFlag("MINI_HIPDNN_TEST_TRACE_EXECUTE"))
+    {
+        std::fprintf(stderr, "mini-hipdnn: execute on engine %s, stream %p\n", eng.engine->api->name, vp.stream);
+    }
     char err[512] = {0};
     int rc = eng.engine->api->execute(&g, &vp, err, sizeof(err));
     failIf(rc != 0,

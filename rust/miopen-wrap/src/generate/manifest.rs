@@ -7,7 +7,8 @@ use crate::header::Api;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ManifestEntry {
     pub name: String,
-    /// Op family (the header's doxygen group, lower-cased).
+    /// Op family: the forwarding table's family for an entry point in the
+    /// forwarding set, otherwise the header's doxygen group, lower-cased.
     pub family: String,
     pub beta: bool,
 }
@@ -27,9 +28,16 @@ pub fn build(api: &Api, survivors: &[String], version_node: &str) -> Manifest {
         entry_points: api
             .entry_points
             .iter()
-            .map(|e| ManifestEntry { name: e.name.clone(), family: e.group.clone(), beta: e.beta })
+            .map(|e| ManifestEntry { name: e.name.clone(), family: family_of(&e.name, &e.group), beta: e.beta })
             .collect(),
         survivors: survivors.to_vec(),
+    }
+}
+
+fn family_of(name: &str, group: &str) -> String {
+    match miopen_forwarding_core::table::lookup(name) {
+        Some(row) => row.family.name().to_string(),
+        None => group.to_string(),
     }
 }
 

@@ -13,6 +13,7 @@
 //!   `&miopenFoo_impl` have the same type, for every entry point.
 
 mod export_map;
+pub mod forward_bindings;
 mod impl_header;
 mod manifest;
 mod rust_stubs;
@@ -70,6 +71,10 @@ pub struct Args {
     /// Output directory (in the build tree).
     #[arg(long)]
     pub out_dir: PathBuf,
+    /// Also write the forwarding handlers' bindings (committed as
+    /// rust/wrapper/src/forward/miopen_sys.rs) to this file.
+    #[arg(long)]
+    pub forward_bindings: Option<PathBuf>,
 }
 
 pub fn cli_main(args: &[String]) -> i32 {
@@ -119,6 +124,9 @@ pub fn run(args: &Args) -> Result<Manifest, GenerateError> {
     write_if_changed(&out.join("include/miopen/miopen_impl.h"), &impl_header::generate(&api, &survivors))?;
     write_if_changed(&out.join("libMIOpen.map"), &export_map::generate(&manifest))?;
     write_if_changed(&out.join("impl_typecheck.cpp"), &typecheck::generate(&api))?;
+    if let Some(path) = &args.forward_bindings {
+        write_if_changed(path, &forward_bindings::generate(&api, &opts)?)?;
+    }
     let json = serde_json::to_string_pretty(&manifest).expect("manifest serialises");
     write_if_changed(&out.join("manifest.json"), &(json + "\n"))?;
     Ok(manifest)

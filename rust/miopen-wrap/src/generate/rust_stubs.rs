@@ -42,7 +42,7 @@ pub fn generate(api: &Api, opts: &ParseOptions, manifest: &Manifest) -> Result<S
             asm_names.push(entry.name.clone());
             continue;
         }
-        let (decl, stub) = stub_for(f, index)?;
+        let (decl, stub) = stub_for(f, index, RoutedBody::of(&entry.name))?;
         impl_decls.push(decl);
         stubs.push(stub);
     }
@@ -91,6 +91,12 @@ pub fn generate(api: &Api, opts: &ParseOptions, manifest: &Manifest) -> Result<S
 }
 
 fn bindgen_file(api: &Api, opts: &ParseOptions) -> Result<syn::File, GenerateError> {
+    let names: Vec<&str> = api.entry_points.iter().map(|e| e.name.as_str()).collect();
+    bindgen_of(api, opts, &names)
+}
+
+/// bindgen over the header, functions restricted to `names`.
+pub(super) fn bindgen_of(api: &Api, opts: &ParseOptions, names: &[&str]) -> Result<syn::File, GenerateError> {
     // Parsed exactly as the header parser does (beta API on); its warnings are
     // the header parser's business, so bindgen stays quiet.
     let mut args = crate::header::clang_args(opts, true);
@@ -103,8 +109,8 @@ fn bindgen_file(api: &Api, opts: &ParseOptions) -> Result<syn::File, GenerateErr
         .layout_tests(false)
         .generate_comments(false)
         .derive_debug(false);
-    for e in &api.entry_points {
-        b = b.allowlist_function(format!("^{}$", e.name));
+    for n in names {
+        b = b.allowlist_function(format!("^{n}$"));
     }
     let bindings = b.generate().map_err(|e| GenerateError::Bindgen {
         path: api.header.clone(),
@@ -113,8 +119,36 @@ fn bindgen_file(api: &Api, opts: &ParseOptions) -> Result<syn::File, GenerateErr
     Ok(syn::parse_file(&bindings.to_string())?)
 }
 
+/// What the routed (slow-path) body of an entry point does, from the
+/// forwarding table in `miopen-forwarding-core`: the one place that lists
+/// the forwarding set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RoutedBody {
+    /// Trace the decision, then call MIOpen Private.
+    Private,
+    /// In the forwarding set: `crate::forward::entry::<name>` runs the call
+    /// on hipDNN or declines it (None), and a decline goes to Private.
+    Forward,
+    /// Observed while forwarding is enabled (`crate::forward::hooks::<name>`),
+    /// then Private.
+    Hook,
+}
+
+impl RoutedBody {
+    fn of(name: &str) -> RoutedBody {
+        use miopen_forwarding_core::table;
+        if table::lookup(name).is_some() {
+            RoutedBody::Forward
+        } else if table::hook(name).is_some() {
+            RoutedBody::Hook
+        } else {
+            RoutedBody::Private
+        }
+    }
+}
+
 /// The `_impl` declaration and the exported stub for one entry point.
-fn stub_for(f: &ForeignItemFn, index: usize) -> Result<(TokenStream, TokenStream), GenerateError> {
+fn stub_for(f: &ForeignItemFn, index: usize, body: RoutedBody) -> Result<(TokenStream, TokenStream), GenerateError> {
     let name = &f.sig.ident;
     let impl_name = format_ident!("{}_impl", name);
     let inputs = &f.sig.inputs;
@@ -139,6 +173,31 @@ fn stub_for(f: &ForeignItemFn, index: usize) -> Result<(TokenStream, TokenStream
     let routed = format_ident!("{}__routed", name);
     let idx = syn::LitInt::new(&index.to_string(), Span::call_site());
     let decl = quote! { pub fn #impl_name(#inputs) #output; };
+    // Handlers are written against the wrapper's committed bindings, whose
+    // types are distinct Rust types of the same C layout: `as _` converts
+    // each argument (pointer to pointer, integer to the same integer).
+    let routed_body = match body {
+        RoutedBody::Private => quote! {
+            crate::runtime::route(#idx);
+            impls::#impl_name(#(#args),*)
+        },
+        RoutedBody::Forward => quote! {
+            match crate::runtime::route(#idx) {
+                crate::runtime::Route::Hipdnn => {
+                    match crate::forward::entry::#name(#idx, #(#args as _),*) {
+                        Some(status) => status as _,
+                        None => impls::#impl_name(#(#args),*),
+                    }
+                }
+                crate::runtime::Route::Private => impls::#impl_name(#(#args),*),
+            }
+        },
+        RoutedBody::Hook => quote! {
+            crate::runtime::route(#idx);
+            crate::forward::hooks::#name(#(#args as _),*);
+            impls::#impl_name(#(#args),*)
+        },
+    };
     let stub = quote! {
         #[unsafe(naked)]
         #[no_mangle]
@@ -150,11 +209,9 @@ fn stub_for(f: &ForeignItemFn, index: usize) -> Result<(TokenStream, TokenStream
 
         /// Everything but pass-through: reached by a tail jump from the stub,
         /// with the caller's arguments and return address untouched.
-        #[allow(non_snake_case)]
+        #[allow(non_snake_case, clippy::unnecessary_cast)]
         unsafe extern "C" fn #routed(#inputs) #output {
-            match crate::runtime::route(#idx) {
-                crate::runtime::Route::Private => impls::#impl_name(#(#args),*),
-            }
+            #routed_body
         }
     };
     Ok((decl, stub))

@@ -35,6 +35,7 @@ fn run_on(header: &str, survivors: &[&str]) -> (tempfile::TempDir, Manifest) {
         survivors: survivors.iter().map(|s| s.to_string()).collect(),
         version_node: "MIOPEN_TEST_1".into(),
         out_dir: dir.path().join("out"),
+        forward_bindings: None,
     };
     let m = run(&args).unwrap();
     (dir, m)
@@ -104,6 +105,7 @@ fn survivor_that_the_header_declares_is_rejected() {
         survivors: vec!["miopenCreate".into()],
         version_node: "N".into(),
         out_dir: dir.path().join("out"),
+        forward_bindings: None,
     };
     assert!(matches!(run(&args), Err(GenerateError::Mismatch(_))));
 }

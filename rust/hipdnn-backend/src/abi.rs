@@ -1,0 +1,187 @@
+//! hipDNN's backend ABI numbers: the types and enum values the wrapper uses.
+//!
+//! C enums are int-sized, so every enum-typed parameter is an `i32` here and
+//! every value is a plain constant (no Rust enum: an unknown value coming back
+//! from the backend must not be undefined behaviour). Each module also lists
+//! its constants with their C names in `ALL`, which the unit tests compare
+//! against the test bed's headers so the two cannot drift apart.
+
+use std::ffi::c_void;
+
+/// `hipdnnStatus_t`.
+pub type Status = i32;
+/// `hipdnnHandle_t`: an opaque pointer owned by the backend.
+pub type Handle = *mut c_void;
+/// `hipdnnBackendDescriptor_t`: an opaque pointer owned by the backend.
+pub type Descriptor = *mut c_void;
+
+/// Declares `pub const NAME: i32 = value;` for each entry plus
+/// `ALL: &[(&str, i32)]`, pairing each value with its C spelling
+/// (`prefix` + `NAME` + `suffix`).
+macro_rules! c_enum {
+    ($prefix:literal, $suffix:literal { $($name:ident = $value:expr),* $(,)? }) => {
+        $(pub const $name: i32 = $value;)*
+        /// Every constant of this module with its C name.
+        pub const ALL: &[(&str, i32)] =
+            &[$((concat!($prefix, stringify!($name), $suffix), $name)),*];
+    };
+}
+
+/// `hipdnnStatus_t` values.
+pub mod status {
+    c_enum!("HIPDNN_STATUS_", "" {
+        SUCCESS = 0,
+        NOT_INITIALIZED = 1,
+        BAD_PARAM = 2,
+        BAD_PARAM_NULL_POINTER = 3,
+        BAD_PARAM_NOT_FINALIZED = 4,
+        BAD_PARAM_OUT_OF_BOUND = 5,
+        BAD_PARAM_SIZE_INSUFFICIENT = 6,
+        BAD_PARAM_STREAM_MISMATCH = 7,
+        NOT_SUPPORTED = 8,
+        INTERNAL_ERROR = 9,
+        ALLOC_FAILED = 10,
+        INTERNAL_ERROR_HOST_ALLOCATION_FAILED = 11,
+        INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED = 12,
+        EXECUTION_FAILED = 13,
+        PLUGIN_ERROR = 14,
+    });
+
+    /// The C name of a status, for diagnostics that do not depend on the
+    /// backend being loaded (`hipdnnGetErrorString` needs it).
+    pub fn name(s: i32) -> &'static str {
+        ALL.iter()
+            .find(|(_, v)| *v == s)
+            .map_or("HIPDNN_STATUS_UNKNOWN", |(n, _)| n)
+    }
+}
+
+/// `hipdnnBackendDescriptorType_t` values (the types the wrapper creates).
+pub mod descriptor_type {
+    c_enum!("HIPDNN_BACKEND_", "_DESCRIPTOR" {
+        ENGINE = 1,
+        ENGINECFG = 2,
+        ENGINEHEUR = 3,
+        EXECUTION_PLAN = 4,
+        OPERATIONGRAPH = 10,
+        VARIANT_PACK = 11,
+        TENSOR = 14,
+        OPERATION_CONVOLUTION_FORWARD = 15,
+        OPERATION_CONVOLUTION_BACKWARD_FILTER = 16,
+        OPERATION_POINTWISE = 18,
+        OPERATION_CONVOLUTION_BACKWARD_DATA = 19,
+    });
+}
+
+/// `hipdnnBackendAttributeName_t` values, without the `HIPDNN_ATTR_` prefix.
+pub mod attr {
+    c_enum!("HIPDNN_ATTR_", "" {
+        ENGINEHEUR_MODE = 100,
+        ENGINEHEUR_OPERATION_GRAPH = 101,
+        ENGINEHEUR_RESULTS = 102,
+        ENGINECFG_ENGINE = 200,
+        ENGINECFG_INTERMEDIATE_INFO = 201,
+        ENGINECFG_KNOB_CHOICES = 202,
+        ENGINECFG_WORKSPACE_SIZE = 203,
+        EXECUTION_PLAN_HANDLE = 300,
+        EXECUTION_PLAN_ENGINE_CONFIG = 301,
+        EXECUTION_PLAN_WORKSPACE_SIZE = 302,
+        OPERATIONGRAPH_HANDLE = 600,
+        OPERATIONGRAPH_OPS = 601,
+        VARIANT_PACK_UNIQUE_IDS = 700,
+        VARIANT_PACK_DATA_POINTERS = 701,
+        VARIANT_PACK_INTERMEDIATES = 702,
+        VARIANT_PACK_WORKSPACE = 703,
+        ENGINE_OPERATION_GRAPH = 1000,
+        ENGINE_GLOBAL_INDEX = 1001,
+        ENGINE_NAME_EXT = 1008,
+        TENSOR_UNIQUE_ID = 1300,
+        TENSOR_NAME_EXT = 1301,
+        TENSOR_DATA_TYPE = 1302,
+        TENSOR_DIMENSIONS = 1303,
+        TENSOR_STRIDES = 1304,
+        TENSOR_IS_VIRTUAL = 1305,
+        OPERATION_CONVOLUTION_FORWARD_W = 1400,
+        OPERATION_CONVOLUTION_FORWARD_X = 1401,
+        OPERATION_CONVOLUTION_FORWARD_Y = 1402,
+        CONVOLUTION_COMP_TYPE = 1500,
+        CONVOLUTION_CONV_MODE = 1501,
+        CONVOLUTION_DILATIONS = 1502,
+        CONVOLUTION_FILTER_STRIDES = 1503,
+        CONVOLUTION_POST_PADDINGS = 1504,
+        CONVOLUTION_PRE_PADDINGS = 1505,
+        OPERATION_CONVOLUTION_BWD_FILTER_X = 1600,
+        OPERATION_CONVOLUTION_BWD_FILTER_DY = 1601,
+        OPERATION_CONVOLUTION_BWD_FILTER_DW = 1602,
+        OPERATION_CONVOLUTION_BWD_DATA_DY = 1700,
+        OPERATION_CONVOLUTION_BWD_DATA_W = 1701,
+        OPERATION_CONVOLUTION_BWD_DATA_DX = 1702,
+        OPERATION_POINTWISE_IN_0_EXT = 2200,
+        OPERATION_POINTWISE_OUT_0_EXT = 2201,
+        OPERATION_POINTWISE_IN_1_EXT = 2202,
+        POINTWISE_MODE = 2300,
+        POINTWISE_RELU_LOWER_CLIP = 2301,
+        POINTWISE_RELU_UPPER_CLIP = 2302,
+        POINTWISE_MATH_PREC = 2307,
+    });
+}
+
+/// `hipdnnBackendAttributeType_t` values: the element type of an attribute.
+pub mod attr_type {
+    c_enum!("HIPDNN_TYPE_", "" {
+        HANDLE = 0,
+        DATA_TYPE = 1,
+        BOOLEAN = 2,
+        INT64 = 3,
+        FLOAT = 4,
+        DOUBLE = 5,
+        VOID_PTR = 6,
+        HEUR_MODE = 7,
+        BACKEND_DESCRIPTOR = 13,
+        INT32 = 18,
+        CHAR = 19,
+        CONVOLUTION_MODE = 24,
+        POINTWISE_MODE = 25,
+    });
+}
+
+/// `hipdnnDataType_t` values.
+pub mod data_type {
+    c_enum!("HIPDNN_DATA_", "" {
+        FLOAT = 0,
+        DOUBLE = 1,
+        HALF = 2,
+        INT8 = 3,
+        INT32 = 4,
+        UINT8 = 5,
+        BFLOAT16 = 6,
+    });
+}
+
+/// `hipdnnConvolutionMode_t` values.
+pub mod conv_mode {
+    c_enum!("HIPDNN_", "" {
+        CONVOLUTION = 0,
+        CROSS_CORRELATION = 1,
+    });
+}
+
+/// `hipdnnPointwiseMode_t` values (the modes the wrapper uses).
+pub mod pointwise_mode {
+    c_enum!("HIPDNN_POINTWISE_MODE_", "" {
+        ADD = 2,
+        IDENTITY = 23,
+        MUL = 30,
+        RELU_FWD = 34,
+    });
+}
+
+/// `hipdnnBackendHeurMode_t` values.
+pub mod heur_mode {
+    c_enum!("HIPDNN_HEUR_MODE_", "" {
+        FALLBACK = 0,
+    });
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

@@ -1,0 +1,76 @@
+//! The hipDNN backend, loaded lazily at the first call that would forward
+//! (never at load time: `libMIOpen.so` has no `DT_NEEDED` on hipDNN and no
+//! undefined `hipdnn*` symbol). The outcome, failure included, is kept for
+//! the life of the process, so racing first calls load once and print one
+//! diagnostic.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use hipdnn_backend::api::Api;
+use hipdnn_backend::loader::{self, Backend, SearchInputs};
+
+use crate::runtime::{config, write_stderr};
+
+static BACKEND: OnceLock<Result<&'static Backend, String>> = OnceLock::new();
+
+/// The loaded backend's function table, or the reason it is unavailable.
+pub fn api() -> Result<&'static Api, &'static str> {
+    match BACKEND.get_or_init(load) {
+        Ok(b) => Ok(&b.api),
+        Err(e) => Err(e.as_str()),
+    }
+}
+
+/// The backend if it was already loaded (never triggers a load).
+pub fn loaded() -> Option<&'static Api> {
+    match BACKEND.get() {
+        Some(Ok(b)) => Some(&b.api),
+        _ => None,
+    }
+}
+
+fn load() -> Result<&'static Backend, String> {
+    let inputs = SearchInputs::from_process(module_dir());
+    let plan = loader::search_plan(&inputs);
+    for w in &plan.warnings {
+        write_stderr(&format!("MIOpen(hipDNN wrapper): warning: {w}\n"));
+    }
+    match loader::load_from(&plan) {
+        Ok(b) => {
+            if config().verbose {
+                write_stderr(&format!(
+                    "MIOpen(hipDNN wrapper): hipDNN backend {} (version {}) loaded\n",
+                    b.path.display(),
+                    b.version
+                ));
+            }
+            // The backend stays loaded for the process: plans hold its code.
+            Ok(Box::leak(Box::new(b)))
+        }
+        Err(e) => {
+            let status = miopen_forwarding_core::status::UNAVAILABLE;
+            write_stderr(&format!(
+                "MIOpen(hipDNN wrapper): error: MIOPEN_HIPDNN_FORWARDING=enabled but the hipDNN backend is \
+                 unavailable: {e}. Every call that would be forwarded fails with {}; to run everything on \
+                 MIOpen instead set MIOPEN_DISABLE_HIPDNN_FOR=* or MIOPEN_HIPDNN_FORWARDING=disabled.\n",
+                miopen_forwarding_core::status::miopen::name(status)
+            ));
+            Err(e.to_string())
+        }
+    }
+}
+
+/// The directory of the library this code is linked into (libMIOpen.so).
+fn module_dir() -> Option<PathBuf> {
+    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+    let addr = module_dir as *const () as *const libc::c_void;
+    // SAFETY: dladdr only reads the address and fills `info`.
+    if unsafe { libc::dladdr(addr, &mut info) } == 0 || info.dli_fname.is_null() {
+        return None;
+    }
+    // SAFETY: dladdr returned a NUL-terminated path owned by the loader.
+    let name = unsafe { std::ffi::CStr::from_ptr(info.dli_fname) };
+    let path = PathBuf::from(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(name.to_bytes()));
+    path.parent().map(PathBuf::from)
+}

@@ -1,0 +1,360 @@
+//! The handler of each kind of forwarded entry point (the forwarding
+//! table's `Handler`), written once for all three directions.
+//!
+//! Every handler first decides from the arguments whether hipDNN can run
+//! the call exactly (a decline leaves it to MIOpen Private, which returns
+//! its own status for anything invalid), then builds or reuses the plan and
+//! runs it with the caller's buffers and workspace. Size queries, Find
+//! results and solutions of a forwarded problem report what both the plan
+//! and MIOpen Private need, so a caller that sizes its workspace from them
+//! is never short on either path, and every solution id handed out is one
+//! MIOpen Private accepts.
+
+use std::ffi::c_void;
+use std::sync::Arc;
+use std::time::Instant;
+
+use hipdnn_backend::abi::{status as hstatus, Handle};
+use hipdnn_backend::api::Api;
+use miopen_forwarding_core::conv::{self, uid, Fusion, GraphSpec};
+use miopen_forwarding_core::status::{self, miopen};
+use miopen_forwarding_core::Direction;
+
+use super::graph::{self, BuildError, Failure, Plan};
+use super::miopen_sys as sys;
+use super::read::{self, Tensors};
+use super::{backend, private, state, Outcome};
+
+/// The descriptors every handler of a convolution problem has.
+pub struct Conv {
+    pub dir: Direction,
+    pub handle: sys::miopenHandle_t,
+    pub t: Tensors,
+    pub cd: sys::miopenConvolutionDescriptor_t,
+}
+
+/// The data pointers in forward naming (x = dx, w = dw, y = dy).
+pub struct Buffers {
+    pub x: *mut c_void,
+    pub w: *mut c_void,
+    pub y: *mut c_void,
+}
+
+impl Buffers {
+    fn any_null(&self) -> bool {
+        self.x.is_null() || self.w.is_null() || self.y.is_null()
+    }
+}
+
+/// The caller's workspace.
+pub struct Workspace {
+    pub ptr: *mut c_void,
+    pub size: usize,
+}
+
+type Step<T> = Result<T, Outcome>;
+
+fn declined<T>(cause: impl Into<String>) -> Step<T> {
+    Err(Outcome::Declined(cause.into()))
+}
+
+fn failed(f: Failure) -> Outcome {
+    Outcome::Failed {
+        status: status::to_miopen(f.status),
+        why: format!("hipDNN {} failed: {}: {}", f.step, hstatus::name(f.status), f.message),
+    }
+}
+
+fn flatten(r: Step<Outcome>) -> Outcome {
+    r.unwrap_or_else(|o| o)
+}
+
+fn spec_of(c: &Conv) -> Step<GraphSpec> {
+    let p = read::problem(c.dir, &c.t, c.cd).or_else(declined)?;
+    conv::translate(&p).or_else(|d| declined(d.0))
+}
+
+/// A plan ready to run on the MIOpen handle's hipDNN handle.
+struct Ready {
+    hd: Handle,
+    plan: Arc<Plan>,
+    hit: bool,
+}
+
+impl Ready {
+    fn note(&self) -> &'static str {
+        if self.hit {
+            "plan cache hit"
+        } else {
+            "plan cache miss"
+        }
+    }
+}
+
+fn api() -> Step<&'static Api> {
+    backend::api().map_err(|e| Outcome::Failed {
+        status: status::UNAVAILABLE,
+        why: format!("hipDNN backend unavailable: {e}"),
+    })
+}
+
+fn ready(c: &Conv, spec: &GraphSpec) -> Step<Ready> {
+    let api = api()?;
+    let hd = match state::hipdnn_handle(api, c.handle) {
+        Ok(h) => h,
+        Err(None) => return declined("the handle is not readable (MIOpen decides)"),
+        Err(Some(f)) => return Err(failed(f)),
+    };
+    match state::plan(api, c.handle, hd, spec) {
+        Ok(l) => {
+            let (plan, hit) = state::value(l);
+            Ok(Ready { hd, plan, hit })
+        }
+        Err(BuildError::NoEngine) => declined("no hipDNN engine takes this graph"),
+        Err(BuildError::Failed(f)) => Err(failed(f)),
+    }
+}
+
+fn unit_scales(alpha: *const c_void, beta: *const c_void) -> Step<()> {
+    let a = read::scale(alpha, "alpha").or_else(declined)?;
+    let b = read::scale(beta, "beta").or_else(declined)?;
+    if a != 1.0 {
+        return declined(format!("alpha={a} (hipDNN has no output scaling)"));
+    }
+    if b != 0.0 {
+        return declined(format!("beta={b} (hipDNN has no output blending)"));
+    }
+    Ok(())
+}
+
+fn check_workspace(r: &Ready, ws: &Workspace) -> Step<()> {
+    let need = r.plan.workspace;
+    if need > 0 && (ws.ptr.is_null() || ws.size < need) {
+        let have = if ws.ptr.is_null() { 0 } else { ws.size };
+        return declined(format!("workspace of {have} bytes < the {need} the hipDNN plan needs"));
+    }
+    Ok(())
+}
+
+fn execute(r: &Ready, uids: &[i64], ptrs: &[*mut c_void], ws: &Workspace) -> Step<f32> {
+    let start = Instant::now();
+    graph::execute(&r.plan, r.hd, uids, ptrs, ws.ptr).map_err(failed)?;
+    Ok(start.elapsed().as_secs_f32() * 1e3)
+}
+
+fn run_plain(c: &Conv, spec: &GraphSpec, b: &Buffers, ws: &Workspace) -> Step<(Ready, f32)> {
+    if b.any_null() {
+        return declined("a data pointer is null (MIOpen decides)");
+    }
+    let r = ready(c, spec)?;
+    check_workspace(&r, ws)?;
+    let ms = execute(&r, &[uid::X, uid::W, uid::Y], &[b.x, b.w, b.y], ws)?;
+    Ok((r, ms))
+}
+
+fn success(note: impl Into<String>) -> Outcome {
+    Outcome::Forwarded { status: miopen::SUCCESS, note: note.into() }
+}
+
+/// MIOpen Private's answer to a query, or a decline that lets it answer.
+fn private_ok(s: u32) -> Step<()> {
+    if s == miopen::SUCCESS {
+        Ok(())
+    } else {
+        declined(format!("MIOpen rejects the problem ({}; MIOpen decides)", miopen::name(s)))
+    }
+}
+
+/// `miopenConvolution{Forward,BackwardData,BackwardWeights}`.
+pub fn compute(c: &Conv, alpha: *const c_void, beta: *const c_void, b: &Buffers, ws: &Workspace) -> Outcome {
+    flatten((|| {
+        let spec = spec_of(c)?;
+        unit_scales(alpha, beta)?;
+        let (r, _) = run_plain(c, &spec, b, ws)?;
+        Ok(success(r.note()))
+    })())
+}
+
+/// `miopenConvolution*Immediate`: any solution id MIOpen accepts for the
+/// problem runs the hipDNN plan.
+pub fn immediate(c: &Conv, b: &Buffers, ws: &Workspace, id: u64) -> Outcome {
+    flatten((|| {
+        let spec = spec_of(c)?;
+        valid_solution(c, id)?;
+        let (r, _) = run_plain(c, &spec, b, ws)?;
+        Ok(success(r.note()))
+    })())
+}
+
+fn valid_solution(c: &Conv, id: u64) -> Step<usize> {
+    let mut need = 0usize;
+    let s = private::solution_workspace(c.dir, c.handle, c.t.query_order(c.dir), c.cd, id, &mut need);
+    if s != miopen::SUCCESS {
+        return declined(format!("solution id {id} is not one MIOpen accepts ({}; MIOpen decides)", miopen::name(s)));
+    }
+    Ok(need)
+}
+
+fn private_workspace(c: &Conv) -> Step<usize> {
+    let mut need = 0usize;
+    private_ok(private::workspace_size(c.dir, c.handle, c.t.query_order(c.dir), c.cd, &mut need))?;
+    Ok(need)
+}
+
+/// `miopenConvolution*GetWorkSpaceSize`: enough for the plan and for every
+/// MIOpen algorithm, so a later declined call is never short.
+pub fn workspace_size(c: &Conv, out: *mut usize) -> Outcome {
+    flatten((|| {
+        if out.is_null() {
+            return declined("workSpaceSize is null (MIOpen decides)");
+        }
+        let spec = spec_of(c)?;
+        let private = private_workspace(c)?;
+        let r = ready(c, &spec)?;
+        let size = private.max(r.plan.workspace);
+        // SAFETY: checked non-null; the caller's out-parameter.
+        unsafe { *out = size };
+        Ok(success(format!("{size} bytes (plan {}, MIOpen {private}); {}", r.plan.workspace, r.note())))
+    })())
+}
+
+/// `miopenFindConvolution*Algorithm`: runs the plan once on the caller's
+/// buffers (as MIOpen's Find runs its candidates) and reports one result:
+/// MIOpen's Direct algorithm family, which MIOpen has for every problem,
+/// with the time measured and a memory size that covers the plan and every
+/// MIOpen algorithm. Nothing is read from or written to MIOpen's find-db.
+#[allow(clippy::too_many_arguments)]
+pub fn find(
+    c: &Conv,
+    b: &Buffers,
+    request: i32,
+    returned: *mut i32,
+    perf: *mut sys::miopenConvAlgoPerf_t,
+    ws: &Workspace,
+) -> Outcome {
+    flatten((|| {
+        if returned.is_null() || perf.is_null() || request < 1 {
+            return declined("returnedAlgoCount, perfResults or requestAlgoCount is invalid (MIOpen decides)");
+        }
+        let spec = spec_of(c)?;
+        let private = private_workspace(c)?;
+        let (r, ms) = run_plain(c, &spec, b, ws)?;
+        let memory = private.max(r.plan.workspace);
+        let result = sys::miopenConvAlgoPerf_t {
+            __bindgen_anon_1: sys::miopenConvAlgoPerf_t__bindgen_ty_1 { fwd_algo: direct_algorithm(c.dir) },
+            time: ms,
+            memory,
+        };
+        // SAFETY: checked non-null; request >= 1 so one element is writable.
+        unsafe {
+            perf.write(result);
+            *returned = 1;
+        }
+        Ok(success(format!("1 result (Direct, {memory} bytes, {ms:.3} ms); {}", r.note())))
+    })())
+}
+
+/// MIOpen's Direct family in each direction's algorithm enum (the three
+/// enums share the union slot and the value).
+fn direct_algorithm(d: Direction) -> u32 {
+    match d {
+        Direction::Forward => sys::miopenConvolutionFwdAlgoDirect,
+        Direction::BackwardData => sys::miopenConvolutionBwdDataAlgoDirect,
+        Direction::BackwardWeights => sys::miopenConvolutionBwdWeightsAlgoDirect,
+    }
+}
+
+/// `miopenConvolution*GetSolutionCount`: the solutions are MIOpen's (so
+/// their ids are ones MIOpen accepts); the count is MIOpen's.
+pub fn solution_count(c: &Conv, out: *mut usize) -> Outcome {
+    flatten((|| {
+        spec_of(c)?;
+        private_ok(private::solution_count(c.dir, c.handle, c.t.query_order(c.dir), c.cd, out))?;
+        Ok(success("count of MIOpen's solution ids"))
+    })())
+}
+
+/// `miopenConvolution*GetSolution`: MIOpen's solutions, each workspace
+/// raised to what the hipDNN plan needs.
+pub fn solutions(c: &Conv, max: usize, count: *mut usize, out: *mut sys::miopenConvSolution_t) -> Outcome {
+    flatten((|| {
+        let spec = spec_of(c)?;
+        private_ok(private::solutions(c.dir, c.handle, c.t.query_order(c.dir), c.cd, max, count, out))?;
+        let r = ready(c, &spec)?;
+        // SAFETY: MIOpen succeeded, so `count` is valid and `out` holds that many.
+        let n = unsafe { *count }.min(max);
+        for i in 0..n {
+            // SAFETY: i < n elements written by MIOpen.
+            let s = unsafe { &mut *out.add(i) };
+            s.workspace_size = s.workspace_size.max(r.plan.workspace);
+        }
+        Ok(success(format!("{n} MIOpen solution ids, workspace >= plan {}; {}", r.plan.workspace, r.note())))
+    })())
+}
+
+/// `miopenConvolution*GetSolutionWorkspaceSize`.
+pub fn solution_workspace(c: &Conv, id: u64, out: *mut usize) -> Outcome {
+    flatten((|| {
+        if out.is_null() {
+            return declined("workSpaceSize is null (MIOpen decides)");
+        }
+        let spec = spec_of(c)?;
+        let private = valid_solution(c, id)?;
+        let r = ready(c, &spec)?;
+        let size = private.max(r.plan.workspace);
+        // SAFETY: checked non-null.
+        unsafe { *out = size };
+        Ok(success(format!("{size} bytes; {}", r.note())))
+    })())
+}
+
+/// `miopenConvolution*CompileSolution`: builds the hipDNN plan (MIOpen's
+/// own kernels are not compiled, so nothing reaches its kernel cache).
+pub fn compile(c: &Conv, id: u64) -> Outcome {
+    flatten((|| {
+        let spec = spec_of(c)?;
+        valid_solution(c, id)?;
+        let r = ready(c, &spec)?;
+        Ok(success(format!("plan ready; {}", r.note())))
+    })())
+}
+
+/// The extra arguments of `miopenConvolutionBiasActivationForward`.
+pub struct Fused {
+    pub alpha1: *const c_void,
+    pub alpha2: *const c_void,
+    pub z: *const c_void,
+    pub bias_desc: sys::miopenTensorDescriptor_t,
+    pub bias: *const c_void,
+    pub activation: sys::miopenActivationDescriptor_t,
+}
+
+/// `miopenConvolutionBiasActivationForward`: y = act(conv(x, w) + bias) as
+/// hipDNN's conv -> add -> ReLU graph.
+pub fn bias_activation(c: &Conv, f: &Fused, b: &Buffers, ws: &Workspace) -> Outcome {
+    flatten((|| {
+        let p = read::problem(c.dir, &c.t, c.cd).or_else(declined)?;
+        let bias = if f.bias.is_null() { None } else { Some(read::tensor(f.bias_desc, "biasDesc").or_else(declined)?) };
+        let fusion = Fusion { bias, has_z: !f.z.is_null(), activation: read::activation(f.activation).or_else(declined)? };
+        let spec = conv::translate_fused(&p, &fusion).or_else(|d| declined(d.0))?;
+        for (ptr, what) in [(f.alpha1, "alpha1"), (f.alpha2, "alpha2")] {
+            let v = read::scale(ptr, what).or_else(declined)?;
+            if v != 1.0 {
+                return declined(format!("{what}={v} (only 1 is forwarded)"));
+            }
+        }
+        if b.any_null() {
+            return declined("a data pointer is null (MIOpen decides)");
+        }
+        let r = ready(c, &spec)?;
+        check_workspace(&r, ws)?;
+        let mut uids = vec![uid::X, uid::W, uid::Y];
+        let mut ptrs = vec![b.x, b.w, b.y];
+        if !f.bias.is_null() {
+            uids.push(uid::BIAS);
+            ptrs.push(f.bias as *mut c_void);
+        }
+        execute(&r, &uids, &ptrs, ws)?;
+        Ok(success(r.note()))
+    })())
+}

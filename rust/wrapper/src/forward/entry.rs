@@ -1,0 +1,268 @@
+//! One function per forwarded entry point, with the entry point's name and
+//! C arguments (as the wrapper's committed bindings type them). The
+//! generated routed body calls it and runs MIOpen Private on `None`. Each
+//! maps its arguments onto forward naming and one handler in [`super::calls`].
+#![allow(non_snake_case, clippy::too_many_arguments)]
+
+use std::ffi::{c_int, c_void};
+
+use miopen_forwarding_core::Direction;
+
+use super::calls::{self, Buffers, Conv, Fused, Workspace};
+use super::miopen_sys as sys;
+use super::read::Tensors;
+
+type H = sys::miopenHandle_t;
+type Td = sys::miopenTensorDescriptor_t;
+type Cd = sys::miopenConvolutionDescriptor_t;
+type In = *const c_void;
+type Out = *mut c_void;
+
+fn conv(dir: Direction, handle: H, x: Td, w: Td, y: Td, cd: Cd) -> Conv {
+    Conv { dir, handle, t: Tensors { x, w, y }, cd }
+}
+
+fn bufs(x: In, w: In, y: In) -> Buffers {
+    Buffers { x: x as Out, w: w as Out, y: y as Out }
+}
+
+fn ws(ptr: Out, size: usize) -> Workspace {
+    Workspace { ptr, size }
+}
+
+/// Query calls take (a, b, c) = forward (w, x, y), backward-data (dy, w, dx),
+/// backward-weights (dy, x, dw); this returns forward naming (x, w, y).
+fn named(dir: Direction, a: Td, b: Td, c: Td) -> (Td, Td, Td) {
+    match dir {
+        Direction::Forward => (b, a, c),
+        Direction::BackwardData => (c, b, a),
+        Direction::BackwardWeights => (b, c, a),
+    }
+}
+
+fn query(dir: Direction, handle: H, a: Td, b: Td, cd: Cd, c: Td) -> Conv {
+    let (x, w, y) = named(dir, a, b, c);
+    conv(dir, handle, x, w, y, cd)
+}
+
+pub fn miopenConvolutionForward(
+    index: usize, handle: H, alpha: In, xDesc: Td, x: In, wDesc: Td, w: In, convDesc: Cd,
+    _algo: sys::miopenConvFwdAlgorithm_t, beta: In, yDesc: Td, y: Out, workSpace: Out, workSpaceSize: usize,
+) -> Option<u32> {
+    super::run(index, || {
+        let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
+        calls::compute(&c, alpha, beta, &bufs(x, w, y as In), &ws(workSpace, workSpaceSize))
+    })
+}
+
+pub fn miopenFindConvolutionForwardAlgorithm(
+    index: usize, handle: H, xDesc: Td, x: In, wDesc: Td, w: In, convDesc: Cd, yDesc: Td, y: Out,
+    requestAlgoCount: c_int, returnedAlgoCount: *mut c_int, perfResults: *mut sys::miopenConvAlgoPerf_t,
+    workSpace: Out, workSpaceSize: usize, _exhaustiveSearch: bool,
+) -> Option<u32> {
+    super::run(index, || {
+        let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
+        let b = bufs(x, w, y as In);
+        calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
+    })
+}
+
+pub fn miopenConvolutionForwardGetWorkSpaceSize(
+    index: usize, handle: H, wDesc: Td, xDesc: Td, convDesc: Cd, yDesc: Td, workSpaceSize: *mut usize,
+) -> Option<u32> {
+    super::run(index, || calls::workspace_size(&query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc), workSpaceSize))
+}
+
+pub fn miopenConvolutionForwardGetSolutionCount(
+    index: usize, handle: H, wDesc: Td, xDesc: Td, convDesc: Cd, yDesc: Td, solutionCount: *mut usize,
+) -> Option<u32> {
+    super::run(index, || calls::solution_count(&query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc), solutionCount))
+}
+
+pub fn miopenConvolutionForwardGetSolution(
+    index: usize, handle: H, wDesc: Td, xDesc: Td, convDesc: Cd, yDesc: Td, maxSolutionCount: usize,
+    solutionCount: *mut usize, solutions: *mut sys::miopenConvSolution_t,
+) -> Option<u32> {
+    super::run(index, || {
+        let c = query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc);
+        calls::solutions(&c, maxSolutionCount, solutionCount, solutions)
+    })
+}
+
+pub fn miopenConvolutionForwardGetSolutionWorkspaceSize(
+    index: usize, handle: H, wDesc: Td, xDesc: Td, convDesc: Cd, yDesc: Td, solution_id: u64, workSpaceSize: *mut usize,
+) -> Option<u32> {
+    super::run(index, || {
+        let c = query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc);
+        calls::solution_workspace(&c, solution_id, workSpaceSize)
+    })
+}
+
+pub fn miopenConvolutionForwardCompileSolution(
+    index: usize, handle: H, wDesc: Td, xDesc: Td, convDesc: Cd, yDesc: Td, solution_id: u64,
+) -> Option<u32> {
+    super::run(index, || calls::compile(&query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc), solution_id))
+}
+
+pub fn miopenConvolutionForwardImmediate(
+    index: usize, handle: H, wDesc: Td, w: In, xDesc: Td, x: In, convDesc: Cd, yDesc: Td, y: Out,
+    workSpace: Out, workSpaceSize: usize, solution_id: u64,
+) -> Option<u32> {
+    super::run(index, || {
+        let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
+        let b = bufs(x, w, y as In);
+        calls::immediate(&c, &b, &ws(workSpace, workSpaceSize), solution_id)
+    })
+}
+
+pub fn miopenConvolutionBackwardData(
+    index: usize, handle: H, alpha: In, dyDesc: Td, dy: In, wDesc: Td, w: In, convDesc: Cd,
+    _algo: sys::miopenConvBwdDataAlgorithm_t, beta: In, dxDesc: Td, dx: Out, workSpace: Out, workSpaceSize: usize,
+) -> Option<u32> {
+    super::run(index, || {
+        let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
+        calls::compute(&c, alpha, beta, &bufs(dx, w, dy as In), &ws(workSpace, workSpaceSize))
+    })
+}
+
+pub fn miopenFindConvolutionBackwardDataAlgorithm(
+    index: usize, handle: H, dyDesc: Td, dy: In, wDesc: Td, w: In, convDesc: Cd, dxDesc: Td, dx: Out,
+    requestAlgoCount: c_int, returnedAlgoCount: *mut c_int, perfResults: *mut sys::miopenConvAlgoPerf_t,
+    workSpace: Out, workSpaceSize: usize, _exhaustiveSearch: bool,
+) -> Option<u32> {
+    super::run(index, || {
+        let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
+        let b = bufs(dx, w, dy as In);
+        calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
+    })
+}
+
+pub fn miopenConvolutionBackwardDataGetWorkSpaceSize(
+    index: usize, handle: H, dyDesc: Td, wDesc: Td, convDesc: Cd, dxDesc: Td, workSpaceSize: *mut usize,
+) -> Option<u32> {
+    super::run(index, || calls::workspace_size(&query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc), workSpaceSize))
+}
+
+pub fn miopenConvolutionBackwardDataGetSolutionCount(
+    index: usize, handle: H, dyDesc: Td, wDesc: Td, convDesc: Cd, dxDesc: Td, solutionCount: *mut usize,
+) -> Option<u32> {
+    super::run(index, || calls::solution_count(&query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc), solutionCount))
+}
+
+pub fn miopenConvolutionBackwardDataGetSolution(
+    index: usize, handle: H, dyDesc: Td, wDesc: Td, convDesc: Cd, dxDesc: Td, maxSolutionCount: usize,
+    solutionCount: *mut usize, solutions: *mut sys::miopenConvSolution_t,
+) -> Option<u32> {
+    super::run(index, || {
+        let c = query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc);
+        calls::solutions(&c, maxSolutionCount, solutionCount, solutions)
+    })
+}
+
+pub fn miopenConvolutionBackwardDataGetSolutionWorkspaceSize(
+    index: usize, handle: H, dyDesc: Td, wDesc: Td, convDesc: Cd, dxDesc: Td, solution_id: u64, workSpaceSize: *mut usize,
+) -> Option<u32> {
+    super::run(index, || {
+        let c = query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc);
+        calls::solution_workspace(&c, solution_id, workSpaceSize)
+    })
+}
+
+pub fn miopenConvolutionBackwardDataCompileSolution(
+    index: usize, handle: H, dyDesc: Td, wDesc: Td, convDesc: Cd, dxDesc: Td, solution_id: u64,
+) -> Option<u32> {
+    super::run(index, || calls::compile(&query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc), solution_id))
+}
+
+pub fn miopenConvolutionBackwardDataImmediate(
+    index: usize, handle: H, dyDesc: Td, dy: In, wDesc: Td, w: In, convDesc: Cd, dxDesc: Td, dx: Out,
+    workSpace: Out, workSpaceSize: usize, solution_id: u64,
+) -> Option<u32> {
+    super::run(index, || {
+        let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
+        let b = bufs(dx, w, dy as In);
+        calls::immediate(&c, &b, &ws(workSpace, workSpaceSize), solution_id)
+    })
+}
+
+pub fn miopenConvolutionBackwardWeights(
+    index: usize, handle: H, alpha: In, dyDesc: Td, dy: In, xDesc: Td, x: In, convDesc: Cd,
+    _algo: sys::miopenConvBwdWeightsAlgorithm_t, beta: In, dwDesc: Td, dw: Out, workSpace: Out, workSpaceSize: usize,
+) -> Option<u32> {
+    super::run(index, || {
+        let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
+        calls::compute(&c, alpha, beta, &bufs(x, dw, dy as In), &ws(workSpace, workSpaceSize))
+    })
+}
+
+pub fn miopenFindConvolutionBackwardWeightsAlgorithm(
+    index: usize, handle: H, dyDesc: Td, dy: In, xDesc: Td, x: In, convDesc: Cd, dwDesc: Td, dw: Out,
+    requestAlgoCount: c_int, returnedAlgoCount: *mut c_int, perfResults: *mut sys::miopenConvAlgoPerf_t,
+    workSpace: Out, workSpaceSize: usize, _exhaustiveSearch: bool,
+) -> Option<u32> {
+    super::run(index, || {
+        let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
+        let b = bufs(x, dw, dy as In);
+        calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
+    })
+}
+
+pub fn miopenConvolutionBackwardWeightsGetWorkSpaceSize(
+    index: usize, handle: H, dyDesc: Td, xDesc: Td, convDesc: Cd, dwDesc: Td, workSpaceSize: *mut usize,
+) -> Option<u32> {
+    super::run(index, || calls::workspace_size(&query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc), workSpaceSize))
+}
+
+pub fn miopenConvolutionBackwardWeightsGetSolutionCount(
+    index: usize, handle: H, dyDesc: Td, xDesc: Td, convDesc: Cd, dwDesc: Td, solutionCount: *mut usize,
+) -> Option<u32> {
+    super::run(index, || calls::solution_count(&query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc), solutionCount))
+}
+
+pub fn miopenConvolutionBackwardWeightsGetSolution(
+    index: usize, handle: H, dyDesc: Td, xDesc: Td, convDesc: Cd, dwDesc: Td, maxSolutionCount: usize,
+    solutionCount: *mut usize, solutions: *mut sys::miopenConvSolution_t,
+) -> Option<u32> {
+    super::run(index, || {
+        let c = query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc);
+        calls::solutions(&c, maxSolutionCount, solutionCount, solutions)
+    })
+}
+
+pub fn miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(
+    index: usize, handle: H, dyDesc: Td, xDesc: Td, convDesc: Cd, dwDesc: Td, solution_id: u64, workSpaceSize: *mut usize,
+) -> Option<u32> {
+    super::run(index, || {
+        let c = query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc);
+        calls::solution_workspace(&c, solution_id, workSpaceSize)
+    })
+}
+
+pub fn miopenConvolutionBackwardWeightsCompileSolution(
+    index: usize, handle: H, dyDesc: Td, xDesc: Td, convDesc: Cd, dwDesc: Td, solution_id: u64,
+) -> Option<u32> {
+    super::run(index, || calls::compile(&query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc), solution_id))
+}
+
+pub fn miopenConvolutionBackwardWeightsImmediate(
+    index: usize, handle: H, dyDesc: Td, dy: In, xDesc: Td, x: In, convDesc: Cd, dwDesc: Td, dw: Out,
+    workSpace: Out, workSpaceSize: usize, solution_id: u64,
+) -> Option<u32> {
+    super::run(index, || {
+        let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
+        let b = bufs(x, dw, dy as In);
+        calls::immediate(&c, &b, &ws(workSpace, workSpaceSize), solution_id)
+    })
+}
+
+pub fn miopenConvolutionBiasActivationForward(
+    index: usize, handle: H, alpha1: In, xDesc: Td, x: In, wDesc: Td, w: In, convDesc: Cd,
+    _algo: sys::miopenConvFwdAlgorithm_t, workspace: Out, workspaceSizeInBytes: usize, alpha2: In, _zDesc: Td,
+    z: In, biasDesc: Td, bias: In, activationDesc: sys::miopenActivationDescriptor_t, yDesc: Td, y: Out,
+) -> Option<u32> {
+    super::run(index, || {
+        let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
+        let f = Fused { alpha1, alpha2, z, bias_desc: biasDesc, bias, activation: activationDesc };
+        calls::bias_activation(&c, &f, &bufs(x, w, y as In), &ws(workspace, workspaceSizeInBytes))
+    })
+}

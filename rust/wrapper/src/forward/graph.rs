@@ -1,0 +1,308 @@
+//! Building a hipDNN execution plan from a [`GraphSpec`] through the backend
+//! descriptor API, in the order hipDNN's frontend lowers a convolution graph:
+//! tensors, operations, operation graph, heuristic (fallback mode), engine
+//! configurations, execution plan. Executing it builds a variant pack per
+//! call.
+
+use std::ffi::c_void;
+use std::ptr;
+
+use hipdnn_backend::abi::{attr, attr_type, conv_mode, data_type, descriptor_type, heur_mode, pointwise_mode};
+use hipdnn_backend::abi::{status, Descriptor, Handle, Status};
+use hipdnn_backend::api::Api;
+use miopen_forwarding_core::conv::{ElemType, FusedSpec, GraphSpec, TensorSpec};
+use miopen_forwarding_core::Direction;
+
+/// A hipDNN call that failed: which step, its status and the backend's message.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub step: &'static str,
+    pub status: Status,
+    pub message: String,
+}
+
+/// Why no plan was built.
+#[derive(Debug, Clone)]
+pub enum BuildError {
+    /// The heuristic returned no engine configuration: no engine of this
+    /// hipDNN installation takes the graph. Nothing ran; the call can go
+    /// to MIOpen Private.
+    NoEngine,
+    /// A genuine hipDNN failure, returned to the caller.
+    Failed(Failure),
+}
+
+/// A finalized execution plan and every descriptor it was built from. The
+/// descriptors are released when the plan leaves the plan cache.
+pub struct Plan {
+    api: &'static Api,
+    plan: Descriptor,
+    owned: Vec<Descriptor>,
+    /// Workspace bytes the plan needs (the caller's workspace is used).
+    pub workspace: usize,
+}
+
+// SAFETY: the descriptors are only read by hipDNN after finalization, and a
+// plan is executed on the MIOpen handle (hence the hipDNN handle) that built
+// it, under the caller's own serialization of that handle.
+unsafe impl Send for Plan {}
+unsafe impl Sync for Plan {}
+
+impl Drop for Plan {
+    fn drop(&mut self) {
+        // SAFETY: every descriptor was created by this backend and is owned here.
+        unsafe {
+            (self.api.destroy_descriptor)(self.plan);
+            for d in self.owned.drain(..).rev() {
+                (self.api.destroy_descriptor)(d);
+            }
+        }
+    }
+}
+
+/// Descriptors under construction; released on any early return.
+struct Builder {
+    api: &'static Api,
+    owned: Vec<Descriptor>,
+}
+
+impl Drop for Builder {
+    fn drop(&mut self) {
+        for d in self.owned.drain(..).rev() {
+            // SAFETY: created by this backend, owned by the builder.
+            unsafe { (self.api.destroy_descriptor)(d) };
+        }
+    }
+}
+
+impl Builder {
+    fn fail(&self, step: &'static str, s: Status) -> Failure {
+        Failure { step, status: s, message: last_error(self.api) }
+    }
+
+    fn check(&self, step: &'static str, s: Status) -> Result<(), Failure> {
+        if s == status::SUCCESS {
+            Ok(())
+        } else {
+            Err(self.fail(step, s))
+        }
+    }
+
+    fn create(&mut self, ty: i32, step: &'static str) -> Result<Descriptor, Failure> {
+        let mut d: Descriptor = ptr::null_mut();
+        // SAFETY: out-pointer to a local.
+        self.check(step, unsafe { (self.api.create_descriptor)(ty, &mut d) })?;
+        self.owned.push(d);
+        Ok(d)
+    }
+
+    fn set<T>(&self, d: Descriptor, name: i32, ty: i32, values: &[T], step: &'static str) -> Result<(), Failure> {
+        // SAFETY: `values` outlives the call; hipDNN copies what it keeps.
+        let s = unsafe { (self.api.set_attribute)(d, name, ty, values.len() as i64, values.as_ptr().cast()) };
+        self.check(step, s)
+    }
+
+    fn finalize(&self, d: Descriptor, step: &'static str) -> Result<(), Failure> {
+        // SAFETY: a descriptor this builder owns.
+        self.check(step, unsafe { (self.api.finalize)(d) })
+    }
+
+    fn tensor(&mut self, t: &TensorSpec) -> Result<Descriptor, Failure> {
+        let d = self.create(descriptor_type::TENSOR, "create tensor")?;
+        self.set(d, attr::TENSOR_UNIQUE_ID, attr_type::INT64, &[t.uid], "tensor id")?;
+        self.set(d, attr::TENSOR_NAME_EXT, attr_type::CHAR, t.name.as_bytes(), "tensor name")?;
+        self.set(d, attr::TENSOR_DATA_TYPE, attr_type::DATA_TYPE, &[hipdnn_type(t.dtype)], "tensor type")?;
+        self.set(d, attr::TENSOR_DIMENSIONS, attr_type::INT64, &t.dims, "tensor dims")?;
+        self.set(d, attr::TENSOR_STRIDES, attr_type::INT64, &t.strides, "tensor strides")?;
+        self.set(d, attr::TENSOR_IS_VIRTUAL, attr_type::BOOLEAN, &[t.is_virtual as u8], "tensor virtual")?;
+        self.finalize(d, "finalize tensor")?;
+        Ok(d)
+    }
+
+    /// The convolution operation; `y` is the conv output tensor (virtual in
+    /// a fused graph).
+    fn conv(&mut self, g: &GraphSpec, x: Descriptor, w: Descriptor, y: Descriptor) -> Result<Descriptor, Failure> {
+        let (ty, names) = match g.direction {
+            Direction::Forward => (
+                descriptor_type::OPERATION_CONVOLUTION_FORWARD,
+                [attr::OPERATION_CONVOLUTION_FORWARD_X, attr::OPERATION_CONVOLUTION_FORWARD_W, attr::OPERATION_CONVOLUTION_FORWARD_Y],
+            ),
+            Direction::BackwardData => (
+                descriptor_type::OPERATION_CONVOLUTION_BACKWARD_DATA,
+                [attr::OPERATION_CONVOLUTION_BWD_DATA_DX, attr::OPERATION_CONVOLUTION_BWD_DATA_W, attr::OPERATION_CONVOLUTION_BWD_DATA_DY],
+            ),
+            Direction::BackwardWeights => (
+                descriptor_type::OPERATION_CONVOLUTION_BACKWARD_FILTER,
+                [attr::OPERATION_CONVOLUTION_BWD_FILTER_X, attr::OPERATION_CONVOLUTION_BWD_FILTER_DW, attr::OPERATION_CONVOLUTION_BWD_FILTER_DY],
+            ),
+        };
+        let d = self.create(ty, "create convolution")?;
+        let bd = attr_type::BACKEND_DESCRIPTOR;
+        self.set(d, attr::CONVOLUTION_COMP_TYPE, attr_type::DATA_TYPE, &[data_type::FLOAT], "conv compute type")?;
+        self.set(d, attr::CONVOLUTION_CONV_MODE, attr_type::CONVOLUTION_MODE, &[conv_mode::CROSS_CORRELATION], "conv mode")?;
+        self.set(d, attr::CONVOLUTION_DILATIONS, attr_type::INT64, &g.dilations, "conv dilations")?;
+        self.set(d, attr::CONVOLUTION_FILTER_STRIDES, attr_type::INT64, &g.filter_strides, "conv strides")?;
+        self.set(d, attr::CONVOLUTION_POST_PADDINGS, attr_type::INT64, &g.post_padding, "conv post-padding")?;
+        self.set(d, attr::CONVOLUTION_PRE_PADDINGS, attr_type::INT64, &g.pre_padding, "conv pre-padding")?;
+        self.set(d, names[0], bd, &[x], "conv x")?;
+        self.set(d, names[1], bd, &[w], "conv w")?;
+        self.set(d, names[2], bd, &[y], "conv y")?;
+        self.finalize(d, "finalize convolution")?;
+        Ok(d)
+    }
+
+    fn pointwise(
+        &mut self,
+        mode: i32,
+        prec: i32,
+        inputs: (Descriptor, Option<Descriptor>),
+        out: Descriptor,
+        clips: (Option<u32>, Option<u32>),
+    ) -> Result<Descriptor, Failure> {
+        let d = self.create(descriptor_type::OPERATION_POINTWISE, "create pointwise")?;
+        let bd = attr_type::BACKEND_DESCRIPTOR;
+        self.set(d, attr::POINTWISE_MODE, attr_type::POINTWISE_MODE, &[mode], "pointwise mode")?;
+        self.set(d, attr::POINTWISE_MATH_PREC, attr_type::DATA_TYPE, &[prec], "pointwise precision")?;
+        if let Some(lower) = clips.0 {
+            self.set(d, attr::POINTWISE_RELU_LOWER_CLIP, attr_type::FLOAT, &[f32::from_bits(lower)], "relu lower clip")?;
+        }
+        if let Some(upper) = clips.1 {
+            self.set(d, attr::POINTWISE_RELU_UPPER_CLIP, attr_type::FLOAT, &[f32::from_bits(upper)], "relu upper clip")?;
+        }
+        self.set(d, attr::OPERATION_POINTWISE_IN_0_EXT, bd, &[inputs.0], "pointwise in0")?;
+        if let Some(in1) = inputs.1 {
+            self.set(d, attr::OPERATION_POINTWISE_IN_1_EXT, bd, &[in1], "pointwise in1")?;
+        }
+        self.set(d, attr::OPERATION_POINTWISE_OUT_0_EXT, bd, &[out], "pointwise out")?;
+        self.finalize(d, "finalize pointwise")?;
+        Ok(d)
+    }
+
+    /// conv -> [ADD bias] -> RELU_FWD, the graph hipDNN's fused conv engines take.
+    fn fused_ops(&mut self, g: &GraphSpec, f: &FusedSpec, x: Descriptor, w: Descriptor, y: Descriptor) -> Result<Vec<Descriptor>, Failure> {
+        let conv_out = self.tensor(&f.conv_out)?;
+        let mut ops = vec![self.conv(g, x, w, conv_out)?];
+        let mut relu_in = conv_out;
+        if let Some((bias, add_out)) = &f.bias {
+            let b = self.tensor(bias)?;
+            let a = self.tensor(add_out)?;
+            ops.push(self.pointwise(pointwise_mode::ADD, hipdnn_type(bias.dtype), (conv_out, Some(b)), a, (None, None))?);
+            relu_in = a;
+        }
+        let clips = (f.lower_clip, f.upper_clip);
+        ops.push(self.pointwise(pointwise_mode::RELU_FWD, data_type::FLOAT, (relu_in, None), y, clips)?);
+        Ok(ops)
+    }
+}
+
+fn hipdnn_type(t: ElemType) -> i32 {
+    match t {
+        ElemType::F32 => data_type::FLOAT,
+        ElemType::F16 => data_type::HALF,
+        ElemType::BF16 => data_type::BFLOAT16,
+    }
+}
+
+/// The backend's message for the last failure on this thread.
+pub fn last_error(api: &Api) -> String {
+    let mut buf = [0u8; 512];
+    // SAFETY: the buffer and its size are ours.
+    unsafe { (api.get_last_error_string)(buf.as_mut_ptr().cast(), buf.len()) };
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).into_owned()
+}
+
+/// Build and finalize the plan of `g` on hipDNN handle `h`.
+pub fn build(api: &'static Api, h: Handle, g: &GraphSpec) -> Result<Plan, BuildError> {
+    let mut b = Builder { api, owned: Vec::new() };
+    let fail = BuildError::Failed;
+    let x = b.tensor(&g.x).map_err(fail)?;
+    let w = b.tensor(&g.w).map_err(fail)?;
+    let y = b.tensor(&g.y).map_err(fail)?;
+    let ops = match &g.fused {
+        None => vec![b.conv(g, x, w, y).map_err(fail)?],
+        Some(f) => b.fused_ops(g, f, x, w, y).map_err(fail)?,
+    };
+    let graph = b.create(descriptor_type::OPERATIONGRAPH, "create graph").map_err(fail)?;
+    b.set(graph, attr::OPERATIONGRAPH_HANDLE, attr_type::HANDLE, &[h], "graph handle").map_err(fail)?;
+    b.set(graph, attr::OPERATIONGRAPH_OPS, attr_type::BACKEND_DESCRIPTOR, &ops, "graph ops").map_err(fail)?;
+    b.finalize(graph, "finalize graph").map_err(fail)?;
+    let cfgs = engine_configs(&mut b, graph)?;
+    let (plan, workspace) = first_plan(&mut b, h, &cfgs)?;
+    let owned = std::mem::take(&mut b.owned);
+    Ok(Plan { api, plan, owned, workspace })
+}
+
+/// The heuristic's engine configurations for the graph (fallback mode).
+fn engine_configs(b: &mut Builder, graph: Descriptor) -> Result<Vec<Descriptor>, BuildError> {
+    let fail = BuildError::Failed;
+    let heur = b.create(descriptor_type::ENGINEHEUR, "create heuristic").map_err(fail)?;
+    b.set(heur, attr::ENGINEHEUR_OPERATION_GRAPH, attr_type::BACKEND_DESCRIPTOR, &[graph], "heuristic graph").map_err(fail)?;
+    b.set(heur, attr::ENGINEHEUR_MODE, attr_type::HEUR_MODE, &[heur_mode::FALLBACK], "heuristic mode").map_err(fail)?;
+    b.finalize(heur, "finalize heuristic").map_err(fail)?;
+    let mut count = 0i64;
+    let get = b.api.get_attribute;
+    let bd = attr_type::BACKEND_DESCRIPTOR;
+    // SAFETY: count query with a null array, as the backend API defines it.
+    let s = unsafe { get(heur, attr::ENGINEHEUR_RESULTS, bd, 0, &mut count, ptr::null_mut()) };
+    b.check("heuristic result count", s).map_err(fail)?;
+    if count <= 0 {
+        return Err(BuildError::NoEngine);
+    }
+    let mut cfgs = Vec::with_capacity(count as usize);
+    for _ in 0..count {
+        cfgs.push(b.create(descriptor_type::ENGINECFG, "create engine config").map_err(fail)?);
+    }
+    let mut got = 0i64;
+    // SAFETY: `cfgs` holds `count` created descriptors for the backend to fill.
+    let s = unsafe { get(heur, attr::ENGINEHEUR_RESULTS, bd, count, &mut got, cfgs.as_mut_ptr().cast::<c_void>()) };
+    b.check("heuristic results", s).map_err(fail)?;
+    cfgs.truncate(got.max(0) as usize);
+    if cfgs.is_empty() {
+        return Err(BuildError::NoEngine);
+    }
+    Ok(cfgs)
+}
+
+/// The plan of the first configuration that finalizes, as the frontend's
+/// default policy picks it, and its workspace size.
+fn first_plan(b: &mut Builder, h: Handle, cfgs: &[Descriptor]) -> Result<(Descriptor, usize), BuildError> {
+    let mut last = None;
+    for &cfg in cfgs {
+        match plan_for(b, h, cfg) {
+            Ok(p) => return Ok(p),
+            Err(f) => last = Some(f),
+        }
+    }
+    Err(BuildError::Failed(last.expect("at least one configuration")))
+}
+
+fn plan_for(b: &mut Builder, h: Handle, cfg: Descriptor) -> Result<(Descriptor, usize), Failure> {
+    b.finalize(cfg, "finalize engine config")?;
+    let plan = b.create(descriptor_type::EXECUTION_PLAN, "create plan")?;
+    b.set(plan, attr::EXECUTION_PLAN_HANDLE, attr_type::HANDLE, &[h], "plan handle")?;
+    b.set(plan, attr::EXECUTION_PLAN_ENGINE_CONFIG, attr_type::BACKEND_DESCRIPTOR, &[cfg], "plan config")?;
+    b.finalize(plan, "finalize plan")?;
+    let mut ws = 0i64;
+    // SAFETY: one INT64 into a local.
+    let s = unsafe {
+        (b.api.get_attribute)(plan, attr::EXECUTION_PLAN_WORKSPACE_SIZE, attr_type::INT64, 1, ptr::null_mut(), (&mut ws as *mut i64).cast())
+    };
+    b.check("plan workspace size", s)?;
+    // The plan is returned separately and owned by the Plan from here on.
+    b.owned.retain(|&d| d != plan);
+    Ok((plan, ws.max(0) as usize))
+}
+
+/// Run `plan` on hipDNN handle `h` with the caller's buffers and workspace.
+pub fn execute(plan: &Plan, h: Handle, uids: &[i64], ptrs: &[*mut c_void], workspace: *mut c_void) -> Result<(), Failure> {
+    let mut b = Builder { api: plan.api, owned: Vec::new() };
+    let vp = b.create(descriptor_type::VARIANT_PACK, "create variant pack")?;
+    b.set(vp, attr::VARIANT_PACK_UNIQUE_IDS, attr_type::INT64, uids, "variant pack ids")?;
+    b.set(vp, attr::VARIANT_PACK_DATA_POINTERS, attr_type::VOID_PTR, ptrs, "variant pack pointers")?;
+    b.set(vp, attr::VARIANT_PACK_WORKSPACE, attr_type::VOID_PTR, &[workspace], "variant pack workspace")?;
+    b.finalize(vp, "finalize variant pack")?;
+    // SAFETY: plan and pack are finalized descriptors of this backend.
+    let s = unsafe { (plan.api.execute)(h, plan.plan, vp) };
+    b.check("execute", s)
+}

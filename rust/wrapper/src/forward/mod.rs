@@ -1,0 +1,64 @@
+//! Forwarding to hipDNN: the handlers behind the forwarding table.
+//!
+//! - [`entry`]: one function per forwarded entry point, called by the
+//!   generated routed body; it maps the C arguments onto a handler in
+//!   [`calls`] and returns `Some(status)` (ran on hipDNN, or failed there)
+//!   or `None` (declined: the routed body calls MIOpen Private);
+//! - [`hooks`]: entry points observed while forwarding is enabled;
+//! - [`read`]: MIOpen descriptors through Private's `_impl` getters;
+//! - [`graph`]: the hipDNN graph / plan / variant pack;
+//! - [`state`]: the hipDNN handle of each MIOpen handle and the plan cache;
+//! - [`backend`]: the lazily loaded hipDNN backend.
+
+mod backend;
+mod calls;
+pub mod entry;
+mod graph;
+pub mod hooks;
+#[allow(unused_imports)]
+pub(crate) mod miopen_sys;
+mod private;
+mod read;
+mod state;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use miopen_forwarding_core::routing;
+use miopen_forwarding_core::status::miopen;
+
+/// What a handler did with a call.
+pub enum Outcome {
+    /// Ran on hipDNN (or answered for a forwarded problem); `note` goes to the trace.
+    Forwarded { status: u32, note: String },
+    /// Left to MIOpen Private, decided from the arguments before hipDNN ran.
+    Declined(String),
+    /// hipDNN failed (or is unavailable); the status is returned to the caller.
+    Failed { status: u32, why: String },
+}
+
+/// Run a handler under the panic boundary, trace the outcome, and turn it
+/// into what the routed body needs.
+pub fn run(index: usize, handler: impl FnOnce() -> Outcome) -> Option<u32> {
+    let outcome = catch_unwind(AssertUnwindSafe(handler)).unwrap_or_else(|_| {
+        // A bug here must not cross the C ABI, and hipDNN may already have
+        // run: report it rather than silently running the call again.
+        crate::runtime::write_stderr(
+            "MIOpen(hipDNN wrapper): internal error: panic in the forwarding layer; the call returns miopenStatusInternalError\n",
+        );
+        Outcome::Failed { status: miopen::INTERNAL_ERROR, why: "panic in the forwarding layer".into() }
+    });
+    match outcome {
+        Outcome::Forwarded { status, note } => {
+            crate::runtime::trace(index, "hipDNN", &format!("forwarded; {note}"));
+            Some(status)
+        }
+        Outcome::Declined(cause) => {
+            crate::runtime::trace(index, "MIOpen Private", &routing::decline_text(&cause));
+            None
+        }
+        Outcome::Failed { status, why } => {
+            crate::runtime::trace(index, &format!("error {}", miopen::name(status)), &why);
+            Some(status)
+        }
+    }
+}

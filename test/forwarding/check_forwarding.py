@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+"""Forwarding behaviour seen from a consumer of the installed libMIOpen.so.
+
+Each subcommand is one CTest. It runs test/consumers/forwarding_consumer
+under environments that select the mode, the hipDNN backend and its engine,
+and checks the consumer's per-call stdout lines and the wrapper's routing
+trace (MIOPEN_LOG_LEVEL=5) on stderr. Every check names what it expected, so
+a failure says what broke.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TRACE = re.compile(r"^MIOpen\(hipDNN wrapper\): (\w+) \[([^\]]*)\] -> (.+?) \((.*)\)$")
+DIAG = "MIOpen(hipDNN wrapper): error: MIOPEN_HIPDNN_FORWARDING=enabled but the hipDNN backend is unavailable"
+LOADED = re.compile(r"^MIOpen\(hipDNN wrapper\): hipDNN backend (\S+) \(version [^)]*\) loaded$")
+SCRUB = ("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL", "MIOPEN_DISABLE_HIPDNN_FOR",
+         "MIOPEN_HIPDNN_PLAN_CACHE_SIZE", "HIPDNN_BACKEND_LIBRARY_PATH", "HIPDNN_PLUGIN_DIR",
+         "MINI_HIPDNN_TEST_TRACE_EXECUTE")
+
+
+class Ctx:
+    def __init__(self, a):
+        self.consumer = a.consumer
+        self.backend_dir = a.backend_dir
+        self.provider_dir = a.provider_dir
+        self.fake_dir = a.missing_symbol_dir
+        self.wrong_major_dir = a.wrong_major_dir
+        self.install_lib = a.install_lib
+
+    def run(self, args, env=None, engine="reference", backend=True, lib_dir=None):
+        e = {k: v for k, v in os.environ.items() if k not in SCRUB}
+        e.update({"MIOPEN_HIPDNN_FORWARDING": "enabled", "MIOPEN_LOG_LEVEL": "5"})
+        if backend:
+            e["HIPDNN_BACKEND_LIBRARY_PATH"] = self.backend_dir
+        if engine == "provider":
+            e["HIPDNN_PLUGIN_DIR"] = self.provider_dir
+        if lib_dir:
+            e["LD_LIBRARY_PATH"] = lib_dir
+        e.update(env or {})
+        e = {k: v for k, v in e.items() if v is not None}
+        p = subprocess.run([self.consumer] + args, env=e, capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            fail(f"consumer {args} exited {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr[-4000:]}")
+        return p.stdout.splitlines(), p.stderr.splitlines()
+
+
+def fail(msg):
+    sys.exit(f"FAIL: {msg}")
+
+
+def traces(err):
+    return [m.groups() for m in map(TRACE.match, err) if m]
+
+
+def expect_count(lines, needle, n, what):
+    got = sum(1 for l in lines if needle in l)
+    if got != n:
+        fail(f"{what}: expected {n} line(s) containing {needle!r}, got {got}")
+
+
+def calls(out):
+    """stdout lines "<label> status=<n> [sum=<x>]" -> list of (label, status, sum)."""
+    res = []
+    for l in out:
+        m = re.match(r"^(.*) status=(-?\d+)(?: sum=(\S+))?$", l)
+        if m:
+            res.append((m.group(1), int(m.group(2)), None if m.group(3) is None else float(m.group(3))))
+    return res
+
+
+def conv_routes(err, entry):
+    return [(t, r) for (ep, _fam, t, r) in traces(err) if ep == entry]
+
+
+# --- call sequences: the enabled run behaves like the disabled one -----------
+def sequences(c, engine):
+    d_out, _ = c.run(["sequences"], env={"MIOPEN_HIPDNN_FORWARDING": "disabled"}, engine=engine)
+    e_out, e_err = c.run(["sequences"], engine=engine)
+    d, e = calls(d_out), calls(e_out)
+    if [x[0] for x in d] != [x[0] for x in e] or len(d) < 15:
+        fail(f"the two runs made different calls:\n{d_out}\n{e_out}")
+    declined = {"2-D forward beta=0.5", "3-D forward beta=0.5", "Immediate unknown id"}
+    for (label, ds, dsum), (_, es, esum) in zip(d, e):
+        if ds != es:
+            fail(f"{label}: status {es} with forwarding vs {ds} without")
+        if dsum is not None:
+            exact = label in declined
+            tol = 0.0 if exact else 1e-5 * max(1.0, abs(dsum))
+            if abs(dsum - esum) > tol:
+                fail(f"{label}: result {esum!r} with forwarding vs {dsum!r} without (tolerance {tol})")
+    for flag in ("Find fits workspace=1", "solution workspace covers the listed size=1"):
+        if sum(1 for l in e_out if flag in l) < 1:
+            fail(f"enabled run: expected {flag!r}")
+    routes = traces(e_err)
+    want = [
+        ("miopenFindConvolutionForwardAlgorithm", "hipDNN", "forwarded", 2),
+        ("miopenConvolutionForward", "hipDNN", "forwarded", 2),
+        ("miopenConvolutionForward", "MIOpen Private", "declined: beta=0.5 (hipDNN has no output blending)", 2),
+        ("miopenConvolutionForwardGetWorkSpaceSize", "hipDNN", "forwarded", 2),
+        ("miopenConvolutionForwardGetSolution", "hipDNN", "forwarded", 1),
+        ("miopenConvolutionForwardCompileSolution", "hipDNN", "forwarded", 1),
+        ("miopenConvolutionForwardImmediate", "hipDNN", "forwarded", 1),
+        ("miopenConvolutionForwardImmediate", "MIOpen Private", "declined: solution id 987654 is not one MIOpen accepts", 1),
+        ("miopenConvolutionForward", "MIOpen Private", "declined: a data pointer is null", 1),
+        ("miopenConvolutionForward", "MIOpen Private", "declined: xDesc is not readable", 1),
+        ("miopenConvolutionForward", "MIOpen Private", "declined: y's", 1),
+        ("miopenConvolutionForwardGetWorkSpaceSize", "MIOpen Private", "declined: workSpaceSize is null", 1),
+        ("miopenConvolutionForwardGetWorkSpaceSize", "MIOpen Private", "declined: the handle is not readable", 1),
+    ]
+    for ep, target, reason, n in want:
+        got = sum(1 for (p, _f, t, r) in routes if p == ep and t == target and r.startswith(reason))
+        if got != n:
+            fail(f"{engine}: expected {n} trace line(s) '{ep} -> {target} ({reason}...)', got {got}:\n"
+                 + "\n".join(f"  {p} -> {t} ({r})" for (p, _f, t, r) in routes if p == ep))
+    print(f"{engine} engine: {len(d)} calls, same statuses and results as without forwarding")
+
+
+# --- plan cache --------------------------------------------------------------
+def cache_repeat(c):
+    _, err = c.run(["repeat", "5"])
+    r = conv_routes(err, "miopenConvolutionForward")
+    notes = [reason for (_t, reason) in r]
+    if len(r) != 5 or notes.count("forwarded; plan cache hit") != 5:
+        fail(f"5 repeats after GetWorkSpaceSize built the plan: expected 5 hits, got {notes}")
+    ws = conv_routes(err, "miopenConvolutionForwardGetWorkSpaceSize")
+    if len(ws) != 1 or not ws[0][1].endswith("plan cache miss"):
+        fail(f"the first call on the problem builds the plan: {ws}")
+    print("repeat: 1 miss, then 5 hits")
+
+
+def cache_evict(c):
+    def last_note(size):
+        _, err = c.run(["problems", "3"], env={"MIOPEN_HIPDNN_PLAN_CACHE_SIZE": size})
+        return [r for (_t, r) in conv_routes(err, "miopenConvolutionForward")]
+    bounded = last_note("2")
+    unbounded = last_note(None)
+    if bounded[:3] != ["forwarded; plan cache miss"] * 3 or bounded[3] != "forwarded; plan cache miss":
+        fail(f"capacity 2, problems 0 1 2 0: the first must have been evicted: {bounded}")
+    if unbounded[3] != "forwarded; plan cache hit":
+        fail(f"default capacity, problems 0 1 2 0: the first must still be cached: {unbounded}")
+    print("eviction at the bound: problem 0 rebuilt with capacity 2, reused with the default")
+
+
+def cache_release(c):
+    _, err = c.run(["release"])
+    notes = [r for (_t, r) in conv_routes(err, "miopenConvolutionForward")]
+    if notes != ["forwarded; plan cache miss", "forwarded; plan cache hit"] * 2:
+        fail(f"a new handle after miopenDestroy must rebuild (even at a reused address): {notes}")
+    expect_count(err, "miopenDestroy: released 1 cached plan(s) and the hipDNN handle", 2, "release")
+    print("miopenDestroy releases the handle's plans and hipDNN handle")
+
+
+def cache_stream(c):
+    _, err = c.run(["stream"], env={"MINI_HIPDNN_TEST_TRACE_EXECUTE": "1"})
+    execs = [l for l in err if l.startswith("mini-hipdnn: execute on engine")]
+    if len(execs) != 2 or "0x5eed00" in execs[0] or not execs[1].endswith("stream 0x5eed00"):
+        fail(f"the second call must run on the stream set by miopenSetStream: {execs}")
+    notes = [r for (_t, r) in conv_routes(err, "miopenConvolutionForward")]
+    if notes != ["forwarded; plan cache miss", "forwarded; plan cache hit"]:
+        fail(f"the plan is reused on the new stream: {notes}")
+    print("miopenSetStream: the cached plan runs on the new stream")
+
+
+# --- loader ------------------------------------------------------------------
+def unavailable(c, env, needle, what):
+    out, err = c.run(["find"], env=env, backend=False)
+    expect_count(err, DIAG, 1, what)
+    diag = next(l for l in err if DIAG in l)
+    for n in [needle, "miopenStatusNotInitialized", "MIOPEN_DISABLE_HIPDNN_FOR=*"]:
+        if n not in diag:
+            fail(f"{what}: the diagnostic does not mention {n!r}: {diag}")
+    st = {label: s for (label, s, _x) in calls(out)}
+    if st.get("GetWorkSpaceSize") != 1 or st.get("Find") != 1 or st.get("forward") != 1:
+        fail(f"{what}: calls that would forward return miopenStatusNotInitialized (1): {st}")
+    # The same environment with forwarding disabled never touches hipDNN.
+    out, err = c.run(["find"], env=dict(env, MIOPEN_HIPDNN_FORWARDING="disabled", MIOPEN_LOG_LEVEL=None),
+                     backend=False)
+    if err:
+        fail(f"{what}, forwarding disabled: expected silent stderr, got {err}")
+    if any(s != 0 for (_l, s, _x) in calls(out)):
+        fail(f"{what}, forwarding disabled: every call succeeds: {out}")
+    print(f"{what}: one diagnostic, miopenStatusNotInitialized; invisible when disabled")
+
+
+def loader_missing(c):
+    unavailable(c, {"HIPDNN_BACKEND_LIBRARY_PATH": "/nonexistent-hipdnn"},
+                "/nonexistent-hipdnn/libhipdnn_backend.so", "missing library")
+
+
+def loader_wrong_major(c):
+    unavailable(c, {"HIPDNN_BACKEND_LIBRARY_PATH": c.wrong_major_dir}, "major", "wrong major")
+
+
+def loader_missing_symbol(c):
+    unavailable(c, {"HIPDNN_BACKEND_LIBRARY_PATH": c.fake_dir}, "hipdnnBackendExecute", "missing symbol")
+
+
+def loader_relative_env(c):
+    _, err = c.run(["find"], env={"HIPDNN_BACKEND_LIBRARY_PATH": "relative/dir"}, backend=False)
+    expect_count(err, "HIPDNN_BACKEND_LIBRARY_PATH", 2, "relative override: a warning and the diagnostic")
+
+
+def loader_threads(c):
+    out, err = c.run(["threads"], env={"HIPDNN_BACKEND_LIBRARY_PATH": "/nonexistent-hipdnn"}, backend=False)
+    expect_count(err, DIAG, 1, "64 racing first calls, backend missing")
+    if "threads status=1" not in out:
+        fail(f"64 threads: every call returns miopenStatusNotInitialized: {out}")
+    out, err = c.run(["threads"])
+    if sum(1 for l in err if LOADED.match(l)) != 1 or "threads status=0" not in out:
+        fail(f"64 racing first calls with the backend present: one load, all succeed: {out} {err[:5]}")
+    print("64 racing first calls: one load, one diagnostic")
+
+
+def loader_search_order(c):
+    """Module directory, then ../lib and ../lib64, as hipDNN documents its search."""
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = os.path.join(tmp, "prefix", "lib")
+        shutil.copytree(c.install_lib, lib, symlinks=True)
+        lib64 = os.path.join(tmp, "prefix", "lib64")
+        shutil.copytree(c.backend_dir, lib64, symlinks=True)
+        for lib_dir, where in ((lib, lib64),):
+            _, err = c.run(["find"], backend=False, lib_dir=lib_dir)
+            loaded = [LOADED.match(l).group(1) for l in err if LOADED.match(l)]
+            if loaded != [os.path.join(where, "libhipdnn_backend.so")]:
+                fail(f"no env: the backend in ../lib64 is found: {loaded}\n{err[-5:]}")
+        # A backend beside libMIOpen.so comes before ../lib64.
+        shutil.copy(os.path.join(c.backend_dir, "libhipdnn_backend.so"), lib)
+        shutil.copytree(os.path.join(c.backend_dir, "hipdnn_plugins"), os.path.join(lib, "hipdnn_plugins"))
+        _, err = c.run(["find"], backend=False, lib_dir=lib)
+        loaded = [LOADED.match(l).group(1) for l in err if LOADED.match(l)]
+        if loaded != [os.path.join(lib, "libhipdnn_backend.so")]:
+            fail(f"a backend beside libMIOpen.so wins over ../lib64: {loaded}")
+        # The environment variable comes first.
+        _, err = c.run(["find"], lib_dir=lib)
+        loaded = [LOADED.match(l).group(1) for l in err if LOADED.match(l)]
+        if loaded != [os.path.join(c.backend_dir, "libhipdnn_backend.so")]:
+            fail(f"HIPDNN_BACKEND_LIBRARY_PATH wins over the module directory: {loaded}")
+    print("search order: HIPDNN_BACKEND_LIBRARY_PATH, libMIOpen.so's directory, ../lib64")
+
+
+# --- no re-entry and tuning db --------------------------------------------------
+def no_reentry(c):
+    _, err = c.run(["find"], engine="provider", env={"MINI_HIPDNN_TEST_TRACE_EXECUTE": "1"})
+    execs = [l for l in err if l.startswith("mini-hipdnn: execute on engine")]
+    if len(execs) != 2 or any("MIOPEN_ENGINE" not in l for l in execs):
+        fail(f"the MIOpen provider engine ran Find and the call: {execs}")
+    # The provider called MIOpen Private's Find and convolution (MIOpen's own
+    # log names them), yet each public entry point shows exactly one wrapper
+    # trace line: nothing came back through libMIOpen.so.
+    for ep in ("miopenFindConvolutionForwardAlgorithm", "miopenConvolutionForward"):
+        if len(conv_routes(err, ep)) != 1:
+            fail(f"{ep}: expected exactly the program's one call in the wrapper trace: {conv_routes(err, ep)}")
+        if not any(f"{ep}_impl" in l for l in err):
+            fail(f"{ep}_impl: the provider's call into MIOpen Private is not in MIOpen's log")
+    print("no re-entry: the provider's MIOpen calls reach Private directly")
+
+
+def tuning_db(c):
+    def find_run(db, mode):
+        env = {"MIOPEN_USER_DB_PATH": db, "MIOPEN_HIPDNN_FORWARDING": mode}
+        out, _ = c.run(["find"], env=env)
+        return next(l for l in out if l.startswith("Find result:"))
+
+    def snapshot(db):
+        return {f: open(os.path.join(db, f), "rb").read() for f in sorted(os.listdir(db))}
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "db")
+        os.makedirs(db)
+        find_run(db, "enabled")
+        if os.listdir(db):
+            fail(f"a forwarded Find created files in the find-db directory: {os.listdir(db)}")
+        find_run(db, "disabled")
+        before = snapshot(db)
+        if not before:
+            fail("MIOpen's Find did not write its find-db (the test cannot see the bypass)")
+        find_run(db, "enabled")
+        if snapshot(db) != before:
+            fail("a forwarded Find changed MIOpen's find-db")
+        recorded = re.search(r"=\w+:([0-9.e+-]+),", before[next(iter(before))].decode())
+        again = find_run(db, "disabled")
+        t = float(re.search(r"time=([0-9.e+-]+)", again).group(1))
+        if recorded is None or abs(t - float(recorded.group(1))) > 1e-6 * max(1.0, t):
+            fail(f"the disabled run must reuse the recorded entry: {again} vs {before}")
+    print("tuning db: untouched by forwarded calls, reused when forwarding is off")
+
+
+TESTS = {
+    "sequences_reference": lambda c: sequences(c, "reference"),
+    "sequences_provider": lambda c: sequences(c, "provider"),
+    "cache_repeat": cache_repeat, "cache_evict": cache_evict, "cache_release": cache_release,
+    "cache_stream": cache_stream, "loader_missing": loader_missing, "loader_wrong_major": loader_wrong_major,
+    "loader_missing_symbol": loader_missing_symbol, "loader_relative_env": loader_relative_env,
+    "loader_threads": loader_threads, "loader_search_order": loader_search_order,
+    "no_reentry": no_reentry, "tuning_db": tuning_db,
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("test", choices=sorted(TESTS))
+    for opt in ("consumer", "backend-dir", "provider-dir", "missing-symbol-dir", "wrong-major-dir", "install-lib"):
+        ap.add_argument(f"--{opt}", required=True)
+    a = ap.parse_args()
+    TESTS[a.test](Ctx(a))
+
+
+if __name__ == "__main__":
+    main()
