@@ -194,8 +194,8 @@ pub const MAX_SPATIAL: usize = 3;
 
 /// Translate a plain convolution problem, or say why not.
 pub fn translate(p: &Problem) -> Result<GraphSpec, Decline> {
-    check_attributes(&p.conv)?;
     let dtype = common_type(&[("x", &p.x), ("w", &p.w), ("y", &p.y)])?;
+    check_attributes(&p.conv, dtype)?;
     let spatial = check_shapes(p)?;
     let (x, w, y) = lift_1d(p, spatial);
     let pads = lift(&p.conv.pads, spatial, 0);
@@ -244,15 +244,17 @@ pub fn translate_fused(p: &Problem, f: &Fusion) -> Result<GraphSpec, Decline> {
 
 /// Attributes frameworks set must keep their meaning: no hipDNN engine in
 /// the pinned set promises deterministic kernels or MIOpen's alternate fp16
-/// path, so a problem asking for either stays on MIOpen.
-fn check_attributes(c: &ConvParams) -> Result<(), Decline> {
-    if c.deterministic != 0 {
+/// path, so a problem asking for either stays on MIOpen. MIOpen's values:
+/// DETERMINISTIC 0 (default) or 1; FP16_ALT_IMPL -1 (default, decided by
+/// MIOpen), 0 (off) or 1 (on), and it only changes fp16 problems.
+fn check_attributes(c: &ConvParams, dtype: ElemType) -> Result<(), Decline> {
+    if c.deterministic > 0 {
         return decline(format!(
             "MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC={} (no hipDNN engine is known to honour it)",
             c.deterministic
         ));
     }
-    if c.fp16_alt_impl != 0 {
+    if c.fp16_alt_impl > 0 && dtype == ElemType::F16 {
         return decline(format!(
             "MIOPEN_CONVOLUTION_ATTRIB_FP16_ALT_IMPL={} (no hipDNN engine is known to honour it)",
             c.fp16_alt_impl

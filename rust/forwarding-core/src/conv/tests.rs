@@ -21,7 +21,7 @@ fn conv(pads: &[i64]) -> ConvParams {
         dilations: vec![1; n],
         groups: 1,
         deterministic: 0,
-        fp16_alt_impl: 0,
+        fp16_alt_impl: -1,
     }
 }
 
@@ -103,8 +103,16 @@ fn attributes_transpose_and_rank_decline() {
     p.conv.deterministic = 1;
     assert!(cause(translate(&p)).starts_with("MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC=1"));
     let mut p = problem();
-    p.conv.fp16_alt_impl = 1;
+    p.conv.fp16_alt_impl = 1; // only changes fp16 problems
+    assert!(translate(&p).is_ok());
+    for x in [&mut p.x, &mut p.w, &mut p.y] {
+        x.dtype = miopen_type::HALF;
+    }
     assert!(cause(translate(&p)).starts_with("MIOPEN_CONVOLUTION_ATTRIB_FP16_ALT_IMPL=1"));
+    for default in [-1, 0] {
+        p.conv.fp16_alt_impl = default;
+        assert!(translate(&p).is_ok(), "FP16_ALT_IMPL={default} is MIOpen's default or off");
+    }
     let mut p = problem();
     p.conv.mode = miopen_mode::TRANSPOSE;
     assert_eq!(cause(translate(&p)), "miopenTranspose mode (not translated)");

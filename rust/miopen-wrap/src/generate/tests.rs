@@ -67,6 +67,40 @@ fn export_map_is_exactly_public_plus_survivors() {
     assert_eq!(globals, ["miopenCreate;", "miopenGetErrorString;", "miopenHiddenThing;", "miopenSetDims;"]);
 }
 
+const TABLE_HEADER: &str = r#"
+#pragma once
+#include <stddef.h>
+typedef enum { miopenStatusSuccess = 0 } miopenStatus_t;
+typedef struct miopenHandle* miopenHandle_t;
+typedef struct miopenTensorDescriptor* miopenTensorDescriptor_t;
+typedef struct miopenConvolutionDescriptor* miopenConvolutionDescriptor_t;
+extern "C" {
+/** @addtogroup convolutions
+ *  @{
+ */
+miopenStatus_t miopenDestroy(miopenHandle_t handle);
+miopenStatus_t miopenConvolutionForwardGetWorkSpaceSize(miopenHandle_t handle, const miopenTensorDescriptor_t wDesc,
+    const miopenTensorDescriptor_t xDesc, const miopenConvolutionDescriptor_t convDesc,
+    const miopenTensorDescriptor_t yDesc, size_t* workSpaceSize);
+/** @} */
+}
+"#;
+
+#[test]
+fn forwarding_table_entries_call_their_handler_and_hooks_observe() {
+    let (d, m) = run_on(TABLE_HEADER, &[]);
+    let s = std::fs::read_to_string(d.path().join("out/stubs.rs")).unwrap();
+    let ws = "miopenConvolutionForwardGetWorkSpaceSize";
+    assert!(s.contains(&format!("crate::forward::entry::{ws}(\n")), "{s}");
+    assert!(s.contains("crate::runtime::Route::Hipdnn =>"), "{s}");
+    assert!(s.contains("None => {\n                    impls::miopenConvolutionForwardGetWorkSpaceSize_impl("), "{s}");
+    assert!(s.contains("crate::forward::hooks::miopenDestroy(handle as _);"), "{s}");
+    // The manifest takes the family from the table, not the doxygen group.
+    let fam: Vec<_> = m.entry_points.iter().map(|e| (e.name.as_str(), e.family.as_str())).collect();
+    assert_eq!(fam, vec![("miopenDestroy", "convolutions"), (ws, "conv_fwd")]);
+    syn::parse_file(&s).unwrap();
+}
+
 #[test]
 fn impl_header_declares_impl_names_with_beta_guard() {
     let (d, _m) = run_on(HEADER, &[]);
@@ -86,7 +120,9 @@ fn stubs_bind_enums_as_integers_and_call_impl() {
     assert!(!s.contains("pub enum"), "enums must not be Rust enums:\n{s}");
     assert!(s.contains("pub unsafe extern \"C\" fn miopenCreate(handle: *mut miopenHandle_t) -> miopenStatus_t"), "{s}");
     assert!(s.contains("crate::fast_path!(impls::miopenCreate_impl, miopenCreate__routed)"), "{s}");
-    assert!(s.contains("Route::Private => impls::miopenCreate_impl(handle)"), "{s}");
+    // Not in the forwarding table: the routed body traces, then calls Private.
+    assert!(s.contains("crate::runtime::route(0);\n    impls::miopenCreate_impl(handle)"), "{s}");
+    assert!(!s.contains("crate::forward::"), "{s}");
     assert!(s.contains("jmp *miopenHiddenThing_impl@GOTPCREL(%rip)"), "{s}");
     // The generated file must itself be valid Rust.
     syn::parse_file(&s).unwrap();
