@@ -8,7 +8,9 @@ BUILD=$(realpath -m "${1:-build}")
 INSTALL="$BUILD/install"
 OUT="$BUILD/bench"
 cmake --install "$BUILD" --prefix "$INSTALL" >/dev/null   # always: a stale install would measure old stubs
-cmake -S bench -B "$OUT" -DCMAKE_PREFIX_PATH="$INSTALL" -DCMAKE_BUILD_TYPE=Release >/dev/null
+HD="$BUILD/test/mini-hipdnn"
+cmake -S bench -B "$OUT" -DCMAKE_PREFIX_PATH="$INSTALL" -DCMAKE_BUILD_TYPE=Release \
+  -DMINI_HIPDNN_DIR="$PWD/test/mini-hipdnn" -DMINI_HIPDNN_LIB="$HD/lib/libhipdnn_backend.so" >/dev/null
 cmake --build "$OUT" -j 2 >/dev/null
 bin="$OUT/passthrough"
 base="$BUILD/baseline"
@@ -22,6 +24,8 @@ instr() { # instructions for N calls under callgrind
   env "$@" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$n" 2>&1 |
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
+ns_mean() { sed -n 's/.*ns_per_call_mean=\([0-9.]*\).*/\1/p'; }
+minimum() { printf '%s\n' "$@" | sort -g | head -n 1; }
 per_call() { # (instr(2N) - instr(N)) / N, so start-up cost cancels out
   local a b; a=$(instr 100000 "$@"); b=$(instr 200000 "$@")
   echo "scale=2; ($b - $a) / 100000" | bc
@@ -44,6 +48,27 @@ per_call() { # (instr(2N) - instr(N)) / N, so start-up cost cancels out
   echo "| --- | --- | --- |"
   echo "| baseline | $b | - |"
   echo "| wrapper, disabled | $d | $(echo "$d - $b" | bc) |"
-  echo "| wrapper, enabled (routed path, Phase 1) | $e | $(echo "$e - $b" | bc) |"
+  echo "| wrapper, enabled (routed path: decision + trace check) | $e | $(echo "$e - $b" | bc) |"
+  echo
+  echo "## Forwarded steady state (engine time excluded)"
+  echo
+  echo "miopenConvolutionForward through libMIOpen.so with forwarding enabled, plan cache warm, on the"
+  echo "test bed's engine that returns at once (MINI_TEST_DUMMY_ENGINE), vs the hipDNN backend alone"
+  echo "doing what the wrapper asks of it per call (variant pack + execute on a prebuilt plan)."
+  echo "Minimum of 5 interleaved runs of 200000 calls per thread."
+  echo
+  echo "| threads | through the wrapper (ns/call) | backend alone (ns/call) | wrapper adds (ns/call) |"
+  echo "| --- | --- | --- | --- |"
+  fwd_env=(MIOPEN_HIPDNN_FORWARDING=enabled HIPDNN_BACKEND_LIBRARY_PATH="$HD/lib"
+           HIPDNN_PLUGIN_DIR="$HD/test_plugins" HIPDNN_HEUR_FALLBACK_ENGINE_ORDER=MINI_TEST_DUMMY_ENGINE)
+  for t in 1 8; do
+    ws=(); bs=()
+    for _ in 1 2 3 4 5; do
+      ws+=("$(env "${fwd_env[@]}" "$OUT/forwarded" wrapper 200000 "$t" | ns_mean)")
+      bs+=("$(env "${fwd_env[@]}" "$OUT/forwarded" backend 200000 "$t" | ns_mean)")
+    done
+    w=$(minimum "${ws[@]}"); b=$(minimum "${bs[@]}")
+    echo "| $t | $w | $b | $(echo "$w - $b" | bc) |"
+  done
 } | tee "$OUT/report.md"
 echo "report: $OUT/report.md"

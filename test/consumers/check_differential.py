@@ -116,6 +116,11 @@ def parse(run, stdout, stderr, returncode, cases):
             }
         elif SUMMARY.match(line):
             summary = line
+    mismatches = sum(1 for c in run.cases.values() if c["result"] == "mismatch")
+    if returncode == 1 and not mismatches:
+        p.append(f"{run.name}: exit status 1 but no case reported a mismatch")
+    if returncode == 0 and mismatches:
+        p.append(f"{run.name}: exit status 0 despite {mismatches} mismatches")
     missing = [i for i in range(cases) if i not in run.cases]
     if missing and returncode >= 0:
         p.append(f"{run.name}: {len(missing)} cases not reported (first: {missing[:5]})")
@@ -228,7 +233,7 @@ def print_table(run, table):
         print(f"  other routes            {sum(table['other'].values()):5d}")
         for k, v in table["other"].most_common():
             print(f"      {k:<58s} {v:5d}")
-    print(f"  rejected (same status as pass-through) {sum(table['rejected'].values()):d}")
+    print(f"  rejected, by status     {sum(table['rejected'].values()):5d}")
     for k, v in table["rejected"].most_common():
         print(f"      {k:<58s} {v:5d}")
     if table["coverage"]:

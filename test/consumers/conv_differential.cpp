@@ -3,8 +3,8 @@
 // Generates --cases random small convolution problems from --seed (three
 // directions; legacy Find, immediate and legacy-without-Find call sequences;
 // fp32/fp16/bf16; NCHW, NHWC and padded layouts; 2-D and 3-D; groups and
-// depthwise; dilation, padding, stride; alpha/beta; a few mixed-type and
-// invalid problems), runs each through whatever libMIOpen.so the process
+// depthwise; dilation, padding, stride; alpha/beta; a few mixed-type,
+// invalid and DETERMINISTIC/FP16_ALT_IMPL-attribute problems), runs each through whatever libMIOpen.so the process
 // loads, and compares every output with an independent double-precision
 // reference computed here on the host (plain loops over the problem
 // definition; nothing is shared with the library's kernels).
@@ -315,6 +315,9 @@ struct Problem
     Dir dir         = Dir::Fwd;
     Api api         = Api::Find;
     float alpha = 1.0f, beta = 0.0f;
+    // A convolution attribute a framework may set (-1: none):
+    // MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC = 1 or FP16_ALT_IMPL = 0/1.
+    int attr = -1, attr_value = 0;
     bool bad_ydims  = false; // invalid problem: y's last extent off by one
     bool exhaustive = false;
     int request     = 1;
@@ -539,6 +542,11 @@ Problem generate(Rng& rng)
         p.alpha       = s[0];
         p.beta        = s[1];
     }
+    if(rng.chance(0.02))
+    {
+        p.attr       = rng.chance(0.5) ? MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC : MIOPEN_CONVOLUTION_ATTRIB_FP16_ALT_IMPL;
+        p.attr_value = p.attr == MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC ? 1 : rng.range(0, 1);
+    }
     p.bad_ydims  = rng.chance(0.02);
     p.exhaustive = rng.chance(0.5);
     p.request    = rng.range(1, 3);
@@ -568,6 +576,9 @@ std::string dims_text(const Problem& p)
            " k=" + std::to_string(p.k) + " g=" + std::to_string(p.g) + " mode=" + modes[p.mode] +
            " in=" + list(p.in) + " fil=" + list(p.fil) + " out=" + list(p.out) + " pad=" + list(p.pad) +
            " stride=" + list(p.stride) + " dil=" + list(p.dil) + " " + scale +
+           (p.attr == MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC ? " attr=deterministic:" + std::to_string(p.attr_value)
+            : p.attr == MIOPEN_CONVOLUTION_ATTRIB_FP16_ALT_IMPL ? " attr=fp16-alt-impl:" + std::to_string(p.attr_value)
+                                                                 : std::string()) +
            (p.bad_ydims ? " invalid=ydims" : "");
 }
 
@@ -799,6 +810,9 @@ bool run_case(miopenHandle_t handle, int index, const Problem& p, Rng& rng, bool
                "miopenInitConvolutionDescriptor");
     if(p.g > 1 || p.mode != miopenConvolution)
         o.note(miopenSetConvolutionGroupCount(cd, p.g), "miopenSetConvolutionGroupCount");
+    if(p.attr >= 0)
+        o.note(miopenSetConvolutionAttribute(cd, static_cast<miopenConvolutionAttrib_t>(p.attr), p.attr_value),
+               "miopenSetConvolutionAttribute");
 
     std::string why;
     // The library's idea of the output shape must be ours.

@@ -16,8 +16,8 @@
 //! - A poisoned lock is recovered: a panic elsewhere must not turn every
 //!   later forwarded call into a panic.
 
-use std::collections::{BTreeMap, HashMap};
-use std::hash::Hash;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -25,6 +25,40 @@ use std::sync::{Arc, Mutex, MutexGuard};
 pub const PLAN_CACHE_SIZE_VAR: &str = "MIOPEN_HIPDNN_PLAN_CACHE_SIZE";
 /// Plans kept when the variable is unset or unusable.
 pub const DEFAULT_CAPACITY: usize = 256;
+
+/// A multiply-rotate hasher (the Fx scheme) for plan keys: the keys are the
+/// wrapper's own problem descriptions, not attacker-chosen, and SipHash over
+/// a whole convolution problem was a visible share of a forwarded call.
+#[derive(Default)]
+pub struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_i64(&mut self, v: i64) {
+        self.write_u64(v as u64);
+    }
+
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type KeyHasher = BuildHasherDefault<FxHasher>;
 
 /// A snapshot of the cache's counters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -70,25 +104,22 @@ impl<V> Lookup<V> {
 
 struct Entry<V> {
     value: Arc<V>,
-    /// Position in [`Inner::recency`]; larger is more recent.
+    /// Last use; larger is more recent.
     tick: u64,
 }
 
-/// Everything behind the lock: the entries and their recency order.
+/// Everything behind the lock. A hit only stamps its entry with a new tick
+/// (the forwarded steady state is all hits); the least recent entry is
+/// found by a scan only when an insertion exceeds the bound, which happens
+/// after a plan build that costs far more.
 struct Inner<K, V> {
-    entries: HashMap<K, Entry<V>>,
-    /// tick -> key, oldest first: the first key is the next to evict.
-    recency: BTreeMap<u64, K>,
+    entries: HashMap<K, Entry<V>, KeyHasher>,
     next_tick: u64,
 }
 
 impl<K: Eq + Hash + Clone, V> Inner<K, V> {
     fn new() -> Self {
-        Inner {
-            entries: HashMap::new(),
-            recency: BTreeMap::new(),
-            next_tick: 0,
-        }
+        Inner { entries: HashMap::default(), next_tick: 0 }
     }
 
     fn tick(&mut self) -> u64 {
@@ -100,16 +131,12 @@ impl<K: Eq + Hash + Clone, V> Inner<K, V> {
     fn touch(&mut self, key: &K) -> Option<Arc<V>> {
         let tick = self.tick();
         let entry = self.entries.get_mut(key)?;
-        let old = std::mem::replace(&mut entry.tick, tick);
-        let value = Arc::clone(&entry.value);
-        let k = self.recency.remove(&old).unwrap_or_else(|| key.clone());
-        self.recency.insert(tick, k);
-        Some(value)
+        entry.tick = tick;
+        Some(Arc::clone(&entry.value))
     }
 
     fn insert(&mut self, key: K, value: Arc<V>) {
         let tick = self.tick();
-        self.recency.insert(tick, key.clone());
         self.entries.insert(key, Entry { value, tick });
     }
 
@@ -118,11 +145,10 @@ impl<K: Eq + Hash + Clone, V> Inner<K, V> {
     fn evict_to(&mut self, capacity: usize) -> Vec<Arc<V>> {
         let mut evicted = Vec::new();
         while self.entries.len() > capacity {
-            let Some((_, key)) = self.recency.pop_first() else {
-                break;
-            };
-            if let Some(e) = self.entries.remove(&key) {
-                evicted.push(e.value);
+            let oldest = self.entries.iter().min_by_key(|(_, e)| e.tick).map(|(k, _)| k.clone());
+            match oldest.and_then(|k| self.entries.remove(&k)) {
+                Some(e) => evicted.push(e.value),
+                None => break,
             }
         }
         evicted
@@ -133,7 +159,6 @@ impl<K: Eq + Hash + Clone, V> Inner<K, V> {
         let mut removed = Vec::with_capacity(keys.len());
         for k in keys {
             if let Some(e) = self.entries.remove(&k) {
-                self.recency.remove(&e.tick);
                 removed.push(e.value);
             }
         }
@@ -172,8 +197,7 @@ impl<K: Eq + Hash + Clone, V> PlanCache<K, V> {
 
     /// The lock, recovered if a panic poisoned it. Only a panicking `K`
     /// (hash, eq, clone) or an allocation failure can poison it, and every
-    /// step tolerates an entry missing from the recency order, so the data
-    /// stays usable.
+    /// step leaves the map consistent, so the data stays usable.
     fn lock(&self) -> MutexGuard<'_, Inner<K, V>> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }

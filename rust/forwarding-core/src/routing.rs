@@ -5,7 +5,7 @@
 //! the arguments are translated (see [`decline_text`]).
 
 use crate::config::{Config, Mode, DISABLE_FOR_VAR};
-use crate::table;
+use crate::table::{self, Family};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Route {
@@ -68,13 +68,19 @@ impl Decision {
 /// be enabled; the entry point must be in the forwarding table; its family
 /// must not be opted out.
 pub fn decide(config: &Config, entry_point: &str) -> Decision {
+    decide_family(config, table::lookup(entry_point).map(|row| row.family))
+}
+
+/// [`decide`] for an entry point whose table family is already known (the
+/// generated entry-point table carries it, so a call needs no name lookup).
+pub fn decide_family(config: &Config, family: Option<Family>) -> Decision {
     if config.mode != Mode::Enabled {
         return Decision::private(Reason::ForwardingDisabled);
     }
-    let Some(row) = table::lookup(entry_point) else {
+    let Some(family) = family else {
         return Decision::private(Reason::NotInForwardingSet);
     };
-    if config.opted_out(row.family) {
+    if config.opted_out(family) {
         return Decision::private(Reason::OptedOut);
     }
     Decision {

@@ -25,7 +25,10 @@ pub use miopen_forwarding_core::Route;
 /// One row of the generated entry-point table.
 pub struct EntryPoint {
     pub name: &'static str,
+    /// The family shown in the trace (the forwarding table's, or the header's group).
     pub family: &'static str,
+    /// The forwarding table's family, for entry points in the forwarding set.
+    pub forward: Option<miopen_forwarding_core::Family>,
 }
 
 const UNINITIALISED: u8 = 0;
@@ -88,8 +91,8 @@ macro_rules! fast_path {
 pub fn route(index: usize) -> Route {
     std::panic::catch_unwind(|| {
         let config = config();
-        let name = crate::entry_points().get(index).map_or("<unknown entry point>", |e| e.name);
-        let decision = routing::decide(config, name);
+        let family = crate::entry_points().get(index).and_then(|e| e.forward);
+        let decision = routing::decide_family(config, family);
         if decision.route == Route::Private {
             trace(index, "MIOpen Private", &decision.reason.describe(config));
         }

@@ -51,7 +51,14 @@ pub fn generate(api: &Api, opts: &ParseOptions, manifest: &Manifest) -> Result<S
         .iter()
         .map(|e| {
             let (n, fam) = (&e.name, &e.family);
-            quote! { crate::runtime::EntryPoint { name: #n, family: #fam } }
+            let forward = match miopen_forwarding_core::table::lookup(n) {
+                Some(row) => {
+                    let variant = Ident::new(&format!("{:?}", row.family), Span::call_site());
+                    quote! { Some(miopen_forwarding_core::Family::#variant) }
+                }
+                None => quote! { None },
+            };
+            quote! { crate::runtime::EntryPoint { name: #n, family: #fam, forward: #forward } }
         })
         .collect();
     let count = table.len();

@@ -10,6 +10,7 @@
 //! is never short on either path, and every solution id handed out is one
 //! MIOpen Private accepts.
 
+use std::borrow::Cow;
 use std::ffi::c_void;
 use std::sync::Arc;
 use std::time::Instant;
@@ -23,7 +24,7 @@ use miopen_forwarding_core::Direction;
 use super::graph::{self, BuildError, Failure, Plan};
 use super::miopen_sys as sys;
 use super::read::{self, Tensors};
-use super::{backend, private, state, Outcome};
+use super::{backend, note, private, state, Outcome};
 
 /// The descriptors every handler of a convolution problem has.
 pub struct Conv {
@@ -98,7 +99,7 @@ fn api() -> Step<&'static Api> {
     })
 }
 
-fn ready(c: &Conv, spec: &GraphSpec) -> Step<Ready> {
+fn ready(c: &Conv, spec: GraphSpec) -> Step<Ready> {
     let api = api()?;
     let hd = match state::hipdnn_handle(api, c.handle) {
         Ok(h) => h,
@@ -142,7 +143,7 @@ fn execute(r: &Ready, uids: &[i64], ptrs: &[*mut c_void], ws: &Workspace) -> Ste
     Ok(start.elapsed().as_secs_f32() * 1e3)
 }
 
-fn run_plain(c: &Conv, spec: &GraphSpec, b: &Buffers, ws: &Workspace) -> Step<(Ready, f32)> {
+fn run_plain(c: &Conv, spec: GraphSpec, b: &Buffers, ws: &Workspace) -> Step<(Ready, f32)> {
     if b.any_null() {
         return declined("a data pointer is null (MIOpen decides)");
     }
@@ -152,7 +153,7 @@ fn run_plain(c: &Conv, spec: &GraphSpec, b: &Buffers, ws: &Workspace) -> Step<(R
     Ok((r, ms))
 }
 
-fn success(note: impl Into<String>) -> Outcome {
+fn success(note: impl Into<Cow<'static, str>>) -> Outcome {
     Outcome::Forwarded { status: miopen::SUCCESS, note: note.into() }
 }
 
@@ -170,7 +171,7 @@ pub fn compute(c: &Conv, alpha: *const c_void, beta: *const c_void, b: &Buffers,
     flatten((|| {
         let spec = spec_of(c)?;
         unit_scales(alpha, beta)?;
-        let (r, _) = run_plain(c, &spec, b, ws)?;
+        let (r, _) = run_plain(c, spec, b, ws)?;
         Ok(success(r.note()))
     })())
 }
@@ -181,7 +182,7 @@ pub fn immediate(c: &Conv, b: &Buffers, ws: &Workspace, id: u64) -> Outcome {
     flatten((|| {
         let spec = spec_of(c)?;
         valid_solution(c, id)?;
-        let (r, _) = run_plain(c, &spec, b, ws)?;
+        let (r, _) = run_plain(c, spec, b, ws)?;
         Ok(success(r.note()))
     })())
 }
@@ -210,11 +211,11 @@ pub fn workspace_size(c: &Conv, out: *mut usize) -> Outcome {
         }
         let spec = spec_of(c)?;
         let private = private_workspace(c)?;
-        let r = ready(c, &spec)?;
+        let r = ready(c, spec)?;
         let size = private.max(r.plan.workspace);
         // SAFETY: checked non-null; the caller's out-parameter.
         unsafe { *out = size };
-        Ok(success(format!("{size} bytes (plan {}, MIOpen {private}); {}", r.plan.workspace, r.note())))
+        Ok(success(note(|| format!("{size} bytes (plan {}, MIOpen {private}); {}", r.plan.workspace, r.note()))))
     })())
 }
 
@@ -238,7 +239,7 @@ pub fn find(
         }
         let spec = spec_of(c)?;
         let private = private_workspace(c)?;
-        let (r, ms) = run_plain(c, &spec, b, ws)?;
+        let (r, ms) = run_plain(c, spec, b, ws)?;
         let memory = private.max(r.plan.workspace);
         let result = sys::miopenConvAlgoPerf_t {
             __bindgen_anon_1: sys::miopenConvAlgoPerf_t__bindgen_ty_1 { fwd_algo: direct_algorithm(c.dir) },
@@ -250,7 +251,7 @@ pub fn find(
             perf.write(result);
             *returned = 1;
         }
-        Ok(success(format!("1 result (Direct, {memory} bytes, {ms:.3} ms); {}", r.note())))
+        Ok(success(note(|| format!("1 result (Direct, {memory} bytes, {ms:.3} ms); {}", r.note()))))
     })())
 }
 
@@ -280,7 +281,7 @@ pub fn solutions(c: &Conv, max: usize, count: *mut usize, out: *mut sys::miopenC
     flatten((|| {
         let spec = spec_of(c)?;
         private_ok(private::solutions(c.dir, c.handle, c.t.query_order(c.dir), c.cd, max, count, out))?;
-        let r = ready(c, &spec)?;
+        let r = ready(c, spec)?;
         // SAFETY: MIOpen succeeded, so `count` is valid and `out` holds that many.
         let n = unsafe { *count }.min(max);
         for i in 0..n {
@@ -288,7 +289,7 @@ pub fn solutions(c: &Conv, max: usize, count: *mut usize, out: *mut sys::miopenC
             let s = unsafe { &mut *out.add(i) };
             s.workspace_size = s.workspace_size.max(r.plan.workspace);
         }
-        Ok(success(format!("{n} MIOpen solution ids, workspace >= plan {}; {}", r.plan.workspace, r.note())))
+        Ok(success(note(|| format!("{n} MIOpen solution ids, workspace >= plan {}; {}", r.plan.workspace, r.note()))))
     })())
 }
 
@@ -300,11 +301,11 @@ pub fn solution_workspace(c: &Conv, id: u64, out: *mut usize) -> Outcome {
         }
         let spec = spec_of(c)?;
         let private = valid_solution(c, id)?;
-        let r = ready(c, &spec)?;
+        let r = ready(c, spec)?;
         let size = private.max(r.plan.workspace);
         // SAFETY: checked non-null.
         unsafe { *out = size };
-        Ok(success(format!("{size} bytes; {}", r.note())))
+        Ok(success(note(|| format!("{size} bytes; {}", r.note()))))
     })())
 }
 
@@ -314,8 +315,8 @@ pub fn compile(c: &Conv, id: u64) -> Outcome {
     flatten((|| {
         let spec = spec_of(c)?;
         valid_solution(c, id)?;
-        let r = ready(c, &spec)?;
-        Ok(success(format!("plan ready; {}", r.note())))
+        let r = ready(c, spec)?;
+        Ok(success(note(|| format!("plan ready; {}", r.note()))))
     })())
 }
 
@@ -346,7 +347,7 @@ pub fn bias_activation(c: &Conv, f: &Fused, b: &Buffers, ws: &Workspace) -> Outc
         if b.any_null() {
             return declined("a data pointer is null (MIOpen decides)");
         }
-        let r = ready(c, &spec)?;
+        let r = ready(c, spec)?;
         check_workspace(&r, ws)?;
         let mut uids = vec![uid::X, uid::W, uid::Y];
         let mut ptrs = vec![b.x, b.w, b.y];

@@ -21,6 +21,7 @@ mod private;
 mod read;
 mod state;
 
+use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use miopen_forwarding_core::routing;
@@ -28,12 +29,23 @@ use miopen_forwarding_core::status::miopen;
 
 /// What a handler did with a call.
 pub enum Outcome {
-    /// Ran on hipDNN (or answered for a forwarded problem); `note` goes to the trace.
-    Forwarded { status: u32, note: String },
+    /// Ran on hipDNN (or answered for a forwarded problem); `note` goes to
+    /// the trace (built only when the trace is on: see [`note`]).
+    Forwarded { status: u32, note: Cow<'static, str> },
     /// Left to MIOpen Private, decided from the arguments before hipDNN ran.
     Declined(String),
     /// hipDNN failed (or is unavailable); the status is returned to the caller.
     Failed { status: u32, why: String },
+}
+
+/// A trace note that needs formatting: formatted only when the routing
+/// trace is on, so a forwarded call formats nothing by default.
+pub fn note(text: impl FnOnce() -> String) -> Cow<'static, str> {
+    if crate::runtime::config().verbose {
+        Cow::Owned(text())
+    } else {
+        Cow::Borrowed("")
+    }
 }
 
 /// Run a handler under the panic boundary, trace the outcome, and turn it
@@ -47,9 +59,12 @@ pub fn run(index: usize, handler: impl FnOnce() -> Outcome) -> Option<u32> {
         );
         Outcome::Failed { status: miopen::INTERNAL_ERROR, why: "panic in the forwarding layer".into() }
     });
+    let verbose = crate::runtime::config().verbose;
     match outcome {
         Outcome::Forwarded { status, note } => {
-            crate::runtime::trace(index, "hipDNN", &format!("forwarded; {note}"));
+            if verbose {
+                crate::runtime::trace(index, "hipDNN", &format!("forwarded; {note}"));
+            }
             Some(status)
         }
         Outcome::Declined(cause) => {

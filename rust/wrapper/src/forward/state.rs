@@ -63,8 +63,9 @@ pub fn hipdnn_handle(api: &Api, h: sys::miopenHandle_t) -> Result<Handle, Option
 }
 
 /// The cached plan of `spec` on MIOpen handle `h`, built on a miss.
-pub fn plan(api: &'static Api, h: sys::miopenHandle_t, hd: Handle, spec: &GraphSpec) -> Result<Lookup<Plan>, BuildError> {
-    plans().get_or_build(&(h as usize, spec.clone()), || graph::build(api, hd, spec))
+pub fn plan(api: &'static Api, h: sys::miopenHandle_t, hd: Handle, spec: GraphSpec) -> Result<Lookup<Plan>, BuildError> {
+    let key = (h as usize, spec);
+    plans().get_or_build(&key, || graph::build(api, hd, &key.1))
 }
 
 /// `miopenDestroy(h)`: drop the handle's plans, then its hipDNN handle.

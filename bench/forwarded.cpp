@@ -1,0 +1,185 @@
+// What the wrapper adds to a forwarded convolution at steady state.
+//
+//   forwarded wrapper <calls> <threads>   miopenConvolutionForward through
+//       libMIOpen.so (run with forwarding enabled and an engine that returns
+//       at once), one MIOpen handle per thread, plan cache warm
+//   forwarded backend <calls> <threads>   the hipDNN backend alone doing what
+//       the wrapper asks of it per call (variant pack, execute) on a plan
+//       built once, with the same engine
+//
+// bench/run.sh runs both; the difference is the wrapper's share: the routing
+// decision, descriptor reads, plan-cache lookup and variant pack assembly.
+#include <miopen/miopen.h>
+
+#include <hipdnn_backend.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace {
+
+const int N = 1, C = 1, H = 4, W = 4, K = 1;
+
+void must(bool ok, const char* what)
+{
+    if(!ok)
+    {
+        std::fprintf(stderr, "forwarded: %s failed\n", what);
+        std::exit(2);
+    }
+}
+
+double wrapper_thread(long calls)
+{
+    miopenHandle_t h;
+    must(miopenCreate(&h) == miopenStatusSuccess, "miopenCreate");
+    miopenTensorDescriptor_t x, w, y;
+    miopenCreateTensorDescriptor(&x);
+    miopenCreateTensorDescriptor(&w);
+    miopenCreateTensorDescriptor(&y);
+    miopenSet4dTensorDescriptor(x, miopenFloat, N, C, H, W);
+    miopenSet4dTensorDescriptor(w, miopenFloat, K, C, 1, 1);
+    miopenSet4dTensorDescriptor(y, miopenFloat, N, K, H, W);
+    miopenConvolutionDescriptor_t c;
+    miopenCreateConvolutionDescriptor(&c);
+    miopenInitConvolutionDescriptor(c, miopenConvolution, 0, 0, 1, 1, 1, 1);
+    std::vector<float> xv(N * C * H * W, 1.0f), wv(K * C, 1.0f), yv(N * K * H * W);
+    const float alpha = 1.0f, beta = 0.0f;
+    auto call = [&] {
+        return miopenConvolutionForward(h, &alpha, x, xv.data(), w, wv.data(), c, miopenConvolutionFwdAlgoDirect,
+                                        &beta, y, yv.data(), nullptr, 0);
+    };
+    must(call() == miopenStatusSuccess, "first miopenConvolutionForward");
+    auto t0 = std::chrono::steady_clock::now();
+    for(long i = 0; i < calls; ++i)
+        call();
+    auto t1 = std::chrono::steady_clock::now();
+    must(yv[0] == 42.0f || yv[0] == float(C), "an engine ran");
+    miopenDestroy(h);
+    return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
+}
+
+hipdnnBackendDescriptor_t make(hipdnnBackendDescriptorType_t t)
+{
+    hipdnnBackendDescriptor_t d = nullptr;
+    must(hipdnnBackendCreateDescriptor(t, &d) == HIPDNN_STATUS_SUCCESS, "create descriptor");
+    return d;
+}
+
+void set(hipdnnBackendDescriptor_t d, hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t t, int64_t c,
+         const void* v)
+{
+    must(hipdnnBackendSetAttribute(d, n, t, c, v) == HIPDNN_STATUS_SUCCESS, "set attribute");
+}
+
+hipdnnBackendDescriptor_t tensor(int64_t uid, std::vector<int64_t> dims)
+{
+    std::vector<int64_t> strides(dims.size(), 1);
+    for(int i = int(dims.size()) - 2; i >= 0; --i)
+        strides[size_t(i)] = strides[size_t(i) + 1] * dims[size_t(i) + 1];
+    auto d                = make(HIPDNN_BACKEND_TENSOR_DESCRIPTOR);
+    hipdnnDataType_t type = HIPDNN_DATA_FLOAT;
+    bool virt             = false;
+    set(d, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid);
+    set(d, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &type);
+    set(d, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, int64_t(dims.size()), dims.data());
+    set(d, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, int64_t(dims.size()), strides.data());
+    set(d, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &virt);
+    must(hipdnnBackendFinalize(d) == HIPDNN_STATUS_SUCCESS, "finalize tensor");
+    return d;
+}
+
+double backend_thread(long calls)
+{
+    hipdnnHandle_t h;
+    must(hipdnnCreate(&h) == HIPDNN_STATUS_SUCCESS, "hipdnnCreate");
+    auto x = tensor(1, {N, C, H, W}), w = tensor(2, {K, C, 1, 1}), y = tensor(3, {N, K, H, W});
+    auto op                        = make(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    hipdnnDataType_t comp          = HIPDNN_DATA_FLOAT;
+    hipdnnConvolutionMode_t mode   = HIPDNN_CROSS_CORRELATION;
+    const int64_t one[2] = {1, 1}, zero[2] = {0, 0};
+    set(op, HIPDNN_ATTR_CONVOLUTION_COMP_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &comp);
+    set(op, HIPDNN_ATTR_CONVOLUTION_CONV_MODE, HIPDNN_TYPE_CONVOLUTION_MODE, 1, &mode);
+    set(op, HIPDNN_ATTR_CONVOLUTION_DILATIONS, HIPDNN_TYPE_INT64, 2, one);
+    set(op, HIPDNN_ATTR_CONVOLUTION_FILTER_STRIDES, HIPDNN_TYPE_INT64, 2, one);
+    set(op, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 2, zero);
+    set(op, HIPDNN_ATTR_CONVOLUTION_POST_PADDINGS, HIPDNN_TYPE_INT64, 2, zero);
+    set(op, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &x);
+    set(op, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &w);
+    set(op, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &y);
+    must(hipdnnBackendFinalize(op) == HIPDNN_STATUS_SUCCESS, "finalize op");
+    auto graph = make(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+    set(graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h);
+    set(graph, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &op);
+    must(hipdnnBackendFinalize(graph) == HIPDNN_STATUS_SUCCESS, "finalize graph");
+    auto heur                    = make(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
+    hipdnnBackendHeurMode_t hmode = HIPDNN_HEUR_MODE_FALLBACK;
+    set(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph);
+    set(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &hmode);
+    must(hipdnnBackendFinalize(heur) == HIPDNN_STATUS_SUCCESS, "finalize heuristic");
+    auto cfg    = make(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR);
+    int64_t got = 0;
+    must(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &got,
+                                   &cfg) == HIPDNN_STATUS_SUCCESS && got == 1,
+         "engine config");
+    must(hipdnnBackendFinalize(cfg) == HIPDNN_STATUS_SUCCESS, "finalize config");
+    auto plan = make(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
+    set(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg);
+    must(hipdnnBackendFinalize(plan) == HIPDNN_STATUS_SUCCESS, "finalize plan");
+
+    std::vector<float> xv(N * C * H * W, 1.0f), wv(K * C, 1.0f), yv(N * K * H * W);
+    const int64_t uids[3] = {1, 2, 3};
+    void* ptrs[3]         = {xv.data(), wv.data(), yv.data()};
+    void* ws              = nullptr;
+    // Per call, exactly what the wrapper asks of the backend.
+    auto call = [&] {
+        auto vp = make(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
+        set(vp, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 3, uids);
+        set(vp, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 3, ptrs);
+        set(vp, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws);
+        hipdnnBackendFinalize(vp);
+        auto s = hipdnnBackendExecute(h, plan, vp);
+        hipdnnBackendDestroyDescriptor(vp);
+        return s;
+    };
+    must(call() == HIPDNN_STATUS_SUCCESS, "first execute");
+    auto t0 = std::chrono::steady_clock::now();
+    for(long i = 0; i < calls; ++i)
+        call();
+    auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if(argc != 4 || (std::strcmp(argv[1], "wrapper") != 0 && std::strcmp(argv[1], "backend") != 0))
+    {
+        std::fprintf(stderr, "usage: forwarded wrapper|backend <calls> <threads>\n");
+        return 2;
+    }
+    const bool wrapper = std::strcmp(argv[1], "wrapper") == 0;
+    const long calls   = std::atol(argv[2]);
+    const int threads  = std::atoi(argv[3]);
+    std::vector<double> ns(size_t(threads), 0.0);
+    std::vector<std::thread> ts;
+    for(int t = 0; t < threads; ++t)
+        ts.emplace_back([&, t] { ns[size_t(t)] = wrapper ? wrapper_thread(calls) : backend_thread(calls); });
+    for(auto& t : ts)
+        t.join();
+    double worst = 0, sum = 0;
+    for(double v : ns)
+    {
+        sum += v;
+        worst = v > worst ? v : worst;
+    }
+    std::printf("%s threads=%d calls=%ld ns_per_call_mean=%.1f ns_per_call_worst=%.1f\n", argv[1], threads, calls,
+                sum / threads, worst);
+    return 0;
+}
