@@ -9,7 +9,10 @@ fn main() {
     if let Some(dir) = std::env::var_os("MIOPEN_WRAP_GENERATED_DIR") {
         let stubs = Path::new(&dir).join("stubs.rs");
         if !stubs.is_file() {
-            eprintln!("MIOPEN_WRAP_GENERATED_DIR={} has no stubs.rs; run `miopen-wrap generate` first", stubs.display());
+            eprintln!(
+                "MIOPEN_WRAP_GENERATED_DIR={} has no stubs.rs; run `miopen-wrap generate` first",
+                stubs.display()
+            );
             std::process::exit(1);
         }
         println!("cargo:rerun-if-changed={}", stubs.display());

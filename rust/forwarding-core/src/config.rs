@@ -73,14 +73,9 @@ impl FamilySet {
 
     /// The four convolution families (today: every family).
     pub fn convolution() -> FamilySet {
-        [
-            Family::ConvForward,
-            Family::ConvBackwardData,
-            Family::ConvBackwardWeights,
-            Family::ConvBiasActivation,
-        ]
-        .into_iter()
-        .collect()
+        [Family::ConvForward, Family::ConvBackwardData, Family::ConvBackwardWeights, Family::ConvBiasActivation]
+            .into_iter()
+            .collect()
     }
 
     pub fn contains(self, family: Family) -> bool {
@@ -136,16 +131,11 @@ impl OptOut {
         let Some(raw) = value.filter(|v| !v.trim().is_empty()) else {
             return OptOut::default();
         };
-        let mut out = OptOut {
-            raw: Some(raw.to_string()),
-            ..OptOut::default()
-        };
+        let mut out = OptOut { raw: Some(raw.to_string()), ..OptOut::default() };
         for name in raw.split(',').map(str::trim).filter(|n| !n.is_empty()) {
             match families_named(name) {
                 Some(set) => out.families = out.families.union(set),
-                None if !out.unknown.iter().any(|u| u == name) => {
-                    out.unknown.push(name.to_string())
-                }
+                None if !out.unknown.iter().any(|u| u == name) => out.unknown.push(name.to_string()),
                 None => {}
             }
         }
@@ -157,12 +147,7 @@ impl OptOut {
         if self.unknown.is_empty() {
             return None;
         }
-        let unknown = self
-            .unknown
-            .iter()
-            .map(|u| format!("{u:?}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let unknown = self.unknown.iter().map(|u| format!("{u:?}")).collect::<Vec<_>>().join(", ");
         Some(format!(
             "{PREFIX}: warning: {DISABLE_FOR_VAR}: unknown op family name(s) {unknown} ignored; \
              accepted names are {}",
@@ -182,14 +167,8 @@ fn families_named(name: &str) -> Option<FamilySet> {
 
 /// "`conv_fwd`, ..., `convolution` (all convolution families) and `*` (every family)".
 fn accepted_family_names() -> String {
-    let names: Vec<String> = Family::ALL
-        .iter()
-        .map(|f| format!("`{}`", f.name()))
-        .collect();
-    format!(
-        "{}, `{ALL_CONVOLUTION}` (all convolution families) and `{ALL_FAMILIES}` (every family)",
-        names.join(", ")
-    )
+    let names: Vec<String> = Family::ALL.iter().map(|f| format!("`{}`", f.name())).collect();
+    format!("{}, `{ALL_CONVOLUTION}` (all convolution families) and `{ALL_FAMILIES}` (every family)", names.join(", "))
 }
 
 /// The raw values of the variables the configuration reads (`None` when
@@ -224,23 +203,12 @@ impl Config {
     /// Resolve from the raw environment values.
     pub fn resolve(raw: RawEnv<'_>) -> Config {
         let (mode, source) = resolve_mode(raw.forwarding);
-        let verbose = raw
-            .log_level
-            .and_then(|v| v.trim().parse::<u32>().ok())
-            .is_some_and(|l| l >= LOG_LEVEL_INFO);
-        let (plan_cache_capacity, plan_cache_error) =
-            match plan_cache::capacity_from_env(raw.plan_cache_size) {
-                Ok(c) => (c, None),
-                Err(e) => (plan_cache::DEFAULT_CAPACITY, Some(e)),
-            };
-        Config {
-            mode,
-            source,
-            verbose,
-            opt_out: OptOut::parse(raw.disable_for),
-            plan_cache_capacity,
-            plan_cache_error,
-        }
+        let verbose = raw.log_level.and_then(|v| v.trim().parse::<u32>().ok()).is_some_and(|l| l >= LOG_LEVEL_INFO);
+        let (plan_cache_capacity, plan_cache_error) = match plan_cache::capacity_from_env(raw.plan_cache_size) {
+            Ok(c) => (c, None),
+            Err(e) => (plan_cache::DEFAULT_CAPACITY, Some(e)),
+        };
+        Config { mode, source, verbose, opt_out: OptOut::parse(raw.disable_for), plan_cache_capacity, plan_cache_error }
     }
 
     /// Whether `family` is switched off by `MIOPEN_DISABLE_HIPDNN_FOR`.
@@ -259,16 +227,11 @@ impl Config {
             )),
             _ => None,
         };
-        let cache = self.plan_cache_error.as_ref().map(|e| {
-            format!(
-                "{PREFIX}: warning: {e}; using the default of {}",
-                plan_cache::DEFAULT_CAPACITY
-            )
-        });
-        [mode, self.opt_out.warning(), cache]
-            .into_iter()
-            .flatten()
-            .collect()
+        let cache = self
+            .plan_cache_error
+            .as_ref()
+            .map(|e| format!("{PREFIX}: warning: {e}; using the default of {}", plan_cache::DEFAULT_CAPACITY));
+        [mode, self.opt_out.warning(), cache].into_iter().flatten().collect()
     }
 
     /// Whether the configuration banner is printed: when forwarding is
@@ -313,19 +276,11 @@ mod tests {
 
     /// The two variables the original tests set.
     fn resolve(forwarding: Option<&str>, log_level: Option<&str>) -> Config {
-        Config::resolve(RawEnv {
-            forwarding,
-            log_level,
-            ..RawEnv::default()
-        })
+        Config::resolve(RawEnv { forwarding, log_level, ..RawEnv::default() })
     }
 
     fn enabled_with(disable_for: &str) -> Config {
-        Config::resolve(RawEnv {
-            forwarding: Some("enabled"),
-            disable_for: Some(disable_for),
-            ..RawEnv::default()
-        })
+        Config::resolve(RawEnv { forwarding: Some("enabled"), disable_for: Some(disable_for), ..RawEnv::default() })
     }
 
     #[test]
@@ -351,16 +306,8 @@ mod tests {
             assert_eq!(c.mode, Mode::Disabled, "{bad}");
             let w = c.warnings();
             assert_eq!(w.len(), 1, "{w:?}");
-            assert!(
-                w[0].contains("`disabled` and `enabled`") && w[0].contains(bad),
-                "{}",
-                w[0]
-            );
-            assert!(
-                w[0].starts_with("MIOpen(hipDNN wrapper): warning: "),
-                "{}",
-                w[0]
-            );
+            assert!(w[0].contains("`disabled` and `enabled`") && w[0].contains(bad), "{}", w[0]);
+            assert!(w[0].starts_with("MIOpen(hipDNN wrapper): warning: "), "{}", w[0]);
         }
     }
 
@@ -372,10 +319,7 @@ mod tests {
         assert!(!resolve(None, Some("4")).wants_banner());
         assert!(!resolve(None, Some("junk")).wants_banner());
         let b = resolve(Some("enabled"), None).banner();
-        assert_eq!(
-            b,
-            "MIOpen(hipDNN wrapper): forwarding enabled (MIOPEN_HIPDNN_FORWARDING=enabled)"
-        );
+        assert_eq!(b, "MIOpen(hipDNN wrapper): forwarding enabled (MIOPEN_HIPDNN_FORWARDING=enabled)");
         let b = resolve(None, Some("5")).banner();
         assert_eq!(b, "MIOpen(hipDNN wrapper): forwarding disabled (MIOPEN_HIPDNN_FORWARDING is unset (default))");
     }
@@ -394,15 +338,8 @@ mod tests {
              (MIOPEN_HIPDNN_FORWARDING=enabled; MIOPEN_DISABLE_HIPDNN_FOR=conv_bwd_data)"
         );
         // Blank is the same as unset.
-        assert_eq!(
-            enabled_with(" ").banner(),
-            resolve(Some("enabled"), None).banner()
-        );
-        let off = Config::resolve(RawEnv {
-            log_level: Some("5"),
-            disable_for: Some("*"),
-            ..RawEnv::default()
-        });
+        assert_eq!(enabled_with(" ").banner(), resolve(Some("enabled"), None).banner());
+        let off = Config::resolve(RawEnv { log_level: Some("5"), disable_for: Some("*"), ..RawEnv::default() });
         assert_eq!(off.banner(), resolve(None, Some("5")).banner());
     }
 
@@ -425,16 +362,8 @@ mod tests {
             assert!(c.warnings().is_empty(), "{all}");
         }
         let two = enabled_with("conv_fwd, ,conv_bias_activ,,");
-        assert_eq!(
-            two.opt_out.families,
-            [Family::ConvForward, Family::ConvBiasActivation]
-                .into_iter()
-                .collect()
-        );
-        assert_eq!(
-            two.opt_out.raw.as_deref(),
-            Some("conv_fwd, ,conv_bias_activ,,")
-        );
+        assert_eq!(two.opt_out.families, [Family::ConvForward, Family::ConvBiasActivation].into_iter().collect());
+        assert_eq!(two.opt_out.raw.as_deref(), Some("conv_fwd, ,conv_bias_activ,,"));
         assert_eq!(enabled_with(",,").opt_out.families, FamilySet::EMPTY);
         assert_eq!(FamilySet::all(), FamilySet::convolution());
     }
@@ -455,21 +384,13 @@ mod tests {
              families) and `*` (every family)"
         );
         // Warned about even while disabled: the user set it for a reason.
-        let off = Config::resolve(RawEnv {
-            disable_for: Some("bogus"),
-            ..RawEnv::default()
-        });
+        let off = Config::resolve(RawEnv { disable_for: Some("bogus"), ..RawEnv::default() });
         assert_eq!(off.warnings().len(), 1);
     }
 
     #[test]
     fn plan_cache_size() {
-        let with = |v: &str| {
-            Config::resolve(RawEnv {
-                plan_cache_size: Some(v),
-                ..RawEnv::default()
-            })
-        };
+        let with = |v: &str| Config::resolve(RawEnv { plan_cache_size: Some(v), ..RawEnv::default() });
         assert_eq!(with("0").plan_cache_capacity, 0);
         assert_eq!(with("64").plan_cache_capacity, 64);
         assert!(with("64").warnings().is_empty());
@@ -478,9 +399,7 @@ mod tests {
         let w = bad.warnings();
         assert_eq!(w.len(), 1, "{w:?}");
         assert!(
-            w[0].starts_with(
-                "MIOpen(hipDNN wrapper): warning: MIOPEN_HIPDNN_PLAN_CACHE_SIZE=\"lots\""
-            ),
+            w[0].starts_with("MIOpen(hipDNN wrapper): warning: MIOPEN_HIPDNN_PLAN_CACHE_SIZE=\"lots\""),
             "{}",
             w[0]
         );
@@ -497,10 +416,6 @@ mod tests {
         });
         let w = c.warnings();
         assert_eq!(w.len(), 3);
-        assert!(
-            w[0].contains(FORWARDING_VAR)
-                && w[1].contains(DISABLE_FOR_VAR)
-                && w[2].contains("PLAN_CACHE")
-        );
+        assert!(w[0].contains(FORWARDING_VAR) && w[1].contains(DISABLE_FOR_VAR) && w[2].contains("PLAN_CACHE"));
     }
 }

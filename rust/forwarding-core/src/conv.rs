@@ -222,23 +222,14 @@ pub fn translate_fused(p: &Problem, f: &Fusion) -> Result<GraphSpec, Decline> {
         return decline("1-D fused convolution (the bias would need the 2-D lift too; not translated)");
     }
     let mut spec = translate(p)?;
-    let conv_out = TensorSpec {
-        uid: uid::CONV_OUT,
-        name: "conv_out",
-        dtype: ElemType::F32,
-        is_virtual: true,
-        ..spec.y.clone()
-    };
+    let conv_out =
+        TensorSpec { uid: uid::CONV_OUT, name: "conv_out", dtype: ElemType::F32, is_virtual: true, ..spec.y.clone() };
     let bias = match &f.bias {
         None => None,
         Some(b) => Some(bias_tensors(b, &spec, &conv_out)?),
     };
-    spec.fused = Some(FusedSpec {
-        conv_out,
-        bias,
-        lower_clip: lower.map(f32::to_bits),
-        upper_clip: upper.map(f32::to_bits),
-    });
+    spec.fused =
+        Some(FusedSpec { conv_out, bias, lower_clip: lower.map(f32::to_bits), upper_clip: upper.map(f32::to_bits) });
     Ok(spec)
 }
 

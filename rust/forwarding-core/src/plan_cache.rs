@@ -204,11 +204,7 @@ impl<K: Eq + Hash + Clone, V> PlanCache<K, V> {
 
     /// The value of `key`, building (outside the lock) and caching it on a
     /// miss. A failed build stores nothing and counts as a miss.
-    pub fn get_or_build<E>(
-        &self,
-        key: &K,
-        build: impl FnOnce() -> Result<V, E>,
-    ) -> Result<Lookup<V>, E> {
+    pub fn get_or_build<E>(&self, key: &K, build: impl FnOnce() -> Result<V, E>) -> Result<Lookup<V>, E> {
         if let Some(v) = self.get(key) {
             return Ok(Lookup::Hit(v));
         }
@@ -231,8 +227,7 @@ impl<K: Eq + Hash + Clone, V> PlanCache<K, V> {
                 None => {
                     inner.insert(key.clone(), Arc::clone(&built));
                     let evicted = inner.evict_to(self.capacity);
-                    self.evictions
-                        .fetch_add(evicted.len() as u64, Ordering::Relaxed);
+                    self.evictions.fetch_add(evicted.len() as u64, Ordering::Relaxed);
                     self.len.store(inner.entries.len(), Ordering::Relaxed);
                     (built, evicted)
                 }
@@ -298,8 +293,7 @@ pub fn capacity_from_env(value: Option<&str>) -> Result<usize, String> {
     if !v.bytes().all(|b| b.is_ascii_digit()) {
         return Err(not_accepted(raw, "is not recognised"));
     }
-    v.parse::<usize>()
-        .map_err(|_| not_accepted(raw, "is too large"))
+    v.parse::<usize>().map_err(|_| not_accepted(raw, "is too large"))
 }
 
 fn not_accepted(raw: &str, what: &str) -> String {
@@ -325,13 +319,7 @@ mod tests {
     }
 
     fn stats(hits: u64, misses: u64, evictions: u64, entries: usize, capacity: usize) -> Stats {
-        Stats {
-            hits,
-            misses,
-            evictions,
-            entries,
-            capacity,
-        }
+        Stats { hits, misses, evictions, entries, capacity }
     }
 
     #[test]
@@ -341,11 +329,7 @@ mod tests {
         assert!(!first.is_hit());
         assert_eq!(cache.stats(), stats(0, 1, 0, 1, 4));
         for n in 1..=3 {
-            let again = cache
-                .get_or_build(&1, || -> Result<String, Infallible> {
-                    panic!("must not build")
-                })
-                .unwrap();
+            let again = cache.get_or_build(&1, || -> Result<String, Infallible> { panic!("must not build") }).unwrap();
             assert!(again.is_hit());
             assert!(Arc::ptr_eq(first.value(), again.value()));
             assert_eq!(cache.stats(), stats(n, 1, 0, 1, 4));
@@ -367,10 +351,7 @@ mod tests {
     #[test]
     fn failed_build_stores_nothing() {
         let cache: PlanCache<u32, String> = PlanCache::new(2);
-        assert_eq!(
-            cache.get_or_build(&1, || Err("no engine")).unwrap_err(),
-            "no engine"
-        );
+        assert_eq!(cache.get_or_build(&1, || Err("no engine")).unwrap_err(), "no engine");
         assert_eq!(cache.stats(), stats(0, 1, 0, 0, 2));
         assert!(!build(&cache, 1).is_hit());
     }
@@ -407,11 +388,7 @@ mod tests {
         assert!(!Arc::ptr_eq(a.value(), b.value()));
         assert!(cache.get(&1).is_none());
         assert_eq!(cache.stats(), stats(0, 2, 0, 0, 0));
-        assert_eq!(
-            Arc::strong_count(a.value()),
-            1,
-            "the cache holds no reference"
-        );
+        assert_eq!(Arc::strong_count(a.value()), 1, "the cache holds no reference");
     }
 
     #[test]
@@ -419,9 +396,7 @@ mod tests {
         let cache: PlanCache<(usize, u32), String> = PlanCache::new(8);
         for handle in [10, 20] {
             for p in 0..3 {
-                cache
-                    .get_or_build(&(handle, p), ok(format!("{handle}/{p}")))
-                    .unwrap();
+                cache.get_or_build(&(handle, p), ok(format!("{handle}/{p}"))).unwrap();
             }
         }
         let held = cache.get(&(10, 0)).unwrap();
@@ -546,20 +521,9 @@ mod tests {
         assert_eq!(capacity_from_env(Some("0")), Ok(0));
         assert_eq!(capacity_from_env(Some("1024")), Ok(1024));
         assert_eq!(capacity_from_env(Some(" 16 ")), Ok(16));
-        for bad in [
-            "-1",
-            "+5",
-            "1e3",
-            "0x10",
-            "many",
-            "12 plans",
-            "99999999999999999999999999",
-        ] {
+        for bad in ["-1", "+5", "1e3", "0x10", "many", "12 plans", "99999999999999999999999999"] {
             let e = capacity_from_env(Some(bad)).unwrap_err();
-            assert!(
-                e.contains(PLAN_CACHE_SIZE_VAR) && e.contains(bad) && e.contains("decimal"),
-                "{e}"
-            );
+            assert!(e.contains(PLAN_CACHE_SIZE_VAR) && e.contains(bad) && e.contains("decimal"), "{e}");
         }
     }
 }

@@ -57,10 +57,7 @@ pub struct Decision {
 
 impl Decision {
     const fn private(reason: Reason) -> Decision {
-        Decision {
-            route: Route::Private,
-            reason,
-        }
+        Decision { route: Route::Private, reason }
     }
 }
 
@@ -83,10 +80,7 @@ pub fn decide_family(config: &Config, family: Option<Family>) -> Decision {
     if config.opted_out(family) {
         return Decision::private(Reason::OptedOut);
     }
-    Decision {
-        route: Route::Hipdnn,
-        reason: Reason::Forwardable,
-    }
+    Decision { route: Route::Hipdnn, reason: Reason::Forwardable }
 }
 
 /// The routing-trace text of a call its handler left to MIOpen Private
@@ -103,32 +97,18 @@ mod tests {
     use crate::table::{Family, FORWARDING_TABLE};
 
     fn config(forwarding: Option<&str>, disable_for: Option<&str>) -> Config {
-        Config::resolve(RawEnv {
-            forwarding,
-            disable_for,
-            ..RawEnv::default()
-        })
+        Config::resolve(RawEnv { forwarding, disable_for, ..RawEnv::default() })
     }
 
     fn private(reason: Reason) -> Decision {
-        Decision {
-            route: Route::Private,
-            reason,
-        }
+        Decision { route: Route::Private, reason }
     }
 
-    const FORWARDED: Decision = Decision {
-        route: Route::Hipdnn,
-        reason: Reason::Forwardable,
-    };
+    const FORWARDED: Decision = Decision { route: Route::Hipdnn, reason: Reason::Forwardable };
 
     #[test]
     fn disabled_routes_everything_to_private() {
-        for c in [
-            config(None, None),
-            config(Some("disabled"), None),
-            config(Some("on"), None),
-        ] {
+        for c in [config(None, None), config(Some("disabled"), None), config(Some("on"), None)] {
             for ep in ["miopenConvolutionForward", "miopenCreate", "miopenDestroy"] {
                 assert_eq!(decide(&c, ep), private(Reason::ForwardingDisabled), "{ep}");
             }
@@ -139,19 +119,9 @@ mod tests {
     fn enabled_forwards_exactly_the_table() {
         let on = config(Some("enabled"), None);
         for row in FORWARDING_TABLE {
-            assert_eq!(
-                decide(&on, row.entry_point),
-                FORWARDED,
-                "{}",
-                row.entry_point
-            );
+            assert_eq!(decide(&on, row.entry_point), FORWARDED, "{}", row.entry_point);
         }
-        for ep in [
-            "miopenCreate",
-            "miopenDestroy",
-            "miopenConvolutionForwardBias",
-            "",
-        ] {
+        for ep in ["miopenCreate", "miopenDestroy", "miopenConvolutionForwardBias", ""] {
             assert_eq!(decide(&on, ep), private(Reason::NotInForwardingSet), "{ep}");
         }
     }
@@ -161,23 +131,11 @@ mod tests {
         for f in Family::ALL {
             let c = config(Some("enabled"), Some(f.name()));
             for row in FORWARDING_TABLE {
-                let want = if row.family == f {
-                    private(Reason::OptedOut)
-                } else {
-                    FORWARDED
-                };
-                assert_eq!(
-                    decide(&c, row.entry_point),
-                    want,
-                    "{f}: {}",
-                    row.entry_point
-                );
+                let want = if row.family == f { private(Reason::OptedOut) } else { FORWARDED };
+                assert_eq!(decide(&c, row.entry_point), want, "{f}: {}", row.entry_point);
             }
             // Not in the set still wins over the opt-out.
-            assert_eq!(
-                decide(&c, "miopenCreate"),
-                private(Reason::NotInForwardingSet)
-            );
+            assert_eq!(decide(&c, "miopenCreate"), private(Reason::NotInForwardingSet));
         }
     }
 
@@ -186,18 +144,11 @@ mod tests {
         for all in ["*", "convolution"] {
             let c = config(Some("enabled"), Some(all));
             for row in FORWARDING_TABLE {
-                assert_eq!(
-                    decide(&c, row.entry_point),
-                    private(Reason::OptedOut),
-                    "{all}"
-                );
+                assert_eq!(decide(&c, row.entry_point), private(Reason::OptedOut), "{all}");
             }
             // Disabled still reports the mode first.
             let off = config(None, Some(all));
-            assert_eq!(
-                decide(&off, "miopenConvolutionForward"),
-                private(Reason::ForwardingDisabled)
-            );
+            assert_eq!(decide(&off, "miopenConvolutionForward"), private(Reason::ForwardingDisabled));
         }
     }
 
@@ -205,10 +156,7 @@ mod tests {
     fn unknown_names_are_warned_once_and_known_ones_apply() {
         let c = config(Some("enabled"), Some("bogus,conv_bwd_weights,bogus"));
         assert_eq!(c.warnings().len(), 1);
-        assert_eq!(
-            decide(&c, "miopenConvolutionBackwardWeights"),
-            private(Reason::OptedOut)
-        );
+        assert_eq!(decide(&c, "miopenConvolutionBackwardWeights"), private(Reason::OptedOut));
         assert_eq!(decide(&c, "miopenConvolutionForward"), FORWARDED);
         let only_bad = config(Some("enabled"), Some("bogus"));
         assert_eq!(only_bad.warnings().len(), 1);
@@ -220,19 +168,10 @@ mod tests {
     #[test]
     fn reason_texts() {
         let c = config(Some("enabled"), Some("conv_fwd, conv_bwd_data"));
-        assert_eq!(
-            Reason::ForwardingDisabled.describe(&c),
-            "forwarding disabled"
-        );
-        assert_eq!(
-            Reason::NotInForwardingSet.describe(&c),
-            "not in the forwarding set"
-        );
+        assert_eq!(Reason::ForwardingDisabled.describe(&c), "forwarding disabled");
+        assert_eq!(Reason::NotInForwardingSet.describe(&c), "not in the forwarding set");
         assert_eq!(Reason::Forwardable.describe(&c), "forwarded");
-        assert_eq!(
-            Reason::OptedOut.describe(&c),
-            "opted out: MIOPEN_DISABLE_HIPDNN_FOR=conv_fwd, conv_bwd_data"
-        );
+        assert_eq!(Reason::OptedOut.describe(&c), "opted out: MIOPEN_DISABLE_HIPDNN_FOR=conv_fwd, conv_bwd_data");
         assert_eq!(Reason::OptedOut.as_str(), "opted out");
         assert_eq!(decline_text("NHWC layout"), "declined: NHWC layout");
     }

@@ -36,11 +36,7 @@ pub mod miopen {
 
     /// The enumerator's name in `miopen.h` (for traces and messages).
     pub fn name(s: u32) -> &'static str {
-        usize::try_from(s)
-            .ok()
-            .and_then(|i| NAMES.get(i))
-            .copied()
-            .unwrap_or("miopenStatus(unknown)")
+        usize::try_from(s).ok().and_then(|i| NAMES.get(i)).copied().unwrap_or("miopenStatus(unknown)")
     }
 }
 
@@ -55,101 +51,36 @@ pub struct Translation {
 }
 
 const fn tr(hipdnn: i32, hipdnn_name: &'static str, miopen: u32, why: &'static str) -> Translation {
-    Translation {
-        hipdnn,
-        hipdnn_name,
-        miopen,
-        why,
-    }
+    Translation { hipdnn, hipdnn_name, miopen, why }
 }
 
 /// One row per hipDNN status, in hipDNN's numbering (row i has value i).
 pub const TRANSLATION: [Translation; 15] = [
     tr(0, "HIPDNN_STATUS_SUCCESS", miopen::SUCCESS, "success"),
-    tr(
-        1,
-        "HIPDNN_STATUS_NOT_INITIALIZED",
-        miopen::NOT_INITIALIZED,
-        "used before set up",
-    ),
-    tr(
-        2,
-        "HIPDNN_STATUS_BAD_PARAM",
-        miopen::BAD_PARM,
-        "a caller argument is wrong",
-    ),
-    tr(
-        3,
-        "HIPDNN_STATUS_BAD_PARAM_NULL_POINTER",
-        miopen::BAD_PARM,
-        "a caller pointer is null",
-    ),
+    tr(1, "HIPDNN_STATUS_NOT_INITIALIZED", miopen::NOT_INITIALIZED, "used before set up"),
+    tr(2, "HIPDNN_STATUS_BAD_PARAM", miopen::BAD_PARM, "a caller argument is wrong"),
+    tr(3, "HIPDNN_STATUS_BAD_PARAM_NULL_POINTER", miopen::BAD_PARM, "a caller pointer is null"),
     tr(
         4,
         "HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED",
         miopen::INTERNAL_ERROR,
         "the wrapper finalizes everything it builds: a wrapper or backend bug",
     ),
-    tr(
-        5,
-        "HIPDNN_STATUS_BAD_PARAM_OUT_OF_BOUND",
-        miopen::BAD_PARM,
-        "a caller value is out of range",
-    ),
+    tr(5, "HIPDNN_STATUS_BAD_PARAM_OUT_OF_BOUND", miopen::BAD_PARM, "a caller value is out of range"),
     tr(
         6,
         "HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT",
         miopen::BAD_PARM,
         "a caller buffer (e.g. workspace) is too small",
     ),
-    tr(
-        7,
-        "HIPDNN_STATUS_BAD_PARAM_STREAM_MISMATCH",
-        miopen::BAD_PARM,
-        "the caller's stream does not match",
-    ),
-    tr(
-        8,
-        "HIPDNN_STATUS_NOT_SUPPORTED",
-        miopen::NOT_IMPLEMENTED,
-        "no engine supports the problem",
-    ),
-    tr(
-        9,
-        "HIPDNN_STATUS_INTERNAL_ERROR",
-        miopen::INTERNAL_ERROR,
-        "hipDNN failed internally",
-    ),
-    tr(
-        10,
-        "HIPDNN_STATUS_ALLOC_FAILED",
-        miopen::ALLOC_FAILED,
-        "allocation failed",
-    ),
-    tr(
-        11,
-        "HIPDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED",
-        miopen::ALLOC_FAILED,
-        "host allocation failed",
-    ),
-    tr(
-        12,
-        "HIPDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED",
-        miopen::ALLOC_FAILED,
-        "device allocation failed",
-    ),
-    tr(
-        13,
-        "HIPDNN_STATUS_EXECUTION_FAILED",
-        miopen::UNKNOWN_ERROR,
-        "what MIOpen returns for a failed HIP launch",
-    ),
-    tr(
-        14,
-        "HIPDNN_STATUS_PLUGIN_ERROR",
-        miopen::INTERNAL_ERROR,
-        "a hipDNN engine plugin failed",
-    ),
+    tr(7, "HIPDNN_STATUS_BAD_PARAM_STREAM_MISMATCH", miopen::BAD_PARM, "the caller's stream does not match"),
+    tr(8, "HIPDNN_STATUS_NOT_SUPPORTED", miopen::NOT_IMPLEMENTED, "no engine supports the problem"),
+    tr(9, "HIPDNN_STATUS_INTERNAL_ERROR", miopen::INTERNAL_ERROR, "hipDNN failed internally"),
+    tr(10, "HIPDNN_STATUS_ALLOC_FAILED", miopen::ALLOC_FAILED, "allocation failed"),
+    tr(11, "HIPDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED", miopen::ALLOC_FAILED, "host allocation failed"),
+    tr(12, "HIPDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED", miopen::ALLOC_FAILED, "device allocation failed"),
+    tr(13, "HIPDNN_STATUS_EXECUTION_FAILED", miopen::UNKNOWN_ERROR, "what MIOpen returns for a failed HIP launch"),
+    tr(14, "HIPDNN_STATUS_PLUGIN_ERROR", miopen::INTERNAL_ERROR, "a hipDNN engine plugin failed"),
 ];
 
 /// The MIOpen status for a hipDNN status; values this table does not know
@@ -160,9 +91,7 @@ pub fn to_miopen(hipdnn_status: i32) -> u32 {
 
 /// The table row of a hipDNN status, if it is known.
 pub fn translation(hipdnn_status: i32) -> Option<&'static Translation> {
-    usize::try_from(hipdnn_status)
-        .ok()
-        .and_then(|i| TRANSLATION.get(i))
+    usize::try_from(hipdnn_status).ok().and_then(|i| TRANSLATION.get(i))
 }
 
 /// The status every call that would forward returns while hipDNN is
@@ -178,11 +107,7 @@ mod tests {
     fn rows_are_in_hipdnn_order_with_unique_names() {
         for (i, t) in TRANSLATION.iter().enumerate() {
             assert_eq!(t.hipdnn, i as i32, "{}", t.hipdnn_name);
-            assert!(
-                t.hipdnn_name.starts_with("HIPDNN_STATUS_"),
-                "{}",
-                t.hipdnn_name
-            );
+            assert!(t.hipdnn_name.starts_with("HIPDNN_STATUS_"), "{}", t.hipdnn_name);
             assert!(!t.why.is_empty());
             assert_ne!(miopen::name(t.miopen), "miopenStatus(unknown)");
         }
@@ -228,14 +153,8 @@ mod tests {
     fn miopen_names() {
         assert_eq!(miopen::name(miopen::SUCCESS), "miopenStatusSuccess");
         assert_eq!(miopen::name(miopen::BAD_PARM), "miopenStatusBadParm");
-        assert_eq!(
-            miopen::name(miopen::UNKNOWN_ERROR),
-            "miopenStatusUnknownError"
-        );
-        assert_eq!(
-            miopen::name(miopen::VERSION_MISMATCH),
-            "miopenStatusVersionMismatch"
-        );
+        assert_eq!(miopen::name(miopen::UNKNOWN_ERROR), "miopenStatusUnknownError");
+        assert_eq!(miopen::name(miopen::VERSION_MISMATCH), "miopenStatusVersionMismatch");
         assert_eq!(miopen::name(11), "miopenStatus(unknown)");
         assert_eq!(miopen::name(u32::MAX), "miopenStatus(unknown)");
         let all = [

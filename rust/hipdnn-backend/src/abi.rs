@@ -50,9 +50,7 @@ pub mod status {
     /// The C name of a status, for diagnostics that do not depend on the
     /// backend being loaded (`hipdnnGetErrorString` needs it).
     pub fn name(s: i32) -> &'static str {
-        ALL.iter()
-            .find(|(_, v)| *v == s)
-            .map_or("HIPDNN_STATUS_UNKNOWN", |(n, _)| n)
+        ALL.iter().find(|(_, v)| *v == s).map_or("HIPDNN_STATUS_UNKNOWN", |(n, _)| n)
     }
 }
 

@@ -75,9 +75,7 @@ api_table! {
 /// One symbol of `lib` as a `T` (a function pointer), or its name if absent.
 unsafe fn symbol<T: Copy>(lib: &Library, name: &'static str) -> Result<T, &'static str> {
     // SAFETY: the caller guarantees `T` is the symbol's real type.
-    unsafe { lib.get::<T>(name.as_bytes()) }
-        .map(|s| *s)
-        .map_err(|_| name)
+    unsafe { lib.get::<T>(name.as_bytes()) }.map(|s| *s).map_err(|_| name)
 }
 
 #[cfg(test)]
@@ -114,13 +112,9 @@ mod tests {
             let declared = header.match_indices(name).any(|(i, _)| {
                 let before = header[..i].chars().next_back();
                 let after = header[i + name.len()..].trim_start();
-                !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-                    && after.starts_with('(')
+                !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') && after.starts_with('(')
             });
-            assert!(
-                declared,
-                "{name} is not declared as a function in hipdnn_backend.h"
-            );
+            assert!(declared, "{name} is not declared as a function in hipdnn_backend.h");
         }
     }
 }

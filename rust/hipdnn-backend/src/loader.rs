@@ -51,12 +51,7 @@ impl SearchInputs {
     pub fn from_process(module_dir: Option<PathBuf>) -> Self {
         // SAFETY: getauxval only reads the process's auxiliary vector.
         let secure_execution = unsafe { libc::getauxval(libc::AT_SECURE) } != 0;
-        SearchInputs {
-            secure_execution,
-            override_dir: None,
-            env_dir: std::env::var_os(BACKEND_PATH_VAR),
-            module_dir,
-        }
+        SearchInputs { secure_execution, override_dir: None, env_dir: std::env::var_os(BACKEND_PATH_VAR), module_dir }
     }
 }
 
@@ -96,10 +91,8 @@ pub fn search_plan(inputs: &SearchInputs) -> Plan {
             plan.push("override", dir.join(LIBRARY_NAME));
             overridden = true;
         } else {
-            plan.warnings.push(format!(
-                "the hipDNN backend override directory `{}` is not absolute; ignored",
-                dir.display()
-            ));
+            plan.warnings
+                .push(format!("the hipDNN backend override directory `{}` is not absolute; ignored", dir.display()));
         }
     }
     if let Some(env) = &inputs.env_dir {
@@ -110,9 +103,8 @@ pub fn search_plan(inputs: &SearchInputs) -> Plan {
                  (setuid, setgid or file capabilities), where the environment is not trusted"
             ));
         } else if overridden {
-            plan.warnings.push(format!(
-                "{BACKEND_PATH_VAR}=`{shown}` is ignored: a programmatic override directory is set"
-            ));
+            plan.warnings
+                .push(format!("{BACKEND_PATH_VAR}=`{shown}` is ignored: a programmatic override directory is set"));
         } else if env.is_empty() {
             plan.warnings.push(format!(
                 "{BACKEND_PATH_VAR} is set but empty; ignored (it must name the absolute directory \
@@ -194,11 +186,7 @@ pub enum LoadError {
          {BACKEND_PATH_VAR} to the absolute directory that holds a hipDNN {expected}.x {LIBRARY_NAME}",
         .path.display()
     )]
-    WrongMajor {
-        path: PathBuf,
-        version: String,
-        expected: u32,
-    },
+    WrongMajor { path: PathBuf, version: String, expected: u32 },
 }
 
 /// Plans the search for `inputs` and loads. The plan's warnings are dropped;
@@ -235,10 +223,8 @@ pub fn load_from(plan: &Plan) -> Result<Backend, LoadError> {
 fn check(lib: Library, path: PathBuf) -> Result<Backend, LoadError> {
     // SAFETY: the file is named libhipdnn_backend.so and exports hipDNN's
     // names; their signatures are hipDNN's (pinned in `api`).
-    let api = unsafe { Api::resolve(&lib) }.map_err(|symbol| LoadError::MissingSymbol {
-        path: path.clone(),
-        symbol,
-    })?;
+    let api =
+        unsafe { Api::resolve(&lib) }.map_err(|symbol| LoadError::MissingSymbol { path: path.clone(), symbol })?;
     // SAFETY: takes no arguments; returns NULL or a static C string.
     let raw = unsafe { (api.version_string)() };
     if raw.is_null() {
@@ -246,21 +232,10 @@ fn check(lib: Library, path: PathBuf) -> Result<Backend, LoadError> {
         return Err(LoadError::BadVersion { path, version });
     }
     // SAFETY: non-NULL, NUL-terminated, static lifetime per the ABI.
-    let version = unsafe { CStr::from_ptr(raw) }
-        .to_string_lossy()
-        .into_owned();
+    let version = unsafe { CStr::from_ptr(raw) }.to_string_lossy().into_owned();
     match parse_major(&version) {
-        Some(PINNED_MAJOR) => Ok(Backend {
-            api,
-            path,
-            version,
-            _lib: lib.into(),
-        }),
-        Some(_) => Err(LoadError::WrongMajor {
-            path,
-            version,
-            expected: PINNED_MAJOR,
-        }),
+        Some(PINNED_MAJOR) => Ok(Backend { api, path, version, _lib: lib.into() }),
+        Some(_) => Err(LoadError::WrongMajor { path, version, expected: PINNED_MAJOR }),
         None => Err(LoadError::BadVersion { path, version }),
     }
 }

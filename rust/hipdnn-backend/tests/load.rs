@@ -66,11 +66,7 @@ fn fake_backend(dir: &Path, version: &str, omit: Option<&str>) -> PathBuf {
         .arg(&c_file)
         .output()
         .unwrap_or_else(|e| panic!("these tests need a C compiler `cc` on PATH: {e}"));
-    assert!(
-        out.status.success(),
-        "cc failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "cc failed:\n{}", String::from_utf8_lossy(&out.stderr));
     lib
 }
 
@@ -79,24 +75,12 @@ fn tmp() -> tempfile::TempDir {
 }
 
 fn only_override(dir: &Path) -> SearchInputs {
-    SearchInputs {
-        override_dir: Some(dir.to_path_buf()),
-        ..SearchInputs::default()
-    }
+    SearchInputs { override_dir: Some(dir.to_path_buf()), ..SearchInputs::default() }
 }
 
 fn plan_of(paths: &[&Path]) -> Plan {
-    let candidates = paths
-        .iter()
-        .map(|p| Candidate {
-            source: "test",
-            path: p.to_path_buf(),
-        })
-        .collect();
-    Plan {
-        candidates,
-        warnings: Vec::new(),
-    }
+    let candidates = paths.iter().map(|p| Candidate { source: "test", path: p.to_path_buf() }).collect();
+    Plan { candidates, warnings: Vec::new() }
 }
 
 #[test]
@@ -124,23 +108,14 @@ fn loads_a_v1_backend_and_wires_every_entry_point() {
         assert_eq!((a.execute)(h, d, d), 107);
         assert_eq!((a.finalize)(d), 108);
         let mut n = 0i64;
-        assert_eq!(
-            (a.get_attribute)(d, 1300, 3, 5, &mut n, std::ptr::null_mut()),
-            109
-        );
+        assert_eq!((a.get_attribute)(d, 1300, 3, 5, &mut n, std::ptr::null_mut()), 109);
         assert_eq!(n, 1308);
         assert_eq!((a.set_attribute)(d, 1300, 3, 3, std::ptr::null()), 110);
-        assert_eq!(
-            CStr::from_ptr((a.get_error_string)(2)).to_str().unwrap(),
-            "bad param"
-        );
+        assert_eq!(CStr::from_ptr((a.get_error_string)(2)).to_str().unwrap(), "bad param");
         let mut buf = [0 as c_char; 32];
         (a.get_last_error_string)(buf.as_mut_ptr(), buf.len());
         assert_eq!(CStr::from_ptr(buf.as_ptr()).to_str().unwrap(), "last error");
-        assert_eq!(
-            CStr::from_ptr((a.version_string)()).to_str().unwrap(),
-            "1.2.3.4"
-        );
+        assert_eq!(CStr::from_ptr((a.version_string)()).to_str().unwrap(), "1.2.3.4");
     }
 }
 
@@ -149,11 +124,7 @@ fn wrong_major_is_rejected() {
     let t = tmp();
     let lib = fake_backend(t.path(), "\"2.0.0.0\"", None);
     match loader::load(&only_override(t.path())) {
-        Err(LoadError::WrongMajor {
-            path,
-            version,
-            expected,
-        }) => {
+        Err(LoadError::WrongMajor { path, version, expected }) => {
             assert_eq!((path, version.as_str(), expected), (lib, "2.0.0.0", 1));
         }
         other => panic!("expected WrongMajor, got {other:?}"),
@@ -165,15 +136,8 @@ fn missing_symbol_is_named() {
     let t = tmp();
     let lib = fake_backend(t.path(), "\"1.0.0.0\"", Some("hipdnnBackendExecute"));
     let e = loader::load(&only_override(t.path())).unwrap_err();
-    assert!(
-        matches!(&e, LoadError::MissingSymbol { path, symbol: "hipdnnBackendExecute" } if *path == lib),
-        "{e:?}"
-    );
-    assert!(
-        e.to_string()
-            .contains("does not export `hipdnnBackendExecute`"),
-        "{e}"
-    );
+    assert!(matches!(&e, LoadError::MissingSymbol { path, symbol: "hipdnnBackendExecute" } if *path == lib), "{e:?}");
+    assert!(e.to_string().contains("does not export `hipdnnBackendExecute`"), "{e}");
 }
 
 #[test]
@@ -181,16 +145,7 @@ fn missing_version_function_is_a_missing_symbol() {
     let t = tmp();
     fake_backend(t.path(), "", Some("hipdnnVersionString_ext"));
     let e = loader::load(&only_override(t.path())).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            LoadError::MissingSymbol {
-                symbol: "hipdnnVersionString_ext",
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert!(matches!(e, LoadError::MissingSymbol { symbol: "hipdnnVersionString_ext", .. }), "{e:?}");
 }
 
 #[test]
@@ -198,10 +153,7 @@ fn garbage_version_is_bad() {
     let t = tmp();
     fake_backend(t.path(), "\"garbage\"", None);
     let e = loader::load(&only_override(t.path())).unwrap_err();
-    assert!(
-        matches!(&e, LoadError::BadVersion { version, .. } if version == "garbage"),
-        "{e:?}"
-    );
+    assert!(matches!(&e, LoadError::BadVersion { version, .. } if version == "garbage"), "{e:?}");
 }
 
 #[test]
@@ -209,10 +161,7 @@ fn null_version_is_bad() {
     let t = tmp();
     fake_backend(t.path(), "NULL", None);
     let e = loader::load(&only_override(t.path())).unwrap_err();
-    assert!(
-        matches!(&e, LoadError::BadVersion { version, .. } if version.contains("NULL")),
-        "{e:?}"
-    );
+    assert!(matches!(&e, LoadError::BadVersion { version, .. } if version.contains("NULL")), "{e:?}");
 }
 
 #[test]
@@ -222,24 +171,14 @@ fn not_found_lists_every_candidate() {
     let b = t.path().join("b").join(LIBRARY_NAME);
     let bare = Path::new("libhipdnn_backend_no_such_library_for_tests.so");
     let e = loader::load_from(&plan_of(&[&a, &b, bare])).unwrap_err();
-    let LoadError::NotFound { searched } = &e else {
-        panic!("expected NotFound, got {e:?}")
-    };
+    let LoadError::NotFound { searched } = &e else { panic!("expected NotFound, got {e:?}") };
     assert_eq!(searched.len(), 3, "{searched:?}");
     assert_eq!(searched[0], format!("test: {} (no such file)", a.display()));
     assert_eq!(searched[1], format!("test: {} (no such file)", b.display()));
-    assert!(
-        searched[2].starts_with("test: libhipdnn_backend_no_such_library_for_tests.so ("),
-        "{searched:?}"
-    );
+    assert!(searched[2].starts_with("test: libhipdnn_backend_no_such_library_for_tests.so ("), "{searched:?}");
     let m = e.to_string();
-    assert!(
-        m.contains(&a.display().to_string()) && m.contains(&b.display().to_string()),
-        "{m}"
-    );
-    assert!(m.contains(
-        "set HIPDNN_BACKEND_LIBRARY_PATH to the absolute directory that holds libhipdnn_backend.so"
-    ));
+    assert!(m.contains(&a.display().to_string()) && m.contains(&b.display().to_string()), "{m}");
+    assert!(m.contains("set HIPDNN_BACKEND_LIBRARY_PATH to the absolute directory that holds libhipdnn_backend.so"));
 }
 
 #[test]
@@ -252,13 +191,8 @@ fn an_unloadable_file_is_skipped_with_the_loader_error() {
     let b = loader::load_from(&plan_of(&[&junk, &good])).unwrap();
     assert_eq!(b.path, good);
     let e = loader::load_from(&plan_of(&[&junk])).unwrap_err();
-    let LoadError::NotFound { searched } = e else {
-        panic!()
-    };
-    assert!(
-        searched[0].starts_with(&format!("test: {} (", junk.display())),
-        "{searched:?}"
-    );
+    let LoadError::NotFound { searched } = e else { panic!() };
+    assert!(searched[0].starts_with(&format!("test: {} (", junk.display())), "{searched:?}");
     assert!(!searched[0].ends_with("(no such file)"), "{searched:?}");
 }
 
@@ -268,20 +202,14 @@ fn first_openable_candidate_is_the_backend() {
     let v2 = fake_backend(&t.path().join("v2"), "\"2.1.0.0\"", None);
     let v1 = fake_backend(&t.path().join("v1"), "\"1.1.0.0\"", None);
     let e = loader::load_from(&plan_of(&[&v2, &v1])).unwrap_err();
-    assert!(
-        matches!(&e, LoadError::WrongMajor { path, .. } if *path == v2),
-        "{e:?}"
-    );
+    assert!(matches!(&e, LoadError::WrongMajor { path, .. } if *path == v2), "{e:?}");
 }
 
 #[test]
 fn env_directory_is_used() {
     let t = tmp();
     let lib = fake_backend(t.path(), "\"1.0.0.0\"", None);
-    let inputs = SearchInputs {
-        env_dir: Some(t.path().into()),
-        ..SearchInputs::default()
-    };
+    let inputs = SearchInputs { env_dir: Some(t.path().into()), ..SearchInputs::default() };
     let b = loader::load(&inputs).unwrap();
     assert_eq!(b.path, lib);
 }
@@ -303,11 +231,7 @@ fn override_beats_env_on_disk() {
 fn secure_execution_does_not_use_the_env_directory() {
     let t = tmp();
     let lib = fake_backend(t.path(), "\"1.0.0.0\"", None);
-    let inputs = SearchInputs {
-        secure_execution: true,
-        env_dir: Some(t.path().into()),
-        ..SearchInputs::default()
-    };
+    let inputs = SearchInputs { secure_execution: true, env_dir: Some(t.path().into()), ..SearchInputs::default() };
     let plan = loader::search_plan(&inputs);
     assert!(plan.candidates.iter().all(|c| c.path != lib), "{plan:?}");
     if let Ok(b) = loader::load_from(&plan) {
@@ -319,10 +243,7 @@ fn secure_execution_does_not_use_the_env_directory() {
 fn module_directory_siblings_are_searched() {
     let t = tmp();
     let lib = fake_backend(&t.path().join("lib64"), "\"1.0.0.0\"", None);
-    let inputs = SearchInputs {
-        module_dir: Some(t.path().join("bin")),
-        ..SearchInputs::default()
-    };
+    let inputs = SearchInputs { module_dir: Some(t.path().join("bin")), ..SearchInputs::default() };
     let plan = loader::search_plan(&inputs);
     let b = loader::load_from(&plan).unwrap();
     assert_eq!(b.path, lib);
@@ -335,9 +256,6 @@ fn module_directory_itself_is_searched_first() {
     let t = tmp();
     let lib = fake_backend(&t.path().join("lib"), "\"1.0.0.0\"", None);
     fake_backend(&t.path().join("lib64"), "\"2.0.0.0\"", None);
-    let inputs = SearchInputs {
-        module_dir: Some(t.path().join("lib")),
-        ..SearchInputs::default()
-    };
+    let inputs = SearchInputs { module_dir: Some(t.path().join("lib")), ..SearchInputs::default() };
     assert_eq!(loader::load(&inputs).unwrap().path, lib);
 }

@@ -20,9 +20,7 @@ pub fn run() -> i32 {
         return 2;
     };
     // clap in each family expects argv[0]; give it "miopen-wrap <command>".
-    let rest: Vec<String> = std::iter::once(format!("miopen-wrap {cmd}"))
-        .chain(args[2..].iter().cloned())
-        .collect();
+    let rest: Vec<String> = std::iter::once(format!("miopen-wrap {cmd}")).chain(args[2..].iter().cloned()).collect();
     match cmd.as_str() {
         "rename" => crate::rename::cli_main(&rest),
         "generate" => crate::generate::cli_main(&rest),

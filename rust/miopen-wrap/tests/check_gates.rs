@@ -9,12 +9,7 @@ use tempfile::TempDir;
 const BIN: &str = env!("CARGO_BIN_EXE_miopen-wrap");
 
 /// Entry points of the fixture API (a miniature miopen.h).
-const API: &[&str] = &[
-    "miopenCreate",
-    "miopenDestroy",
-    "miopenGetVersion",
-    "miopenHiddenSetConvolutionFindMode",
-];
+const API: &[&str] = &["miopenCreate", "miopenDestroy", "miopenGetVersion", "miopenHiddenSetConvolutionFindMode"];
 
 fn stamp(version: &str) -> String {
     format!(
@@ -29,9 +24,7 @@ struct Fx {
 
 impl Fx {
     fn new() -> Fx {
-        Fx {
-            dir: tempfile::tempdir().expect("tempdir"),
-        }
+        Fx { dir: tempfile::tempdir().expect("tempdir") }
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -49,20 +42,10 @@ impl Fx {
 
     /// `cc -shared -fPIC -Wl,-soname,<soname> -Wl,--version-script,<map>` of
     /// `src` into `out`, linking `libs` (paths) for DT_NEEDED entries.
-    fn shared(
-        &self,
-        out: &str,
-        soname: &str,
-        node: &str,
-        src: &str,
-        libs: &[&Path],
-        extra: &[&str],
-    ) -> PathBuf {
+    fn shared(&self, out: &str, soname: &str, node: &str, src: &str, libs: &[&Path], extra: &[&str]) -> PathBuf {
         let c = self.write(&format!("{out}.c"), src);
-        let map = self.write(
-            &format!("{out}.map"),
-            &format!("{node} {{ global: miopen*; hipdnn*; _Z*; local: *; }};\n"),
-        );
+        let map =
+            self.write(&format!("{out}.map"), &format!("{node} {{ global: miopen*; hipdnn*; _Z*; local: *; }};\n"));
         let o = self.path(out);
         let mut cmd = Command::new("cc");
         cmd.args(["-shared", "-fPIC", "-o"])
@@ -88,7 +71,9 @@ impl Fx {
             src.push_str(&format!("int {f}_impl(void *p) {{ return p != 0; }}\n"));
         }
         // An internal C++ symbol, as the real private library has many.
-        src.push_str("int miopen_internal(void) __asm__(\"_ZN6miopen8internalEv\");\nint miopen_internal(void) { return 7; }\n");
+        src.push_str(
+            "int miopen_internal(void) __asm__(\"_ZN6miopen8internalEv\");\nint miopen_internal(void) { return 7; }\n",
+        );
         self.shared(out, soname, "MIOPEN_PRIVATE_1", &src, &[], &[])
     }
 
@@ -108,9 +93,7 @@ impl Fx {
     ) -> PathBuf {
         let mut src = stamp(version);
         for f in API.iter().filter(|f| !skip.contains(f)) {
-            src.push_str(&format!(
-                "extern int {f}_impl(void *p);\nint {f}(void *p) {{ return {f}_impl(p); }}\n"
-            ));
+            src.push_str(&format!("extern int {f}_impl(void *p);\nint {f}(void *p) {{ return {f}_impl(p); }}\n"));
         }
         src.push_str("int miopenGetLastForwardedError(void) { return 0; }\n");
         src.push_str(extra_src);
@@ -126,19 +109,16 @@ impl Fx {
             src.push_str(&format!("int {f}(miopenThing *p) {{ return p->n; }}\n"));
         }
         src.push_str("int miopenGlobalCounter = 3;\n");
-        src.push_str("int miopen_internal(void) __asm__(\"_ZN6miopen8internalEv\");\nint miopen_internal(void) { return 7; }\n");
+        src.push_str(
+            "int miopen_internal(void) __asm__(\"_ZN6miopen8internalEv\");\nint miopen_internal(void) { return 7; }\n",
+        );
         let extra: &[&str] = if debug { &["-g"] } else { &[] };
         self.shared(out, "libMIOpen.so.1", "MIOPEN_HIP_1", &src, &[], extra)
     }
 
     /// A standard good set: (private, wrapper, baseline).
     fn standard(&self) -> (PathBuf, PathBuf, PathBuf) {
-        let p = self.private(
-            "libMIOpen_private.so.1",
-            "libMIOpen_private.so.1",
-            "3.4.0",
-            &[],
-        );
+        let p = self.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
         let w = self.wrapper(
             "libMIOpen.so.1",
             "libMIOpen.so.1",
@@ -155,9 +135,7 @@ impl Fx {
 }
 
 fn run_ok(cmd: &mut Command) {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
     assert!(
         out.status.success(),
         "{cmd:?} failed:\n{}{}",
@@ -168,33 +146,19 @@ fn run_ok(cmd: &mut Command) {
 
 /// Run `miopen-wrap check <args>`; (exit code, stdout+stderr).
 fn check(args: &[&dyn AsRef<std::ffi::OsStr>]) -> (i32, String) {
-    let out = Command::new(BIN)
-        .arg("check")
-        .args(args.iter().map(|a| a.as_ref()))
-        .output()
-        .expect("run miopen-wrap");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = Command::new(BIN).arg("check").args(args.iter().map(|a| a.as_ref())).output().expect("run miopen-wrap");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     (out.status.code().unwrap_or(-1), text)
 }
 
 fn assert_pass(gate: &str, (code, out): &(i32, String)) {
     assert_eq!(*code, 0, "expected PASS {gate}:\n{out}");
-    assert!(
-        out.contains(&format!("PASS {gate}:")),
-        "no PASS line:\n{out}"
-    );
+    assert!(out.contains(&format!("PASS {gate}:")), "no PASS line:\n{out}");
 }
 
 fn assert_fail(gate: &str, (code, out): &(i32, String), needles: &[&str]) {
     assert_eq!(*code, 1, "expected FAIL {gate} (exit 1):\n{out}");
-    assert!(
-        out.contains(&format!("FAIL {gate}:")),
-        "no FAIL line:\n{out}"
-    );
+    assert!(out.contains(&format!("FAIL {gate}:")), "no FAIL line:\n{out}");
     for n in needles {
         assert!(out.contains(n), "output does not name `{n}`:\n{out}");
     }
@@ -206,21 +170,13 @@ fn assert_fail(gate: &str, (code, out): &(i32, String), needles: &[&str]) {
 fn no_impl_exports_passes_on_clean_wrapper() {
     let fx = Fx::new();
     let (_, w, _) = fx.standard();
-    assert_pass(
-        "no-impl-exports",
-        &check(&[&"no-impl-exports", &"--wrapper", &w]),
-    );
+    assert_pass("no-impl-exports", &check(&[&"no-impl-exports", &"--wrapper", &w]));
 }
 
 #[test]
 fn no_impl_exports_fails_on_wrapper_exporting_impl() {
     let fx = Fx::new();
-    let p = fx.private(
-        "libMIOpen_private.so.1",
-        "libMIOpen_private.so.1",
-        "3.4.0",
-        &[],
-    );
+    let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
     let w = fx.wrapper(
         "libMIOpen.so.1",
         "libMIOpen.so.1",
@@ -244,38 +200,16 @@ fn superset_passes_and_lists_wrapper_only_additions() {
     let r = check(&[&"superset", &"--wrapper", &w, &"--private", &p]);
     assert_pass("superset", &r);
     assert!(r.1.contains("all 4 _impl entry points"), "{}", r.1);
-    assert!(
-        r.1.contains("miopenGetLastForwardedError"),
-        "addition not listed:\n{}",
-        r.1
-    );
+    assert!(r.1.contains("miopenGetLastForwardedError"), "addition not listed:\n{}", r.1);
 }
 
 #[test]
 fn superset_fails_when_wrapper_misses_an_entry_point() {
     let fx = Fx::new();
-    let p = fx.private(
-        "libMIOpen_private.so.1",
-        "libMIOpen_private.so.1",
-        "3.4.0",
-        &[],
-    );
-    let w = fx.wrapper(
-        "libMIOpen.so.1",
-        "libMIOpen.so.1",
-        "MIOPEN_HIP_1",
-        "3.4.0",
-        &p,
-        &["miopenDestroy"],
-        "",
-        &[],
-    );
+    let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
+    let w = fx.wrapper("libMIOpen.so.1", "libMIOpen.so.1", "MIOPEN_HIP_1", "3.4.0", &p, &["miopenDestroy"], "", &[]);
     let r = check(&[&"superset", &"--wrapper", &w, &"--private", &p]);
-    assert_fail(
-        "superset",
-        &r,
-        &["`miopenDestroy` is not exported", "miopenDestroy_impl"],
-    );
+    assert_fail("superset", &r, &["`miopenDestroy` is not exported", "miopenDestroy_impl"]);
 }
 
 // ---------------------------------------------------------------- no-dropped
@@ -292,12 +226,7 @@ fn no_dropped_passes_with_same_version_nodes() {
 #[test]
 fn no_dropped_fails_on_missing_entry_point() {
     let fx = Fx::new();
-    let p = fx.private(
-        "libMIOpen_private.so.1",
-        "libMIOpen_private.so.1",
-        "3.4.0",
-        &[],
-    );
+    let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
     let w = fx.wrapper(
         "libMIOpen.so.1",
         "libMIOpen.so.1",
@@ -310,33 +239,16 @@ fn no_dropped_fails_on_missing_entry_point() {
     );
     let b = fx.baseline("baseline/libMIOpen.so.1", false, &[]);
     let r = check(&[&"no-dropped", &"--wrapper", &w, &"--baseline", &b]);
-    assert_fail(
-        "no-dropped",
-        &r,
-        &["`miopenGetVersion@@MIOPEN_HIP_1` is exported by the baseline but not"],
-    );
+    assert_fail("no-dropped", &r, &["`miopenGetVersion@@MIOPEN_HIP_1` is exported by the baseline but not"]);
     // --ignore lets a packager accept a known, deliberate drop.
-    let r = check(&[
-        &"no-dropped",
-        &"--wrapper",
-        &w,
-        &"--baseline",
-        &b,
-        &"--ignore",
-        &"miopenGet*",
-    ]);
+    let r = check(&[&"no-dropped", &"--wrapper", &w, &"--baseline", &b, &"--ignore", &"miopenGet*"]);
     assert_pass("no-dropped", &r);
 }
 
 #[test]
 fn no_dropped_fails_on_different_version_node() {
     let fx = Fx::new();
-    let p = fx.private(
-        "libMIOpen_private.so.1",
-        "libMIOpen_private.so.1",
-        "3.4.0",
-        &[],
-    );
+    let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
     let w = fx.wrapper(
         "libMIOpen.so.1",
         "libMIOpen.so.1",
@@ -352,10 +264,7 @@ fn no_dropped_fails_on_different_version_node() {
     assert_fail(
         "no-dropped",
         &r,
-        &[
-            "`miopenCreate@@MIOPEN_HIP_1` has a different version node",
-            "miopenCreate@@MIOPEN_HIP_2",
-        ],
+        &["`miopenCreate@@MIOPEN_HIP_1` has a different version node", "miopenCreate@@MIOPEN_HIP_2"],
     );
 }
 
@@ -383,43 +292,20 @@ fn coversion_passes_on_matching_pair() {
 #[test]
 fn coversion_fails_on_mismatched_version_metadata() {
     let fx = Fx::new();
-    let p = fx.private(
-        "libMIOpen_private.so.1",
-        "libMIOpen_private.so.1",
-        "3.4.0",
-        &[],
-    );
-    let w = fx.wrapper(
-        "libMIOpen.so.1",
-        "libMIOpen.so.1",
-        "MIOPEN_HIP_1",
-        "3.5.0",
-        &p,
-        &[],
-        "",
-        &[],
-    );
+    let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
+    let w = fx.wrapper("libMIOpen.so.1", "libMIOpen.so.1", "MIOPEN_HIP_1", "3.5.0", &p, &[], "", &[]);
     let r = check(&[&"coversion", &"--wrapper", &w, &"--private", &p]);
     assert_fail(
         "coversion",
         &r,
-        &[
-            "version metadata disagree",
-            "libMIOpen.so.1 is 3.5.0",
-            "libMIOpen_private.so.1 is 3.4.0",
-        ],
+        &["version metadata disagree", "libMIOpen.so.1 is 3.5.0", "libMIOpen_private.so.1 is 3.4.0"],
     );
 }
 
 #[test]
 fn coversion_fails_without_version_section() {
     let fx = Fx::new();
-    let p = fx.private(
-        "libMIOpen_private.so.1",
-        "libMIOpen_private.so.1",
-        "3.4.0",
-        &[],
-    );
+    let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
     let w = fx.shared(
         "libMIOpen.so.1",
         "libMIOpen.so.1",
@@ -429,88 +315,28 @@ fn coversion_fails_without_version_section() {
         &[],
     );
     let r = check(&[&"coversion", &"--wrapper", &w, &"--private", &p]);
-    assert_fail(
-        "coversion",
-        &r,
-        &["libMIOpen.so.1 has no .miopen_version section"],
-    );
+    assert_fail("coversion", &r, &["libMIOpen.so.1 has no .miopen_version section"]);
 }
 
 #[test]
 fn coversion_fails_on_soversion_skew_and_unexpected_soname() {
     let fx = Fx::new();
     // Private at SOVERSION 2, wrapper at SOVERSION 1 but linked against it.
-    let p = fx.private(
-        "libMIOpen_private.so.2",
-        "libMIOpen_private.so.2",
-        "3.4.0",
-        &[],
-    );
-    let w = fx.wrapper(
-        "libMIOpen.so.1",
-        "libMIOpen.so.1",
-        "MIOPEN_HIP_1",
-        "3.4.0",
-        &p,
-        &[],
-        "",
-        &[],
-    );
-    let r = check(&[
-        &"coversion",
-        &"--wrapper",
-        &w,
-        &"--private",
-        &p,
-        &"--expect-soname",
-        &"libMIOpen.so.3",
-    ]);
-    assert_fail(
-        "coversion",
-        &r,
-        &[
-            "SOVERSION mismatch",
-            "libMIOpen_private.so.2",
-            "expected `libMIOpen.so.3`",
-        ],
-    );
+    let p = fx.private("libMIOpen_private.so.2", "libMIOpen_private.so.2", "3.4.0", &[]);
+    let w = fx.wrapper("libMIOpen.so.1", "libMIOpen.so.1", "MIOPEN_HIP_1", "3.4.0", &p, &[], "", &[]);
+    let r = check(&[&"coversion", &"--wrapper", &w, &"--private", &p, &"--expect-soname", &"libMIOpen.so.3"]);
+    assert_fail("coversion", &r, &["SOVERSION mismatch", "libMIOpen_private.so.2", "expected `libMIOpen.so.3`"]);
 }
 
 #[test]
 fn coversion_fails_when_wrapper_needs_another_private() {
     let fx = Fx::new();
-    let p = fx.private(
-        "libMIOpen_private.so.1",
-        "libMIOpen_private.so.1",
-        "3.4.0",
-        &[],
-    );
-    let w = fx.wrapper(
-        "libMIOpen.so.1",
-        "libMIOpen.so.1",
-        "MIOPEN_HIP_1",
-        "3.4.0",
-        &p,
-        &[],
-        "",
-        &[],
-    );
+    let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
+    let w = fx.wrapper("libMIOpen.so.1", "libMIOpen.so.1", "MIOPEN_HIP_1", "3.4.0", &p, &[], "", &[]);
     // A private library with another SONAME than the one the wrapper needs.
-    let other = fx.private(
-        "other/libMIOpen_private.so.1",
-        "libMIOpen_private-0badc0de.so",
-        "3.4.0",
-        &[],
-    );
+    let other = fx.private("other/libMIOpen_private.so.1", "libMIOpen_private-0badc0de.so", "3.4.0", &[]);
     let r = check(&[&"coversion", &"--wrapper", &w, &"--private", &other]);
-    assert_fail(
-        "coversion",
-        &r,
-        &[
-            "has no DT_NEEDED `libMIOpen_private-0badc0de.so`",
-            "`libMIOpen_private.so.1`",
-        ],
-    );
+    assert_fail("coversion", &r, &["has no DT_NEEDED `libMIOpen_private-0badc0de.so`", "`libMIOpen_private.so.1`"]);
 }
 
 /// What a wheel bundler does: copy both, give each a hashed SONAME and
@@ -521,24 +347,12 @@ fn bundle_rename(fx: &Fx, p: &Path, w: &Path, replace_needed: bool) -> (PathBuf,
     let rw = fx.path("wheel/libMIOpen-5d2b8e40.so");
     std::fs::copy(p, &rp).expect("copy");
     std::fs::copy(w, &rw).expect("copy");
-    run_ok(
-        Command::new("patchelf")
-            .args(["--set-soname", "libMIOpen_private-7e3a9c1f.so"])
-            .arg(&rp),
-    );
-    run_ok(
-        Command::new("patchelf")
-            .args(["--set-soname", "libMIOpen-5d2b8e40.so"])
-            .arg(&rw),
-    );
+    run_ok(Command::new("patchelf").args(["--set-soname", "libMIOpen_private-7e3a9c1f.so"]).arg(&rp));
+    run_ok(Command::new("patchelf").args(["--set-soname", "libMIOpen-5d2b8e40.so"]).arg(&rw));
     if replace_needed {
         run_ok(
             Command::new("patchelf")
-                .args([
-                    "--replace-needed",
-                    "libMIOpen_private.so.1",
-                    "libMIOpen_private-7e3a9c1f.so",
-                ])
+                .args(["--replace-needed", "libMIOpen_private.so.1", "libMIOpen_private-7e3a9c1f.so"])
                 .arg(&rw),
         );
     }
@@ -553,14 +367,8 @@ fn renamed_pair_passes_coversion_and_superset() {
     let r = check(&[&"coversion", &"--wrapper", &rw, &"--private", &rp]);
     assert_pass("coversion", &r);
     assert!(r.1.contains("renamed pair"), "{}", r.1);
-    assert_pass(
-        "superset",
-        &check(&[&"superset", &"--wrapper", &rw, &"--private", &rp]),
-    );
-    assert_pass(
-        "no-impl-exports",
-        &check(&[&"no-impl-exports", &"--wrapper", &rw]),
-    );
+    assert_pass("superset", &check(&[&"superset", &"--wrapper", &rw, &"--private", &rp]));
+    assert_pass("no-impl-exports", &check(&[&"no-impl-exports", &"--wrapper", &rw]));
 }
 
 #[test]
@@ -569,11 +377,7 @@ fn renamed_pair_without_replace_needed_fails_coversion() {
     let (p, w, _) = fx.standard();
     let (rp, rw) = bundle_rename(&fx, &p, &w, false);
     let r = check(&[&"coversion", &"--wrapper", &rw, &"--private", &rp]);
-    assert_fail(
-        "coversion",
-        &r,
-        &["has no DT_NEEDED `libMIOpen_private-7e3a9c1f.so`"],
-    );
+    assert_fail("coversion", &r, &["has no DT_NEEDED `libMIOpen_private-7e3a9c1f.so`"]);
 }
 
 // ---------------------------------------------------------------- provider
@@ -603,52 +407,24 @@ fn provider_passes_on_impl_only_plugin_and_objects() {
         &[&p],
         &[],
     );
-    let r = check(&[
-        &"provider",
-        &"--private",
-        &p,
-        &"--wrapper",
-        &w,
-        &"--provider",
-        &so,
-    ]);
+    let r = check(&[&"provider", &"--private", &p, &"--wrapper", &w, &"--provider", &so]);
     assert_pass("provider", &r);
     // Object files (before linking) are read through their static symbol table.
     let c = fx.write("plugin_obj.c", &provider_src(&["miopenGetVersion_impl"]));
     let o = fx.path("plugin_obj.o");
-    run_ok(
-        Command::new("cc")
-            .args(["-c", "-fPIC", "-o"])
-            .arg(&o)
-            .arg(&c),
-    );
-    assert_pass(
-        "provider",
-        &check(&[&"provider", &"--private", &p, &"--provider", &o, &so]),
-    );
+    run_ok(Command::new("cc").args(["-c", "-fPIC", "-o"]).arg(&o).arg(&c));
+    assert_pass("provider", &check(&[&"provider", &"--private", &p, &"--provider", &o, &so]));
 }
 
 #[test]
 fn provider_fails_on_public_name_reference() {
     let fx = Fx::new();
     let (p, _, _) = fx.standard();
-    let c = fx.write(
-        "bad_obj.c",
-        &provider_src(&["miopenCreate_impl", "miopenDestroy"]),
-    );
+    let c = fx.write("bad_obj.c", &provider_src(&["miopenCreate_impl", "miopenDestroy"]));
     let o = fx.path("bad_obj.o");
-    run_ok(
-        Command::new("cc")
-            .args(["-c", "-fPIC", "-o"])
-            .arg(&o)
-            .arg(&c),
-    );
+    run_ok(Command::new("cc").args(["-c", "-fPIC", "-o"]).arg(&o).arg(&c));
     let r = check(&[&"provider", &"--private", &p, &"--provider", &o]);
-    assert_fail(
-        "provider",
-        &r,
-        &["references public symbol `miopenDestroy`", "bad_obj.o"],
-    );
+    assert_fail("provider", &r, &["references public symbol `miopenDestroy`", "bad_obj.o"]);
 }
 
 #[test]
@@ -663,15 +439,7 @@ fn provider_fails_on_needed_wrapper_and_unknown_impl() {
         &[&w, &p],
         &["-Wl,--allow-shlib-undefined"],
     );
-    let r = check(&[
-        &"provider",
-        &"--private",
-        &p,
-        &"--wrapper",
-        &w,
-        &"--provider",
-        &so,
-    ]);
+    let r = check(&[&"provider", &"--private", &p, &"--wrapper", &w, &"--provider", &so]);
     assert_fail(
         "provider",
         &r,
@@ -689,21 +457,13 @@ fn provider_fails_on_needed_wrapper_and_unknown_impl() {
 fn hipdnn_independence_passes_on_standard_wrapper() {
     let fx = Fx::new();
     let (_, w, _) = fx.standard();
-    assert_pass(
-        "hipdnn-independence",
-        &check(&[&"hipdnn-independence", &"--wrapper", &w]),
-    );
+    assert_pass("hipdnn-independence", &check(&[&"hipdnn-independence", &"--wrapper", &w]));
 }
 
 #[test]
 fn hipdnn_independence_fails_on_needed_hipdnn_backend() {
     let fx = Fx::new();
-    let p = fx.private(
-        "libMIOpen_private.so.1",
-        "libMIOpen_private.so.1",
-        "3.4.0",
-        &[],
-    );
+    let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
     let hip = fx.shared(
         "libhipdnn_backend.so",
         "libhipdnn_backend.so",
@@ -727,10 +487,7 @@ fn hipdnn_independence_fails_on_needed_hipdnn_backend() {
     assert_fail(
         "hipdnn-independence",
         &r,
-        &[
-            "has DT_NEEDED `libhipdnn_backend.so`",
-            "undefined weak symbol `hipdnnBackendCreateDescriptor",
-        ],
+        &["has DT_NEEDED `libhipdnn_backend.so`", "undefined weak symbol `hipdnnBackendCreateDescriptor"],
     );
 }
 
@@ -766,14 +523,7 @@ fn abi_fails_on_changed_c_signature() {
                int miopenHiddenSetConvolutionFindMode(miopenThing *p) { return p->n; }\n\
                int miopenGlobalCounter = 3;\n\
                int miopen_internal(void) __asm__(\"_ZN6miopen8internalEv\");\nint miopen_internal(void) { return 7; }\n";
-    let b = fx.shared(
-        "b/libMIOpen.so.1",
-        "libMIOpen.so.1",
-        "MIOPEN_HIP_1",
-        src,
-        &[],
-        &["-g"],
-    );
+    let b = fx.shared("b/libMIOpen.so.1", "libMIOpen.so.1", "MIOPEN_HIP_1", src, &[], &["-g"]);
     let r = check(&[&"abi", &"--baseline", &a, &"--wrapper", &b]);
     assert_fail("abi", &r, &["miopenGetVersion", "changed"]);
 }
@@ -789,14 +539,8 @@ fn header_tree(fx: &Fx, public_extra: &str) -> PathBuf {
         ),
     );
     fx.write("include/miopen/config.h", "#define MIOPEN_BACKEND_HIP 1\n");
-    fx.write(
-        "include/miopen/version.h",
-        "#define MIOPEN_VERSION_MAJOR 3\n",
-    );
-    fx.write(
-        "include/miopen_private/miopen/miopen_impl.h",
-        "#pragma once\nint miopenCreate_impl(void *handle);\n",
-    );
+    fx.write("include/miopen/version.h", "#define MIOPEN_VERSION_MAJOR 3\n");
+    fx.write("include/miopen_private/miopen/miopen_impl.h", "#pragma once\nint miopenCreate_impl(void *handle);\n");
     inc
 }
 
@@ -804,10 +548,7 @@ fn header_tree(fx: &Fx, public_extra: &str) -> PathBuf {
 fn headers_pass_on_clean_tree_and_sources() {
     let fx = Fx::new();
     let inc = header_tree(&fx, "");
-    fx.write(
-        "src/handle_api.cpp",
-        "#include <miopen/miopen.h>\nint miopenCreate_impl(void *h) { return 0; }\n",
-    );
+    fx.write("src/handle_api.cpp", "#include <miopen/miopen.h>\nint miopenCreate_impl(void *h) { return 0; }\n");
     let r = check(&[
         &"headers",
         &"--public-include",
@@ -825,21 +566,11 @@ fn headers_pass_on_clean_tree_and_sources() {
 fn headers_fail_on_public_header_mentioning_impl() {
     let fx = Fx::new();
     let inc = header_tree(&fx, "int miopenDestroy_impl(void *handle);\n");
-    let r = check(&[
-        &"headers",
-        &"--public-include",
-        &inc,
-        &"--private-include-subdir",
-        &"miopen_private",
-    ]);
+    let r = check(&[&"headers", &"--public-include", &inc, &"--private-include-subdir", &"miopen_private"]);
     assert_fail("headers", &r, &["miopen/miopen.h:5: `miopenDestroy_impl`"]);
     // Without the private subtree option, miopen_impl.h itself is a leak.
     let r = check(&[&"headers", &"--public-include", &inc]);
-    assert_fail(
-        "headers",
-        &r,
-        &["miopen_impl.h is in the public include tree"],
-    );
+    assert_fail("headers", &r, &["miopen_impl.h is in the public include tree"]);
 }
 
 #[test]
@@ -847,10 +578,7 @@ fn headers_fail_on_source_including_impl_header() {
     let fx = Fx::new();
     let inc = header_tree(&fx, "");
     fx.write("src/ok.cpp", "#include <miopen/miopen.h>\n");
-    fx.write(
-        "src/conv/conv_api.cpp",
-        "#include <vector>\n  #  include \"miopen/miopen_impl.h\"\n",
-    );
+    fx.write("src/conv/conv_api.cpp", "#include <vector>\n  #  include \"miopen/miopen_impl.h\"\n");
     let r = check(&[
         &"headers",
         &"--public-include",
@@ -860,11 +588,7 @@ fn headers_fail_on_source_including_impl_header() {
         &"--impl-sources",
         &fx.path("src"),
     ]);
-    assert_fail(
-        "headers",
-        &r,
-        &["conv/conv_api.cpp:2: includes `miopen/miopen_impl.h`"],
-    );
+    assert_fail("headers", &r, &["conv/conv_api.cpp:2: includes `miopen/miopen_impl.h`"]);
 }
 
 // ---------------------------------------------------------------- all + CLI
@@ -915,12 +639,7 @@ fn all_runs_every_gate_with_inputs_and_summarises() {
 #[test]
 fn all_fails_and_counts_failures() {
     let fx = Fx::new();
-    let p = fx.private(
-        "libMIOpen_private.so.1",
-        "libMIOpen_private.so.1",
-        "3.4.0",
-        &[],
-    );
+    let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
     let w = fx.wrapper(
         "libMIOpen.so.1",
         "libMIOpen.so.1",
@@ -933,26 +652,15 @@ fn all_fails_and_counts_failures() {
     );
     let (code, out) = check(&[&"all", &"--wrapper", &w, &"--private", &p]);
     assert_eq!(code, 1, "{out}");
-    assert!(
-        out.contains("1 passed, 3 failed (failed: no-impl-exports, superset, coversion)"),
-        "{out}"
-    );
+    assert!(out.contains("1 passed, 3 failed (failed: no-impl-exports, superset, coversion)"), "{out}");
 }
 
 #[test]
 fn cli_errors_exit_2() {
-    let (code, out) = check(&[
-        &"superset",
-        &"--wrapper",
-        &"/nonexistent/libMIOpen.so.1",
-        &"--private",
-        &"/nonexistent/p.so",
-    ]);
+    let (code, out) =
+        check(&[&"superset", &"--wrapper", &"/nonexistent/libMIOpen.so.1", &"--private", &"/nonexistent/p.so"]);
     assert_eq!(code, 2, "{out}");
-    assert!(
-        out.contains("FAIL superset: could not be evaluated"),
-        "{out}"
-    );
+    assert!(out.contains("FAIL superset: could not be evaluated"), "{out}");
     assert!(out.contains("/nonexistent/libMIOpen.so.1"), "{out}");
     let (code, _) = check(&[&"no-such-gate"]);
     assert_eq!(code, 2);
@@ -981,18 +689,8 @@ fn cli_errors_exit_2() {
 fn abi_include_cxx_compares_internal_symbols() {
     let fx = Fx::new();
     let (_, w, b) = fx.standard();
-    assert_pass(
-        "abi",
-        &check(&[&"abi", &"--baseline", &b, &"--wrapper", &w]),
-    );
-    let r = check(&[
-        &"abi",
-        &"--baseline",
-        &b,
-        &"--wrapper",
-        &w,
-        &"--include-cxx",
-    ]);
+    assert_pass("abi", &check(&[&"abi", &"--baseline", &b, &"--wrapper", &w]));
+    let r = check(&[&"abi", &"--baseline", &b, &"--wrapper", &w, &"--include-cxx"]);
     assert_fail("abi", &r, &["_ZN6miopen8internalEv"]);
 }
 
@@ -1005,7 +703,9 @@ fn abi_ignores_rust_debug_info_artifacts_but_not_removals() {
     let base = fx.baseline("a/libMIOpen.so.1", true, &[]);
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
     let build = |name: &str, skip: &[&str]| -> PathBuf {
-        let mut src = String::from("#![allow(non_snake_case, non_upper_case_globals)]\n#[repr(C)] pub struct MiopenThing { n: i32, f: f32 }\n");
+        let mut src = String::from(
+            "#![allow(non_snake_case, non_upper_case_globals)]\n#[repr(C)] pub struct MiopenThing { n: i32, f: f32 }\n",
+        );
         for (i, f) in API.iter().enumerate().filter(|(_, f)| !skip.contains(f)) {
             src.push_str(&format!(
                 "#[no_mangle] pub unsafe extern \"C\" fn {f}(p: *const MiopenThing) -> i32 {{ (*p).n + {i} }}\n"
@@ -1016,23 +716,11 @@ fn abi_ignores_rust_debug_info_artifacts_but_not_removals() {
         let obj = fx.path(&format!("{name}.o"));
         run_ok(
             Command::new(&rustc)
-                .args([
-                    "--crate-type=lib",
-                    "--emit=obj",
-                    "-C",
-                    "debuginfo=1",
-                    "-C",
-                    "panic=abort",
-                    "-O",
-                    "-o",
-                ])
+                .args(["--crate-type=lib", "--emit=obj", "-C", "debuginfo=1", "-C", "panic=abort", "-O", "-o"])
                 .arg(&obj)
                 .arg(&rs),
         );
-        let map = fx.write(
-            &format!("{name}.map"),
-            "MIOPEN_HIP_1 { global: miopen*; local: *; };\n",
-        );
+        let map = fx.write(&format!("{name}.map"), "MIOPEN_HIP_1 { global: miopen*; local: *; };\n");
         let so = fx.path(&format!("{name}/libMIOpen.so.1"));
         std::fs::create_dir_all(so.parent().expect("parent")).expect("mkdir");
         run_ok(
@@ -1060,20 +748,9 @@ fn abi_fails_on_soname_change_unless_ignored() {
     let (p, w, b) = fx.standard();
     let (_, rw) = bundle_rename(&fx, &p, &w, true);
     let r = check(&[&"abi", &"--baseline", &b, &"--wrapper", &rw]);
-    assert_fail(
-        "abi",
-        &r,
-        &["SONAME changed from 'libMIOpen.so.1' to 'libMIOpen-5d2b8e40.so'"],
-    );
+    assert_fail("abi", &r, &["SONAME changed from 'libMIOpen.so.1' to 'libMIOpen-5d2b8e40.so'"]);
     // A bundler-renamed pair is compared with abidiff's --ignore-soname.
-    let r = check(&[
-        &"abi",
-        &"--baseline",
-        &b,
-        &"--wrapper",
-        &rw,
-        &"--abidiff-arg=--ignore-soname",
-    ]);
+    let r = check(&[&"abi", &"--baseline", &b, &"--wrapper", &rw, &"--abidiff-arg=--ignore-soname"]);
     assert_pass("abi", &r);
 }
 
@@ -1082,36 +759,13 @@ fn provider_objects_may_reference_each_other() {
     let fx = Fx::new();
     let (p, _, _) = fx.standard();
     // plugin_a.o calls a helper that plugin_b.o defines; both are the plugin.
-    let a = fx.write(
-        "plugin_a.c",
-        &provider_src(&["miopenCreate_impl", "miopenProviderHelper"]),
-    );
-    let b = fx.write(
-        "plugin_b.c",
-        "int miopenProviderHelper(void *p) { return p != 0; }\n",
-    );
+    let a = fx.write("plugin_a.c", &provider_src(&["miopenCreate_impl", "miopenProviderHelper"]));
+    let b = fx.write("plugin_b.c", "int miopenProviderHelper(void *p) { return p != 0; }\n");
     let (ao, bo) = (fx.path("plugin_a.o"), fx.path("plugin_b.o"));
-    run_ok(
-        Command::new("cc")
-            .args(["-c", "-fPIC", "-o"])
-            .arg(&ao)
-            .arg(&a),
-    );
-    run_ok(
-        Command::new("cc")
-            .args(["-c", "-fPIC", "-o"])
-            .arg(&bo)
-            .arg(&b),
-    );
-    assert_pass(
-        "provider",
-        &check(&[&"provider", &"--private", &p, &"--provider", &ao, &bo]),
-    );
+    run_ok(Command::new("cc").args(["-c", "-fPIC", "-o"]).arg(&ao).arg(&a));
+    run_ok(Command::new("cc").args(["-c", "-fPIC", "-o"]).arg(&bo).arg(&b));
+    assert_pass("provider", &check(&[&"provider", &"--private", &p, &"--provider", &ao, &bo]));
     // Alone, plugin_a.o's reference looks like a public MIOpen name.
     let r = check(&[&"provider", &"--private", &p, &"--provider", &ao]);
-    assert_fail(
-        "provider",
-        &r,
-        &["references public symbol `miopenProviderHelper`"],
-    );
+    assert_fail("provider", &r, &["references public symbol `miopenProviderHelper`"]);
 }

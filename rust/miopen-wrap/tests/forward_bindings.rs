@@ -34,11 +34,7 @@ fn committed_forward_bindings_match_the_header() {
         std::fs::write(&path, &fresh).unwrap();
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == fresh,
-        "{} is stale: rerun with MIOPEN_WRAP_BLESS=1 and commit the result",
-        path.display()
-    );
+    assert!(committed == fresh, "{} is stale: rerun with MIOPEN_WRAP_BLESS=1 and commit the result", path.display());
 }
 
 #[test]

@@ -10,9 +10,7 @@ use tempfile::TempDir;
 const BIN: &str = env!("CARGO_BIN_EXE_miopen-wrap");
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/rename")
-        .join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rename").join(name)
 }
 
 /// Every file of a tree, relative path -> bytes.
@@ -25,11 +23,7 @@ fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
             if p.is_dir() {
                 stack.push(p);
             } else {
-                let rel = p
-                    .strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/");
+                let rel = p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
                 out.insert(rel, std::fs::read(&p).unwrap());
             }
         }
@@ -46,11 +40,7 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 fn rename(args: &[&str]) -> Output {
-    let out = Command::new(BIN)
-        .arg("rename")
-        .args(args)
-        .output()
-        .expect("run miopen-wrap");
+    let out = Command::new(BIN).arg("rename").args(args).output().expect("run miopen-wrap");
     eprintln!(
         "miopen-wrap rename {args:?} -> {:?}\n{}{}",
         out.status.code(),
@@ -87,47 +77,23 @@ fn basic_copy() -> Run {
     let rep = tmp.path().join("report.json");
     let src = fixture("basic");
     let header = src.join("include/miopen/miopen.h");
-    let o = rename(&[
-        "--header",
-        s(&header),
-        "--source",
-        s(&src),
-        "--output",
-        s(&out),
-        "--report",
-        s(&rep),
-    ]);
+    let o = rename(&["--header", s(&header), "--source", s(&src), "--output", s(&out), "--report", s(&rep)]);
     assert_eq!(o.status.code(), Some(0));
     let report = json(&rep);
     let tmpp = tmp.path().to_path_buf();
-    Run {
-        _tmp: tmp,
-        out,
-        report,
-        tmp: tmpp,
-    }
+    Run { _tmp: tmp, out, report, tmp: tmpp }
 }
 
 #[test]
 fn copy_mode_renames_every_style_and_leaves_source_untouched() {
     let before = snapshot(&fixture("basic"));
     let r = basic_copy();
-    assert_eq!(
-        snapshot(&fixture("basic")),
-        before,
-        "copy mode must not touch the source tree"
-    );
+    assert_eq!(snapshot(&fixture("basic")), before, "copy mode must not touch the source tree");
 
     let handle = read(&r.out.join("src/handle_api.cpp"));
-    assert!(
-        handle.contains("extern \"C\" miopenStatus_t miopenCreate_impl(miopenHandle_t* handle)")
-    );
-    assert!(handle.contains(
-        "MIOPEN_EXPORT extern \"C\" miopenStatus_t miopenDestroy_impl(miopenHandle_t handle)"
-    ));
-    assert!(handle.contains(
-        "extern \"C\" MIOPEN_EXPORT miopenStatus_t miopenSetStream_impl(miopenHandle_t handle"
-    ));
+    assert!(handle.contains("extern \"C\" miopenStatus_t miopenCreate_impl(miopenHandle_t* handle)"));
+    assert!(handle.contains("MIOPEN_EXPORT extern \"C\" miopenStatus_t miopenDestroy_impl(miopenHandle_t handle)"));
+    assert!(handle.contains("extern \"C\" MIOPEN_EXPORT miopenStatus_t miopenSetStream_impl(miopenHandle_t handle"));
     // strings and comments untouched
     assert!(handle.contains("\"miopenDestroy: null handle (see miopenCreate)\\n\""));
     assert!(handle.contains("// A comment naming miopenCreate and miopenDestroy is left alone."));
@@ -139,7 +105,9 @@ fn copy_mode_renames_every_style_and_leaves_source_untouched() {
     // X vs X_V2: whole identifiers only
     let bn = read(&r.out.join("src/batchnorm_api.cpp"));
     assert!(bn.contains("miopenStatus_t miopenBatchNormalizationForwardTraining_impl(miopenHandle_t handle, int n)\n"));
-    assert!(bn.contains("miopenStatus_t miopenBatchNormalizationForwardTraining_V2_impl(miopenHandle_t handle, int n, int m)"));
+    assert!(bn.contains(
+        "miopenStatus_t miopenBatchNormalizationForwardTraining_V2_impl(miopenHandle_t handle, int n, int m)"
+    ));
     assert!(bn.contains("return miopenBatchNormalizationForwardTraining_impl(handle, n + m);"));
     assert!(!bn.contains("_impl_impl") && !bn.contains("_impl_V2"));
 
@@ -158,7 +126,9 @@ extern \"C\" decltype(miopenDestroy) miopenDestroy_impl;\n\
 
     // internal header: survivor declaration renamed in place, no block line for it
     let internal = read(&r.out.join("src/include/mini/internal.hpp"));
-    assert!(internal.contains("extern \"C\" miopenStatus_t miopenHiddenSetFindMode_impl(miopenHandle_t handle, int mode);"));
+    assert!(
+        internal.contains("extern \"C\" miopenStatus_t miopenHiddenSetFindMode_impl(miopenHandle_t handle, int mode);")
+    );
     assert!(internal.contains("extern \"C\" decltype(miopenGetVersion) miopenGetVersion_impl;"));
     assert!(!internal.contains("decltype(miopenHiddenSetFindMode)"));
 
@@ -169,17 +139,8 @@ extern \"C\" decltype(miopenDestroy) miopenDestroy_impl;\n\
     assert!(lib_path.contains("\"@MINI_INSTALL_PREFIX@/lib\""));
 
     // header and non-source files copied byte for byte; device code untouched
-    for f in [
-        "include/miopen/miopen.h",
-        "src/NOTES.txt",
-        "src/kernels/MiniKernel.cpp",
-        "src/include/mini/logger.hpp",
-    ] {
-        assert_eq!(
-            std::fs::read(r.out.join(f)).unwrap(),
-            std::fs::read(fixture("basic").join(f)).unwrap(),
-            "{f}"
-        );
+    for f in ["include/miopen/miopen.h", "src/NOTES.txt", "src/kernels/MiniKernel.cpp", "src/include/mini/logger.hpp"] {
+        assert_eq!(std::fs::read(r.out.join(f)).unwrap(), std::fs::read(fixture("basic").join(f)).unwrap(), "{f}");
     }
 }
 
@@ -191,12 +152,7 @@ fn report_counts_styles_survivors_and_warnings() {
     assert_eq!(j["public_names"]["beta"], 1);
     let d = &j["definitions_renamed"];
     assert_eq!(
-        (
-            d["total"].as_u64(),
-            d["extern_c"].as_u64(),
-            d["extern_c_block"].as_u64(),
-            d["bare"].as_u64()
-        ),
+        (d["total"].as_u64(), d["extern_c"].as_u64(), d["extern_c_block"].as_u64(), d["bare"].as_u64()),
         (Some(8), Some(4), Some(2), Some(2))
     );
     assert_eq!(d["with_miopen_export"], 3);
@@ -204,21 +160,14 @@ fn report_counts_styles_survivors_and_warnings() {
     assert_eq!(j["declarations_renamed"], 1);
     assert_eq!(j["call_sites_renamed"], 6);
     assert_eq!(j["collisions"].as_array().unwrap().len(), 0);
-    assert_eq!(
-        j["public_names_without_definition"],
-        serde_json::json!(["miopenUnimplemented"])
-    );
+    assert_eq!(j["public_names_without_definition"], serde_json::json!(["miopenUnimplemented"]));
     let surv = j["survivors"].as_array().unwrap();
     assert_eq!(surv.len(), 1);
     assert_eq!(surv[0]["name"], "miopenHiddenSetFindMode");
     assert_eq!(surv[0]["file"], "src/hidden_api.cpp");
     assert_eq!(surv[0]["line"], 5);
-    let others: Vec<&str> = j["other_c_linkage_definitions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["name"].as_str().unwrap())
-        .collect();
+    let others: Vec<&str> =
+        j["other_c_linkage_definitions"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
     assert_eq!(others, ["MIOpenMiniKernel", "mini_sqlite_init"]);
     let la = &j["left_alone_in_strings_comments"];
     assert_eq!(la["string_tokens"], 3);
@@ -227,21 +176,10 @@ fn report_counts_styles_survivors_and_warnings() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|w| {
-            (
-                w["name"].as_str().unwrap().to_string(),
-                w["via"].as_str().unwrap().to_string(),
-            )
-        })
+        .map(|w| (w["name"].as_str().unwrap().to_string(), w["via"].as_str().unwrap().to_string()))
         .collect();
-    assert!(
-        warn.contains(&("miopenSetStream".into(), "__func__".into())),
-        "{warn:?}"
-    );
-    assert!(
-        warn.contains(&("miopenCreate".into(), "MINI_LOG_FUNCTION".into())),
-        "{warn:?}"
-    );
+    assert!(warn.contains(&("miopenSetStream".into(), "__func__".into())), "{warn:?}");
+    assert!(warn.contains(&("miopenCreate".into(), "MINI_LOG_FUNCTION".into())), "{warn:?}");
     assert_eq!(j["files_touched"], 7);
 }
 
@@ -251,33 +189,15 @@ fn second_run_changes_nothing_and_check_agrees() {
     let src = fixture("basic");
     let header = src.join("include/miopen/miopen.h");
     let first = snapshot(&r.out);
-    let mtime = std::fs::metadata(r.out.join("src/user.cpp"))
-        .unwrap()
-        .modified()
-        .unwrap();
+    let mtime = std::fs::metadata(r.out.join("src/user.cpp")).unwrap().modified().unwrap();
 
     // copy mode again into the same output: nothing rewritten
     let rep = r.tmp.join("again.json");
-    let o = rename(&[
-        "--header",
-        s(&header),
-        "--source",
-        s(&src),
-        "--output",
-        s(&r.out),
-        "--report",
-        s(&rep),
-    ]);
+    let o = rename(&["--header", s(&header), "--source", s(&src), "--output", s(&r.out), "--report", s(&rep)]);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(json(&rep)["files_written"], 0);
     assert_eq!(snapshot(&r.out), first);
-    assert_eq!(
-        std::fs::metadata(r.out.join("src/user.cpp"))
-            .unwrap()
-            .modified()
-            .unwrap(),
-        mtime
-    );
+    assert_eq!(std::fs::metadata(r.out.join("src/user.cpp")).unwrap().modified().unwrap(), mtime);
 
     // --check: due on the original, nothing due on the renamed tree
     let o = rename(&["--header", s(&header), "--source", s(&src), "--check", "-q"]);
@@ -291,27 +211,12 @@ fn second_run_changes_nothing_and_check_agrees() {
     let ip = r.tmp.join("inplace");
     copy_tree(&src, &ip);
     let ip_header = ip.join("include/miopen/miopen.h");
-    let o = rename(&[
-        "--header",
-        s(&ip_header),
-        "--source",
-        s(&ip),
-        "--in-place",
-        "-q",
-    ]);
+    let o = rename(&["--header", s(&ip_header), "--source", s(&ip), "--in-place", "-q"]);
     assert_eq!(o.status.code(), Some(0));
     let once = snapshot(&ip);
     assert_eq!(once, first, "in-place and copy mode agree");
     let rep2 = r.tmp.join("second.json");
-    let o = rename(&[
-        "--header",
-        s(&ip_header),
-        "--source",
-        s(&ip),
-        "--in-place",
-        "--report",
-        s(&rep2),
-    ]);
+    let o = rename(&["--header", s(&ip_header), "--source", s(&ip), "--in-place", "--report", s(&rep2)]);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(snapshot(&ip), once);
     let j = json(&rep2);
@@ -320,10 +225,7 @@ fn second_run_changes_nothing_and_check_agrees() {
     assert_eq!(j["collisions"].as_array().unwrap().len(), 0);
     assert_eq!(j["survivors"][0]["name"], "miopenHiddenSetFindMode");
     assert_eq!(j["survivors"][0]["already_renamed"], true);
-    assert_eq!(
-        j["public_names_without_definition"],
-        serde_json::json!(["miopenUnimplemented"])
-    );
+    assert_eq!(j["public_names_without_definition"], serde_json::json!(["miopenUnimplemented"]));
 }
 
 #[test]
@@ -332,12 +234,7 @@ fn block_is_regenerated_when_uses_change() {
     let ip = tmp.path().join("t");
     copy_tree(&fixture("basic"), &ip);
     let h = ip.join("include/miopen/miopen.h");
-    assert_eq!(
-        rename(&["--header", s(&h), "--source", s(&ip), "--in-place", "-q"])
-            .status
-            .code(),
-        Some(0)
-    );
+    assert_eq!(rename(&["--header", s(&h), "--source", s(&ip), "--in-place", "-q"]).status.code(), Some(0));
     // A developer adds a new call to a public name in an already renamed file.
     let user = ip.join("src/user.cpp");
     let text = read(&user).replace(
@@ -345,38 +242,19 @@ fn block_is_regenerated_when_uses_change() {
         "    miopenHandle_t h = nullptr;\n    (void)miopenGetErrorString(miopenStatusSuccess);\n",
     );
     std::fs::write(&user, text).unwrap();
-    assert_eq!(
-        rename(&["--header", s(&h), "--source", s(&ip), "--check", "-q"])
-            .status
-            .code(),
-        Some(1)
-    );
-    assert_eq!(
-        rename(&["--header", s(&h), "--source", s(&ip), "--in-place", "-q"])
-            .status
-            .code(),
-        Some(0)
-    );
+    assert_eq!(rename(&["--header", s(&h), "--source", s(&ip), "--check", "-q"]).status.code(), Some(1));
+    assert_eq!(rename(&["--header", s(&h), "--source", s(&ip), "--in-place", "-q"]).status.code(), Some(0));
     let text = read(&user);
     assert!(text.contains("(void)miopenGetErrorString_impl(miopenStatusSuccess);"));
     assert!(text.contains(
         "extern \"C\" decltype(miopenDestroy) miopenDestroy_impl;\nextern \"C\" decltype(miopenGetErrorString) miopenGetErrorString_impl;\n"
     ));
     assert_eq!(text.matches("begin private entry points").count(), 1);
-    assert_eq!(
-        rename(&["--header", s(&h), "--source", s(&ip), "--check", "-q"])
-            .status
-            .code(),
-        Some(0)
-    );
+    assert_eq!(rename(&["--header", s(&h), "--source", s(&ip), "--check", "-q"]).status.code(), Some(0));
 }
 
 fn have(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
+    Command::new(tool).arg("--version").output().map(|o| o.status.success()).unwrap_or(false)
 }
 
 #[test]
@@ -387,13 +265,7 @@ fn renamed_tree_compiles_with_c_linkage() {
     }
     let r = basic_copy();
     let mut symbols = String::new();
-    for f in [
-        "handle_api",
-        "version",
-        "batchnorm_api",
-        "hidden_api",
-        "user",
-    ] {
+    for f in ["handle_api", "version", "batchnorm_api", "hidden_api", "user"] {
         let obj = r.tmp.join(format!("{f}.o"));
         let o = Command::new("c++")
             .args(["-std=c++17", "-DMIOPEN_BETA_API", "-w", "-c"])
@@ -406,11 +278,7 @@ fn renamed_tree_compiles_with_c_linkage() {
             .arg(&obj)
             .output()
             .unwrap();
-        assert!(
-            o.status.success(),
-            "{f}.cpp: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        assert!(o.status.success(), "{f}.cpp: {}", String::from_utf8_lossy(&o.stderr));
         let nm = Command::new("nm").arg(&obj).output().unwrap();
         symbols += &String::from_utf8_lossy(&nm.stdout);
     }
@@ -425,22 +293,11 @@ fn renamed_tree_compiles_with_c_linkage() {
         "miopenHiddenSetFindMode",
     ] {
         let defined = format!(" T {name}_impl\n");
-        assert!(
-            symbols.contains(&defined),
-            "{name}_impl not defined with C linkage:\n{symbols}"
-        );
-        assert!(
-            !symbols.lines().any(|l| l.ends_with(&format!(" T {name}"))),
-            "{name} still defined"
-        );
+        assert!(symbols.contains(&defined), "{name}_impl not defined with C linkage:\n{symbols}");
+        assert!(!symbols.lines().any(|l| l.ends_with(&format!(" T {name}"))), "{name} still defined");
     }
     // the bare definitions kept C linkage (no mangled _impl anywhere)
-    assert!(
-        !symbols
-            .lines()
-            .any(|l| l.contains("_impl") && l.contains(" _Z")),
-        "{symbols}"
-    );
+    assert!(!symbols.lines().any(|l| l.contains("_impl") && l.contains(" _Z")), "{symbols}");
     // callers reference the _impl names
     assert!(symbols.contains(" U miopenCreate_impl\n"));
     assert!(symbols.contains(" U miopenHiddenSetFindMode_impl\n"));
@@ -470,10 +327,7 @@ fn drifted_definition_fails_to_compile() {
         .arg(r.out.join("src/include"))
         .output()
         .unwrap();
-    assert!(
-        !o.status.success(),
-        "a definition that drifted from miopen.h must not compile"
-    );
+    assert!(!o.status.success(), "a definition that drifted from miopen.h must not compile");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("miopenSetStream_impl"), "{err}");
 }
@@ -527,52 +381,17 @@ fn exclude_and_usage_errors() {
     ]);
     assert_eq!(o.status.code(), Some(0));
     let j = json(&rep);
-    let others: Vec<&str> = j["other_c_linkage_definitions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["name"].as_str().unwrap())
-        .collect();
+    let others: Vec<&str> =
+        j["other_c_linkage_definitions"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
     assert_eq!(others, ["mini_sqlite_init"]);
     // excluded files are copied unchanged
-    assert_eq!(
-        read(&out.join("src/include/mini/internal.hpp")),
-        read(&src.join("src/include/mini/internal.hpp"))
-    );
+    assert_eq!(read(&out.join("src/include/mini/internal.hpp")), read(&src.join("src/include/mini/internal.hpp")));
     assert!(out.join("src/kernels/MiniKernel.cpp").exists());
 
     // usage / IO errors exit 2
-    assert_eq!(
-        rename(&[
-            "--header",
-            s(&header),
-            "--source",
-            "/nonexistent/tree",
-            "--check"
-        ])
-        .status
-        .code(),
-        Some(2)
-    );
-    assert_eq!(
-        rename(&["--header", s(&header), "--source", s(&src)])
-            .status
-            .code(),
-        Some(2)
-    );
-    assert_eq!(
-        rename(&[
-            "--header",
-            s(&header),
-            "--source",
-            s(&src),
-            "--output",
-            s(&src)
-        ])
-        .status
-        .code(),
-        Some(2)
-    );
+    assert_eq!(rename(&["--header", s(&header), "--source", "/nonexistent/tree", "--check"]).status.code(), Some(2));
+    assert_eq!(rename(&["--header", s(&header), "--source", s(&src)]).status.code(), Some(2));
+    assert_eq!(rename(&["--header", s(&header), "--source", s(&src), "--output", s(&src)]).status.code(), Some(2));
     assert_eq!(rename(&["--help"]).status.code(), Some(0));
 }
 
@@ -589,43 +408,19 @@ fn block_export_macro_keeps_impl_exported_under_hidden_visibility() {
     let exported = |extra: &[&str]| -> String {
         let tmp = TempDir::new().unwrap();
         let out = tmp.path().join("out");
-        let mut args = vec![
-            "--header",
-            s(&header),
-            "--source",
-            s(&src),
-            "--output",
-            s(&out),
-            "-q",
-        ];
+        let mut args = vec!["--header", s(&header), "--source", s(&src), "--output", s(&out), "-q"];
         args.extend_from_slice(extra);
         assert_eq!(rename(&args).status.code(), Some(0));
         let so = tmp.path().join("libp.so");
         let mut c = Command::new("c++");
-        c.args([
-            "-std=c++17",
-            "-w",
-            "-fPIC",
-            "-shared",
-            "-fvisibility=hidden",
-            "-DMIOPEN_BETA_API",
-        ]);
+        c.args(["-std=c++17", "-w", "-fPIC", "-shared", "-fvisibility=hidden", "-DMIOPEN_BETA_API"]);
         for f in ["handle_api", "version", "batchnorm_api"] {
             c.arg(out.join(format!("src/{f}.cpp")));
         }
-        c.arg("-I")
-            .arg(out.join("include"))
-            .arg("-I")
-            .arg(out.join("src/include"))
-            .arg("-o")
-            .arg(&so);
+        c.arg("-I").arg(out.join("include")).arg("-I").arg(out.join("src/include")).arg("-o").arg(&so);
         let o = c.output().unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let nm = Command::new("nm")
-            .args(["-D", "--defined-only"])
-            .arg(&so)
-            .output()
-            .unwrap();
+        let nm = Command::new("nm").args(["-D", "--defined-only"]).arg(&so).output().unwrap();
         String::from_utf8_lossy(&nm.stdout).into_owned()
     };
     let with = exported(&["--block-export-macro", "MIOPEN_EXPORT"]);
@@ -636,28 +431,14 @@ fn block_export_macro_keeps_impl_exported_under_hidden_visibility() {
         "miopenGetVersion",
         "miopenBatchNormalizationForwardTraining_V2",
     ] {
-        assert!(
-            with.contains(&format!(" T {n}_impl\n")),
-            "{n}_impl not exported:\n{with}"
-        );
+        assert!(with.contains(&format!(" T {n}_impl\n")), "{n}_impl not exported:\n{with}");
     }
     let without = exported(&[]);
-    assert!(
-        !without.contains(" T miopenGetVersion_impl\n"),
-        "expected hidden without the macro:\n{without}"
-    );
+    assert!(!without.contains(" T miopenGetVersion_impl\n"), "expected hidden without the macro:\n{without}");
     assert_eq!(
-        rename(&[
-            "--header",
-            s(&header),
-            "--source",
-            s(&src),
-            "--check",
-            "--block-export-macro",
-            "not valid"
-        ])
-        .status
-        .code(),
+        rename(&["--header", s(&header), "--source", s(&src), "--check", "--block-export-macro", "not valid"])
+            .status
+            .code(),
         Some(2)
     );
 }

@@ -19,8 +19,8 @@ use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 
 use miopen_forwarding_core::config::{RawEnv, DISABLE_FOR_VAR, FORWARDING_VAR, LOG_LEVEL_VAR};
 use miopen_forwarding_core::plan_cache::PLAN_CACHE_SIZE_VAR;
-use miopen_forwarding_core::{routing, Config};
 pub use miopen_forwarding_core::Route;
+use miopen_forwarding_core::{routing, Config};
 
 /// One row of the generated entry-point table.
 pub struct EntryPoint {

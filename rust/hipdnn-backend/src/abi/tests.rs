@@ -9,9 +9,7 @@ use super::*;
 
 /// The text of one test-bed header (`test/mini-hipdnn/include/<file>`).
 pub(crate) fn header_text(file: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../test/mini-hipdnn/include")
-        .join(file);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../test/mini-hipdnn/include").join(file);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
 }
 
@@ -19,13 +17,7 @@ pub(crate) fn header_text(file: &str) -> String {
 fn enumerators(file: &str) -> BTreeMap<String, i64> {
     let mut out = BTreeMap::new();
     for line in header_text(file).lines() {
-        let code = line
-            .split("/*")
-            .next()
-            .unwrap_or("")
-            .split("//")
-            .next()
-            .unwrap_or("");
+        let code = line.split("/*").next().unwrap_or("").split("//").next().unwrap_or("");
         let Some((name, value)) = code.split_once('=') else {
             continue;
         };
@@ -35,10 +27,7 @@ fn enumerators(file: &str) -> BTreeMap<String, i64> {
             continue;
         }
         if let Ok(v) = value.parse::<i64>() {
-            assert!(
-                out.insert(name.to_string(), v).is_none(),
-                "{file}: {name} declared twice"
-            );
+            assert!(out.insert(name.to_string(), v).is_none(), "{file}: {name} declared twice");
         }
     }
     assert!(!out.is_empty(), "{file}: no enumerators found");
@@ -57,10 +46,7 @@ fn check(file: &str, all: &[(&str, i32)], complete: bool) {
     }
     if complete {
         for name in header.keys() {
-            assert!(
-                all.iter().any(|(n, _)| n == name),
-                "{file} declares {name}, which abi lacks"
-            );
+            assert!(all.iter().any(|(n, _)| n == name), "{file} declares {name}, which abi lacks");
         }
     }
 }

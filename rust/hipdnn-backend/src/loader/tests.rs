@@ -19,18 +19,12 @@ fn sources(plan: &Plan) -> Vec<&'static str> {
 }
 
 fn paths(plan: &Plan) -> Vec<String> {
-    plan.candidates
-        .iter()
-        .map(|c| c.path.display().to_string())
-        .collect()
+    plan.candidates.iter().map(|c| c.path.display().to_string()).collect()
 }
 
 #[test]
 fn full_order_with_env() {
-    let plan = search_plan(&SearchInputs {
-        env_dir: Some("/env".into()),
-        ..inputs()
-    });
+    let plan = search_plan(&SearchInputs { env_dir: Some("/env".into()), ..inputs() });
     assert_eq!(
         paths(&plan),
         [
@@ -43,13 +37,7 @@ fn full_order_with_env() {
     );
     assert_eq!(
         sources(&plan),
-        [
-            "HIPDNN_BACKEND_LIBRARY_PATH",
-            "libMIOpen.so directory",
-            "../lib",
-            "../lib64",
-            "system loader"
-        ]
+        ["HIPDNN_BACKEND_LIBRARY_PATH", "libMIOpen.so directory", "../lib", "../lib64", "system loader"]
     );
     assert!(plan.warnings.is_empty(), "{:?}", plan.warnings);
 }
@@ -62,17 +50,10 @@ fn override_beats_env() {
         module_dir: None,
         ..inputs()
     });
-    assert_eq!(
-        paths(&plan),
-        ["/ovr/libhipdnn_backend.so", "libhipdnn_backend.so"]
-    );
+    assert_eq!(paths(&plan), ["/ovr/libhipdnn_backend.so", "libhipdnn_backend.so"]);
     assert_eq!(sources(&plan), ["override", "system loader"]);
     assert_eq!(plan.warnings.len(), 1);
-    assert!(
-        plan.warnings[0].contains("HIPDNN_BACKEND_LIBRARY_PATH=`/env` is ignored"),
-        "{:?}",
-        plan.warnings
-    );
+    assert!(plan.warnings[0].contains("HIPDNN_BACKEND_LIBRARY_PATH=`/env` is ignored"), "{:?}", plan.warnings);
 }
 
 #[test]
@@ -83,85 +64,32 @@ fn relative_override_is_ignored_and_env_used() {
         module_dir: None,
         ..inputs()
     });
-    assert_eq!(
-        sources(&plan),
-        ["HIPDNN_BACKEND_LIBRARY_PATH", "system loader"]
-    );
-    assert!(
-        plan.warnings[0].contains("`ovr` is not absolute"),
-        "{:?}",
-        plan.warnings
-    );
+    assert_eq!(sources(&plan), ["HIPDNN_BACKEND_LIBRARY_PATH", "system loader"]);
+    assert!(plan.warnings[0].contains("`ovr` is not absolute"), "{:?}", plan.warnings);
 }
 
 #[test]
 fn empty_env_warns_and_is_ignored() {
-    let plan = search_plan(&SearchInputs {
-        env_dir: Some(OsString::new()),
-        ..inputs()
-    });
-    assert_eq!(
-        sources(&plan),
-        [
-            "libMIOpen.so directory",
-            "../lib",
-            "../lib64",
-            "system loader"
-        ]
-    );
+    let plan = search_plan(&SearchInputs { env_dir: Some(OsString::new()), ..inputs() });
+    assert_eq!(sources(&plan), ["libMIOpen.so directory", "../lib", "../lib64", "system loader"]);
     assert_eq!(plan.warnings.len(), 1);
-    assert!(
-        plan.warnings[0].contains("set but empty"),
-        "{:?}",
-        plan.warnings
-    );
+    assert!(plan.warnings[0].contains("set but empty"), "{:?}", plan.warnings);
 }
 
 #[test]
 fn relative_env_warns_and_is_ignored() {
-    let plan = search_plan(&SearchInputs {
-        env_dir: Some("rel/dir".into()),
-        ..inputs()
-    });
-    assert_eq!(
-        sources(&plan),
-        [
-            "libMIOpen.so directory",
-            "../lib",
-            "../lib64",
-            "system loader"
-        ]
-    );
+    let plan = search_plan(&SearchInputs { env_dir: Some("rel/dir".into()), ..inputs() });
+    assert_eq!(sources(&plan), ["libMIOpen.so directory", "../lib", "../lib64", "system loader"]);
     assert_eq!(plan.warnings.len(), 1);
-    assert!(
-        plan.warnings[0].contains("`rel/dir` is not an absolute directory"),
-        "{:?}",
-        plan.warnings
-    );
+    assert!(plan.warnings[0].contains("`rel/dir` is not an absolute directory"), "{:?}", plan.warnings);
 }
 
 #[test]
 fn secure_execution_ignores_env() {
-    let plan = search_plan(&SearchInputs {
-        secure_execution: true,
-        env_dir: Some("/env".into()),
-        ..inputs()
-    });
-    assert_eq!(
-        sources(&plan),
-        [
-            "libMIOpen.so directory",
-            "../lib",
-            "../lib64",
-            "system loader"
-        ]
-    );
+    let plan = search_plan(&SearchInputs { secure_execution: true, env_dir: Some("/env".into()), ..inputs() });
+    assert_eq!(sources(&plan), ["libMIOpen.so directory", "../lib", "../lib64", "system loader"]);
     assert_eq!(plan.warnings.len(), 1);
-    assert!(
-        plan.warnings[0].contains("secure execution"),
-        "{:?}",
-        plan.warnings
-    );
+    assert!(plan.warnings[0].contains("secure execution"), "{:?}", plan.warnings);
 }
 
 #[test]
@@ -178,83 +106,45 @@ fn secure_execution_keeps_programmatic_override() {
 
 #[test]
 fn secure_execution_without_env_is_silent() {
-    let plan = search_plan(&SearchInputs {
-        secure_execution: true,
-        ..inputs()
-    });
+    let plan = search_plan(&SearchInputs { secure_execution: true, ..inputs() });
     assert!(plan.warnings.is_empty(), "{:?}", plan.warnings);
 }
 
 #[test]
 fn unknown_module_dir_skips_its_tiers() {
-    let plan = search_plan(&SearchInputs {
-        module_dir: None,
-        ..inputs()
-    });
+    let plan = search_plan(&SearchInputs { module_dir: None, ..inputs() });
     assert_eq!(paths(&plan), ["libhipdnn_backend.so"]);
     assert!(plan.warnings.is_empty());
 }
 
 #[test]
 fn relative_module_dir_skips_its_tiers_with_a_warning() {
-    let plan = search_plan(&SearchInputs {
-        module_dir: Some("build/lib".into()),
-        ..inputs()
-    });
+    let plan = search_plan(&SearchInputs { module_dir: Some("build/lib".into()), ..inputs() });
     assert_eq!(sources(&plan), ["system loader"]);
-    assert!(
-        plan.warnings[0].contains("(`build/lib`) is relative"),
-        "{:?}",
-        plan.warnings
-    );
+    assert!(plan.warnings[0].contains("(`build/lib`) is relative"), "{:?}", plan.warnings);
 }
 
 #[test]
 fn module_in_lib_does_not_repeat_itself() {
-    let plan = search_plan(&SearchInputs {
-        module_dir: Some("/opt/rocm/lib".into()),
-        ..inputs()
-    });
+    let plan = search_plan(&SearchInputs { module_dir: Some("/opt/rocm/lib".into()), ..inputs() });
     assert_eq!(
         paths(&plan),
-        [
-            "/opt/rocm/lib/libhipdnn_backend.so",
-            "/opt/rocm/lib64/libhipdnn_backend.so",
-            "libhipdnn_backend.so"
-        ]
+        ["/opt/rocm/lib/libhipdnn_backend.so", "/opt/rocm/lib64/libhipdnn_backend.so", "libhipdnn_backend.so"]
     );
-    assert_eq!(
-        sources(&plan),
-        ["libMIOpen.so directory", "../lib64", "system loader"]
-    );
+    assert_eq!(sources(&plan), ["libMIOpen.so directory", "../lib64", "system loader"]);
 }
 
 #[test]
 fn module_dir_ending_in_dotdot_keeps_it() {
-    let plan = search_plan(&SearchInputs {
-        module_dir: Some("/a/b/..".into()),
-        ..inputs()
-    });
-    assert_eq!(
-        plan.candidates[1].path,
-        PathBuf::from("/a/b/../../lib/libhipdnn_backend.so")
-    );
+    let plan = search_plan(&SearchInputs { module_dir: Some("/a/b/..".into()), ..inputs() });
+    assert_eq!(plan.candidates[1].path, PathBuf::from("/a/b/../../lib/libhipdnn_backend.so"));
 }
 
 #[test]
 fn module_dir_root() {
-    let plan = search_plan(&SearchInputs {
-        module_dir: Some("/".into()),
-        ..inputs()
-    });
-    assert_eq!(
-        plan.candidates[0].path,
-        PathBuf::from("/libhipdnn_backend.so")
-    );
-    assert_eq!(
-        plan.candidates[1].path,
-        PathBuf::from("/../lib/libhipdnn_backend.so")
-    );
+    let plan = search_plan(&SearchInputs { module_dir: Some("/".into()), ..inputs() });
+    assert_eq!(plan.candidates[0].path, PathBuf::from("/libhipdnn_backend.so"));
+    assert_eq!(plan.candidates[1].path, PathBuf::from("/../lib/libhipdnn_backend.so"));
 }
 
 #[test]
@@ -262,21 +152,12 @@ fn bare_name_is_always_last() {
     for i in [
         inputs(),
         SearchInputs::default(),
-        SearchInputs {
-            override_dir: Some("/o".into()),
-            env_dir: Some("/e".into()),
-            ..inputs()
-        },
+        SearchInputs { override_dir: Some("/o".into()), env_dir: Some("/e".into()), ..inputs() },
     ] {
         let plan = search_plan(&i);
         let last = plan.candidates.last().unwrap();
-        assert_eq!(
-            (last.source, last.path.as_path()),
-            ("system loader", std::path::Path::new(LIBRARY_NAME))
-        );
-        assert!(plan.candidates[..plan.candidates.len() - 1]
-            .iter()
-            .all(|c| c.path.is_absolute()));
+        assert_eq!((last.source, last.path.as_path()), ("system loader", std::path::Path::new(LIBRARY_NAME)));
+        assert!(plan.candidates[..plan.candidates.len() - 1].iter().all(|c| c.path.is_absolute()));
     }
 }
 
@@ -321,36 +202,15 @@ fn parse_major_rejects_everything_else() {
 
 #[test]
 fn messages_say_what_to_set() {
-    let e = LoadError::NotFound {
-        searched: vec!["a: /x (no such file)".into(), "b: y (nope)".into()],
-    };
+    let e = LoadError::NotFound { searched: vec!["a: /x (no such file)".into(), "b: y (nope)".into()] };
     let m = e.to_string();
     assert!(m.contains("a: /x (no such file); b: y (nope)"), "{m}");
-    assert!(m.contains(
-        "set HIPDNN_BACKEND_LIBRARY_PATH to the absolute directory that holds libhipdnn_backend.so"
-    ));
-    let e = LoadError::WrongMajor {
-        path: "/p/libhipdnn_backend.so".into(),
-        version: "2.0.0.0".into(),
-        expected: 1,
-    };
+    assert!(m.contains("set HIPDNN_BACKEND_LIBRARY_PATH to the absolute directory that holds libhipdnn_backend.so"));
+    let e = LoadError::WrongMajor { path: "/p/libhipdnn_backend.so".into(), version: "2.0.0.0".into(), expected: 1 };
     let m = e.to_string();
-    assert!(
-        m.contains("hipDNN version 2.0.0.0") && m.contains("major version 1 is required"),
-        "{m}"
-    );
-    let e = LoadError::MissingSymbol {
-        path: "/p".into(),
-        symbol: "hipdnnBackendExecute",
-    };
-    assert!(e
-        .to_string()
-        .contains("does not export `hipdnnBackendExecute`"));
-    let e = LoadError::BadVersion {
-        path: "/p".into(),
-        version: "garbage".into(),
-    };
-    assert!(e
-        .to_string()
-        .contains("version `garbage`, which is not MAJOR.MINOR.PATCH.TWEAK"));
+    assert!(m.contains("hipDNN version 2.0.0.0") && m.contains("major version 1 is required"), "{m}");
+    let e = LoadError::MissingSymbol { path: "/p".into(), symbol: "hipdnnBackendExecute" };
+    assert!(e.to_string().contains("does not export `hipdnnBackendExecute`"));
+    let e = LoadError::BadVersion { path: "/p".into(), version: "garbage".into() };
+    assert!(e.to_string().contains("version `garbage`, which is not MAJOR.MINOR.PATCH.TWEAK"));
 }

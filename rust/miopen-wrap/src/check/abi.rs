@@ -39,12 +39,7 @@ pub struct AbiOptions {
 
 impl Default for AbiOptions {
     fn default() -> Self {
-        AbiOptions {
-            abidiff: "abidiff".into(),
-            abidw: "abidw".into(),
-            extra_args: Vec::new(),
-            include_cxx: false,
-        }
+        AbiOptions { abidiff: "abidiff".into(), abidw: "abidw".into(), extra_args: Vec::new(), include_cxx: false }
     }
 }
 
@@ -69,10 +64,7 @@ pub struct AbidiffSummary {
 
 impl AbidiffSummary {
     pub fn removed(&self) -> u64 {
-        self.removed_functions
-            + self.removed_variables
-            + self.removed_function_symbols
-            + self.removed_variable_symbols
+        self.removed_functions + self.removed_variables + self.removed_function_symbols + self.removed_variable_symbols
     }
     pub fn changed(&self) -> u64 {
         self.changed_functions + self.changed_variables
@@ -82,11 +74,7 @@ impl AbidiffSummary {
 /// The number immediately before `word` in `line` (`"1 Removed"` -> 1).
 fn count_before(line: &str, word: &str) -> u64 {
     let Some(idx) = line.find(word) else { return 0 };
-    line[..idx]
-        .split(|c: char| !c.is_ascii_digit())
-        .rfind(|s| !s.is_empty())
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0)
+    line[..idx].split(|c: char| !c.is_ascii_digit()).rfind(|s| !s.is_empty()).and_then(|s| s.parse().ok()).unwrap_or(0)
 }
 
 pub fn parse_abidiff(output: &str) -> AbidiffSummary {
@@ -114,8 +102,7 @@ pub fn parse_abidiff(output: &str) -> AbidiffSummary {
             s.removed_variable_symbols += count_before(rest, "Removed");
             s.added_variable_symbols += count_before(rest, "Added");
             s.summary_lines.push(t.to_string());
-        } else if t.starts_with("SONAME changed from") || t.starts_with("architecture changed from")
-        {
+        } else if t.starts_with("SONAME changed from") || t.starts_with("architecture changed from") {
             details.push(t.to_string());
         } else if t == "ELF SONAME changed" || t == "ELF architecture changed" {
             headers.push(t.to_string());
@@ -130,15 +117,8 @@ fn run_tool(program: &str, args: &[String]) -> Result<(i32, String)> {
     let out = Command::new(program)
         .args(args)
         .output()
-        .map_err(|source| CheckError::Spawn {
-            program: program.to_string(),
-            source,
-        })?;
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .map_err(|source| CheckError::Spawn { program: program.to_string(), source })?;
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     match out.status.code() {
         Some(c) => Ok((c, text)),
         None => Err(CheckError::ToolFailed {
@@ -151,12 +131,7 @@ fn run_tool(program: &str, args: &[String]) -> Result<(i32, String)> {
 
 /// Run abidiff with a generated suppression specification for `suppress`
 /// (symbol-name regexes; `_Z` ones too unless `include_cxx`).
-fn abidiff(
-    opts: &AbiOptions,
-    baseline: &Path,
-    wrapper: &Path,
-    suppress: &[String],
-) -> Result<(i32, String)> {
+fn abidiff(opts: &AbiOptions, baseline: &Path, wrapper: &Path, suppress: &[String]) -> Result<(i32, String)> {
     let mut regexes: Vec<String> = suppress.to_vec();
     if !opts.include_cxx {
         regexes.push("^_Z".to_string());
@@ -173,15 +148,9 @@ fn abidiff(
         let path = std::env::temp_dir().join(format!(
             "miopen-wrap-abi-{}-{}.suppr",
             std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos())
-                .unwrap_or(0)
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0)
         ));
-        std::fs::write(&path, supp).map_err(|source| CheckError::Io {
-            path: path.clone(),
-            source,
-        })?;
+        std::fs::write(&path, supp).map_err(|source| CheckError::Io { path: path.clone(), source })?;
         // abidiff wants `--suppressions FILE` as two arguments.
         args.push("--suppressions".to_string());
         args.push(path.display().to_string());
@@ -206,10 +175,7 @@ fn abidiff(
 
 /// Exported symbols of `lib` by the language of the DWARF that describes
 /// them: (described by C/C++ debug info, described only by other debug info).
-fn classify_debug_info(
-    opts: &AbiOptions,
-    lib: &Path,
-) -> Result<(BTreeSet<String>, BTreeSet<String>)> {
+fn classify_debug_info(opts: &AbiOptions, lib: &Path) -> Result<(BTreeSet<String>, BTreeSet<String>)> {
     let (code, text) = run_tool(&opts.abidw, &[lib.display().to_string()])?;
     if code != 0 {
         return Err(CheckError::ToolFailed {
@@ -227,11 +193,7 @@ fn classify_debug_info(
             let lang = attr(t, "language").unwrap_or("");
             lang_is_c = lang
                 .strip_prefix("LANG_C")
-                .map(|rest| {
-                    rest.is_empty()
-                        || rest.starts_with('_')
-                        || rest.starts_with(|c: char| c.is_ascii_digit())
-                })
+                .map(|rest| rest.is_empty() || rest.starts_with('_') || rest.starts_with(|c: char| c.is_ascii_digit()))
                 .unwrap_or(false);
         } else if t.starts_with("<function-decl ") || t.starts_with("<var-decl ") {
             if let Some(id) = attr(t, "elf-symbol-id") {
@@ -291,10 +253,7 @@ pub fn abi(baseline: &Path, wrapper: &Path, opts: &AbiOptions) -> Result<GateRep
     }
 
     if !opts.include_cxx {
-        let cxx_gone = b
-            .exports()
-            .filter(|s| s.name.starts_with("_Z") && !w.exports_name(&s.name))
-            .count();
+        let cxx_gone = b.exports().filter(|s| s.name.starts_with("_Z") && !w.exports_name(&s.name)).count();
         r.note(format!(
             "C++ (_Z) symbols not compared (--include-cxx compares them); {cxx_gone} of the baseline's are not exported by the wrapper (MIOpen internals, which stay in libMIOpen_private)"
         ));
@@ -314,10 +273,7 @@ pub fn abi(baseline: &Path, wrapper: &Path, opts: &AbiOptions) -> Result<GateRep
             r.problem(format!("removed: {}", l.trim()));
         }
         if r.problems.is_empty() {
-            r.problem(format!(
-                "abidiff reports {} removed symbol(s)",
-                full.removed()
-            ));
+            r.problem(format!("abidiff reports {} removed symbol(s)", full.removed()));
         }
     }
     for e in &full.elf_changes {
@@ -328,10 +284,7 @@ pub fn abi(baseline: &Path, wrapper: &Path, opts: &AbiOptions) -> Result<GateRep
     let mut printed_detail = false;
     if full.changed() > 0 {
         let (c_described, other_described) = classify_debug_info(opts, wrapper)?;
-        let candidates: Vec<&String> = other_described
-            .iter()
-            .filter(|n| b.exports_name(n))
-            .collect();
+        let candidates: Vec<&String> = other_described.iter().filter(|n| b.exports_name(n)).collect();
         let (real, real_text) = if candidates.is_empty() {
             (full.clone(), text.clone())
         } else {
@@ -340,14 +293,7 @@ pub fn abi(baseline: &Path, wrapper: &Path, opts: &AbiOptions) -> Result<GateRep
                 candidates.len(),
                 c_described.len()
             ));
-            let re = format!(
-                "^({})$",
-                candidates
-                    .iter()
-                    .map(|n| regex_escape(n))
-                    .collect::<Vec<_>>()
-                    .join("|")
-            );
+            let re = format!("^({})$", candidates.iter().map(|n| regex_escape(n)).collect::<Vec<_>>().join("|"));
             // A suppression specification (not --drop, which does not
             // filter change reports) hides the Rust-described stubs.
             let (_, t2) = abidiff(opts, baseline, wrapper, &[re])?;

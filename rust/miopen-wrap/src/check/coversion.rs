@@ -32,16 +32,11 @@ fn stamp_of(r: &mut GateReport, role: &str, info: &ElfInfo) -> Option<String> {
             None
         }
         VersionStamp::Malformed(s) => {
-            r.problem(format!(
-                "{role} {name}: {VERSION_SECTION} does not hold `miopen-version:X.Y.Z` (found {s:?})"
-            ));
+            r.problem(format!("{role} {name}: {VERSION_SECTION} does not hold `miopen-version:X.Y.Z` (found {s:?})"));
             None
         }
         VersionStamp::Conflicting(vs) => {
-            r.problem(format!(
-                "{role} {name}: {VERSION_SECTION} holds conflicting versions {}",
-                vs.join(", ")
-            ));
+            r.problem(format!("{role} {name}: {VERSION_SECTION} holds conflicting versions {}", vs.join(", ")));
             None
         }
     }
@@ -59,54 +54,34 @@ pub fn coversion(wrapper: &Path, private: &Path, opts: &CoversionOptions) -> Res
     let pv = stamp_of(&mut r, "private", &p);
     if let (Some(wv), Some(pv)) = (&wv, &pv) {
         if wv != pv {
-            r.problem(format!(
-                "version metadata disagree: {wname} is {wv}, {pname} is {pv}"
-            ));
+            r.problem(format!("version metadata disagree: {wname} is {wv}, {pname} is {pv}"));
         }
     }
 
     // 2. SONAMEs.
-    r.note(format!(
-        "wrapper DT_SONAME: {}",
-        w.soname.as_deref().unwrap_or("(none)")
-    ));
-    r.note(format!(
-        "private DT_SONAME: {}",
-        p.soname.as_deref().unwrap_or("(none)")
-    ));
+    r.note(format!("wrapper DT_SONAME: {}", w.soname.as_deref().unwrap_or("(none)")));
+    r.note(format!("private DT_SONAME: {}", p.soname.as_deref().unwrap_or("(none)")));
     r.note(format!("wrapper DT_NEEDED: {:?}", w.needed));
     if w.soname.is_none() {
         r.problem(format!("{wname} has no DT_SONAME"));
     }
     if let Some(exp) = &opts.expect_soname {
         if w.soname.as_deref() != Some(exp.as_str()) {
-            r.problem(format!(
-                "{wname} has DT_SONAME {:?}, expected `{exp}`",
-                w.soname.as_deref().unwrap_or("(none)")
-            ));
+            r.problem(format!("{wname} has DT_SONAME {:?}, expected `{exp}`", w.soname.as_deref().unwrap_or("(none)")));
         }
     }
     if let Some(exp) = &opts.expect_private_soname {
         if p.soname.as_deref() != Some(exp.as_str()) {
-            r.problem(format!(
-                "{pname} has DT_SONAME {:?}, expected `{exp}`",
-                p.soname.as_deref().unwrap_or("(none)")
-            ));
+            r.problem(format!("{pname} has DT_SONAME {:?}, expected `{exp}`", p.soname.as_deref().unwrap_or("(none)")));
         }
     }
 
     // 3. The wrapper's DT_NEEDED names this private library, at the wrapper's SOVERSION.
     match &p.soname {
-        None => r.problem(format!(
-            "{pname} has no DT_SONAME, so the wrapper's DT_NEEDED cannot be matched to it"
-        )),
+        None => r.problem(format!("{pname} has no DT_SONAME, so the wrapper's DT_NEEDED cannot be matched to it")),
         Some(psoname) => {
             if !w.needed.iter().any(|n| n == psoname) {
-                let similar: Vec<&String> = w
-                    .needed
-                    .iter()
-                    .filter(|n| n.contains("MIOpen_private"))
-                    .collect();
+                let similar: Vec<&String> = w.needed.iter().filter(|n| n.contains("MIOpen_private")).collect();
                 r.problem(format!(
                     "{wname} has no DT_NEEDED `{psoname}` (the DT_SONAME of {pname}){}",
                     if similar.is_empty() {
@@ -114,11 +89,7 @@ pub fn coversion(wrapper: &Path, private: &Path, opts: &CoversionOptions) -> Res
                     } else {
                         format!(
                             "; it needs {}",
-                            similar
-                                .iter()
-                                .map(|s| format!("`{s}`"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
+                            similar.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
                         )
                     }
                 ));

@@ -91,21 +91,12 @@ pub enum VersionStamp {
 
 impl ElfInfo {
     pub fn read(path: &Path) -> Result<ElfInfo> {
-        let data = std::fs::read(path).map_err(|source| CheckError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let kind = FileKind::parse(&*data).map_err(|source| CheckError::Elf {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let data = std::fs::read(path).map_err(|source| CheckError::Io { path: path.to_path_buf(), source })?;
+        let kind = FileKind::parse(&*data).map_err(|source| CheckError::Elf { path: path.to_path_buf(), source })?;
         match kind {
             FileKind::Elf32 => parse::<elf::FileHeader32<Endianness>>(path, &data),
             FileKind::Elf64 => parse::<elf::FileHeader64<Endianness>>(path, &data),
-            other => Err(CheckError::NotElf {
-                path: path.to_path_buf(),
-                kind: format!("{other:?}"),
-            }),
+            other => Err(CheckError::NotElf { path: path.to_path_buf(), kind: format!("{other:?}") }),
         }
     }
 
@@ -113,9 +104,7 @@ impl ElfInfo {
     pub fn read_shared(path: &Path) -> Result<ElfInfo> {
         let info = Self::read(path)?;
         if info.kind != ElfKind::SharedObject {
-            return Err(CheckError::NotSharedLibrary {
-                path: path.to_path_buf(),
-            });
+            return Err(CheckError::NotSharedLibrary { path: path.to_path_buf() });
         }
         Ok(info)
     }
@@ -124,9 +113,9 @@ impl ElfInfo {
     /// visibility; version-node marker symbols (SHN_ABS named like a version
     /// definition) are not exports.
     pub fn exports(&self) -> impl Iterator<Item = &Symbol> {
-        self.symbols.iter().filter(move |s| {
-            s.defined && s.global && !(s.absolute && self.version_defs.contains(&s.name))
-        })
+        self.symbols
+            .iter()
+            .filter(move |s| s.defined && s.global && !(s.absolute && self.version_defs.contains(&s.name)))
     }
 
     /// Undefined global symbols this file references.
@@ -171,9 +160,7 @@ pub fn decode_stamp(bytes: &[u8]) -> VersionStamp {
         if text.is_empty() {
             continue;
         }
-        let version = text
-            .strip_prefix(VERSION_PREFIX)
-            .or_else(|| text.strip_prefix(VERSION_PREFIX_ALT));
+        let version = text.strip_prefix(VERSION_PREFIX).or_else(|| text.strip_prefix(VERSION_PREFIX_ALT));
         match version {
             Some(v) if is_semver_triplet(v) => {
                 if !found.iter().any(|f| f == v) {
@@ -192,17 +179,11 @@ pub fn decode_stamp(bytes: &[u8]) -> VersionStamp {
 
 fn is_semver_triplet(v: &str) -> bool {
     let parts: Vec<&str> = v.split('.').collect();
-    parts.len() == 3
-        && parts
-            .iter()
-            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn elf_err(path: &Path) -> impl Fn(object::read::Error) -> CheckError + '_ {
-    move |source| CheckError::Elf {
-        path: path.to_path_buf(),
-        source,
-    }
+    move |source| CheckError::Elf { path: path.to_path_buf(), source }
 }
 
 fn parse<Elf: FileHeader<Endian = Endianness>>(path: &Path, data: &[u8]) -> Result<ElfInfo> {
@@ -237,23 +218,13 @@ fn parse<Elf: FileHeader<Endian = Endianness>>(path: &Path, data: &[u8]) -> Resu
             }
         }
     } else if kind == ElfKind::SharedObject {
-        return Err(CheckError::NotSharedLibrary {
-            path: path.to_path_buf(),
-        });
+        return Err(CheckError::NotSharedLibrary { path: path.to_path_buf() });
     }
 
     // Symbols: dynamic table for linked files, static table for objects.
-    let sym_type = if kind == ElfKind::Relocatable {
-        elf::SHT_SYMTAB
-    } else {
-        elf::SHT_DYNSYM
-    };
+    let sym_type = if kind == ElfKind::Relocatable { elf::SHT_SYMTAB } else { elf::SHT_DYNSYM };
     let table = sections.symbols(endian, data, sym_type).map_err(&err)?;
-    let versions = if sym_type == elf::SHT_DYNSYM {
-        sections.versions(endian, data).map_err(&err)?
-    } else {
-        None
-    };
+    let versions = if sym_type == elf::SHT_DYNSYM { sections.versions(endian, data).map_err(&err)? } else { None };
     let mut version_defs = Vec::new();
     if let Some((mut defs, link)) = sections.gnu_verdef(endian, data).map_err(&err)? {
         let strings = sections.strings(endian, data, link).map_err(&err)?;
@@ -288,10 +259,7 @@ fn parse<Elf: FileHeader<Endian = Endianness>>(path: &Path, data: &[u8]) -> Resu
         let (version, default_version) = match &versions {
             Some(vt) => {
                 let idx = vt.version_index(endian, SymbolIndex(i));
-                let v = vt
-                    .version(idx)
-                    .map_err(&err)?
-                    .map(|v| String::from_utf8_lossy(v.name()).into_owned());
+                let v = vt.version(idx).map_err(&err)?.map(|v| String::from_utf8_lossy(v.name()).into_owned());
                 (v, !idx.is_hidden())
             }
             None => (None, true),
@@ -342,40 +310,22 @@ mod tests {
 
     #[test]
     fn stamp_decoding() {
-        assert_eq!(
-            decode_stamp(b"miopen-version:3.4.0\0"),
-            VersionStamp::Version("3.4.0".into())
-        );
+        assert_eq!(decode_stamp(b"miopen-version:3.4.0\0"), VersionStamp::Version("3.4.0".into()));
         assert_eq!(
             decode_stamp(b"miopen-version:3.4.0\0miopen-version:3.4.0\0"),
             VersionStamp::Version("3.4.0".into())
         );
-        assert_eq!(
-            decode_stamp(b"MIOPEN_WRAP_VERSION=1.2.3\0"),
-            VersionStamp::Version("1.2.3".into())
-        );
-        assert!(matches!(
-            decode_stamp(b"miopen-version:3.4.0\0miopen-version:3.5.0\0"),
-            VersionStamp::Conflicting(_)
-        ));
-        assert!(matches!(
-            decode_stamp(b"garbage\0"),
-            VersionStamp::Malformed(_)
-        ));
-        assert!(matches!(
-            decode_stamp(b"miopen-version:3.4\0"),
-            VersionStamp::Malformed(_)
-        ));
+        assert_eq!(decode_stamp(b"MIOPEN_WRAP_VERSION=1.2.3\0"), VersionStamp::Version("1.2.3".into()));
+        assert!(matches!(decode_stamp(b"miopen-version:3.4.0\0miopen-version:3.5.0\0"), VersionStamp::Conflicting(_)));
+        assert!(matches!(decode_stamp(b"garbage\0"), VersionStamp::Malformed(_)));
+        assert!(matches!(decode_stamp(b"miopen-version:3.4\0"), VersionStamp::Malformed(_)));
         assert!(matches!(decode_stamp(b""), VersionStamp::Malformed(_)));
     }
 
     #[test]
     fn soversion() {
         assert_eq!(soversion_of("libMIOpen.so.1").as_deref(), Some("1"));
-        assert_eq!(
-            soversion_of("libMIOpen-ab12cd.so.1.0").as_deref(),
-            Some("1.0")
-        );
+        assert_eq!(soversion_of("libMIOpen-ab12cd.so.1.0").as_deref(), Some("1.0"));
         assert_eq!(soversion_of("libMIOpen-ab12cd.so"), None);
         assert_eq!(soversion_of("libMIOpen.so."), None);
     }

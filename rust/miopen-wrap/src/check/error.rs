@@ -29,11 +29,7 @@ pub enum CheckError {
         source: std::io::Error,
     },
     #[error("`{program}` could not compare the libraries (exit status {status}): {detail}")]
-    ToolFailed {
-        program: String,
-        status: String,
-        detail: String,
-    },
+    ToolFailed { program: String, status: String, detail: String },
     #[error("{}: {source}", path.display())]
     Walk {
         path: PathBuf,

@@ -22,27 +22,18 @@ pub struct HeadersOptions {
 
 /// Regular files under `root`, sorted, skipping `skip` (and symlinked dirs).
 fn walk(root: &Path, skip: Option<&Path>, out: &mut Vec<PathBuf>) -> Result<()> {
-    let walk_err = |source| CheckError::Walk {
-        path: root.to_path_buf(),
-        source,
-    };
+    let walk_err = |source| CheckError::Walk { path: root.to_path_buf(), source };
     let mut entries: Vec<_> = std::fs::read_dir(root)
         .map_err(walk_err)?
         .collect::<std::result::Result<_, _>>()
-        .map_err(|source| CheckError::Walk {
-            path: root.to_path_buf(),
-            source,
-        })?;
+        .map_err(|source| CheckError::Walk { path: root.to_path_buf(), source })?;
     entries.sort_by_key(|e| e.path());
     for e in entries {
         let path = e.path();
         if skip.is_some_and(|s| same_path(&path, s)) {
             continue;
         }
-        let ft = e.file_type().map_err(|source| CheckError::Walk {
-            path: path.clone(),
-            source,
-        })?;
+        let ft = e.file_type().map_err(|source| CheckError::Walk { path: path.clone(), source })?;
         if ft.is_dir() {
             walk(&path, skip, out)?;
         } else if ft.is_file() || (ft.is_symlink() && path.is_file()) {
@@ -60,10 +51,7 @@ fn same_path(a: &Path, b: &Path) -> bool {
 }
 
 fn read_text(path: &Path) -> Result<Option<String>> {
-    let bytes = std::fs::read(path).map_err(|source| CheckError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = std::fs::read(path).map_err(|source| CheckError::Io { path: path.to_path_buf(), source })?;
     if bytes.contains(&0) {
         return Ok(None); // binary file
     }
@@ -103,10 +91,7 @@ pub fn impl_identifiers(line: &str) -> Vec<String> {
 /// The header named by an `#include`/`#include_next`/`#import` line, if any.
 pub fn include_target(line: &str) -> Option<&str> {
     let t = line.trim_start().strip_prefix('#')?.trim_start();
-    let rest = ["include_next", "include", "import"]
-        .iter()
-        .find_map(|kw| t.strip_prefix(kw))?
-        .trim_start();
+    let rest = ["include_next", "include", "import"].iter().find_map(|kw| t.strip_prefix(kw))?.trim_start();
     let (open, close) = match rest.chars().next()? {
         '<' => ('<', '>'),
         '"' => ('"', '"'),
@@ -119,13 +104,10 @@ pub fn include_target(line: &str) -> Option<&str> {
 
 fn is_source_like(path: &Path) -> bool {
     const EXTS: &[&str] = &[
-        "c", "cc", "cpp", "cxx", "c++", "h", "hh", "hpp", "hxx", "h++", "inl", "ipp", "tpp", "inc",
-        "cu", "cuh", "hip", "cl", "in",
+        "c", "cc", "cpp", "cxx", "c++", "h", "hh", "hpp", "hxx", "h++", "inl", "ipp", "tpp", "inc", "cu", "cuh", "hip",
+        "cl", "in",
     ];
-    path.extension()
-        .and_then(|e| e.to_str())
-        .map(|e| EXTS.contains(&e.to_ascii_lowercase().as_str()))
-        .unwrap_or(false)
+    path.extension().and_then(|e| e.to_str()).map(|e| EXTS.contains(&e.to_ascii_lowercase().as_str())).unwrap_or(false)
 }
 
 pub fn headers(opts: &HeadersOptions) -> Result<GateReport> {
@@ -135,13 +117,7 @@ pub fn headers(opts: &HeadersOptions) -> Result<GateReport> {
     let mut scanned_sources = 0usize;
 
     if let Some(root) = &opts.public_include {
-        let private = opts.private_subdir.as_ref().map(|s| {
-            if s.is_absolute() {
-                s.clone()
-            } else {
-                root.join(s)
-            }
-        });
+        let private = opts.private_subdir.as_ref().map(|s| if s.is_absolute() { s.clone() } else { root.join(s) });
         r.note(format!("public include tree: {}", root.display()));
         match &private {
             Some(p) => {
@@ -164,10 +140,7 @@ pub fn headers(opts: &HeadersOptions) -> Result<GateReport> {
             let Some(text) = read_text(f)? else { continue };
             scanned_headers += 1;
             if f.file_name().and_then(|n| n.to_str()) == Some(IMPL_HEADER) {
-                r.problem(format!(
-                    "{} is in the public include tree (belongs under the private subtree)",
-                    f.display()
-                ));
+                r.problem(format!("{} is in the public include tree (belongs under the private subtree)", f.display()));
                 offenders.push(f.display().to_string());
             }
             for (no, line) in text.lines().enumerate() {
@@ -201,10 +174,7 @@ pub fn headers(opts: &HeadersOptions) -> Result<GateReport> {
                 }
             }
         }
-        r.note(format!(
-            "scanned {n} implementation source file(s) under {}",
-            dir.display()
-        ));
+        r.note(format!("scanned {n} implementation source file(s) under {}", dir.display()));
         scanned_sources += n;
     }
 
@@ -224,14 +194,8 @@ mod tests {
 
     #[test]
     fn identifiers() {
-        assert_eq!(
-            impl_identifiers("miopenStatus_t miopenFoo_impl(int);"),
-            vec!["miopenFoo_impl"]
-        );
-        assert_eq!(
-            impl_identifiers("#include <miopen/miopen_impl.h>"),
-            vec!["miopen_impl"]
-        );
+        assert_eq!(impl_identifiers("miopenStatus_t miopenFoo_impl(int);"), vec!["miopenFoo_impl"]);
+        assert_eq!(impl_identifiers("#include <miopen/miopen_impl.h>"), vec!["miopen_impl"]);
         assert!(impl_identifiers("miopenConvolutionAlgoImplicitGEMM implicit_gemm").is_empty());
         assert!(impl_identifiers("my_implementation").is_empty());
         assert_eq!(impl_identifiers("detail_impl_t x;"), vec!["detail_impl_t"]);
@@ -239,14 +203,8 @@ mod tests {
 
     #[test]
     fn includes() {
-        assert_eq!(
-            include_target("#include <miopen/miopen_impl.h>"),
-            Some("miopen/miopen_impl.h")
-        );
-        assert_eq!(
-            include_target("  #  include \"miopen_impl.h\" // x"),
-            Some("miopen_impl.h")
-        );
+        assert_eq!(include_target("#include <miopen/miopen_impl.h>"), Some("miopen/miopen_impl.h"));
+        assert_eq!(include_target("  #  include \"miopen_impl.h\" // x"), Some("miopen_impl.h"));
         assert_eq!(include_target("#include_next <a.h>"), Some("a.h"));
         assert_eq!(include_target("// #include <a.h>"), None);
         assert_eq!(include_target("#include MACRO"), None);

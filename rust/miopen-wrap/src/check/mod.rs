@@ -187,16 +187,8 @@ struct AllArgs {
 }
 
 /// Every gate name, in the order `all` runs them.
-pub const GATES: &[&str] = &[
-    "headers",
-    "no-impl-exports",
-    "superset",
-    "no-dropped",
-    "coversion",
-    "provider",
-    "hipdnn-independence",
-    "abi",
-];
+pub const GATES: &[&str] =
+    &["headers", "no-impl-exports", "superset", "no-dropped", "coversion", "provider", "hipdnn-independence", "abi"];
 
 fn abi_options(t: &AbiToolArgs) -> abi::AbiOptions {
     abi::AbiOptions {
@@ -257,22 +249,13 @@ fn run_all(a: &AllArgs) -> i32 {
                 .then(|| headers::headers(&headers_options(&a.headers))),
             "no-impl-exports" => Some(symbols::no_impl_exports(&a.wrapper)),
             "superset" => Some(symbols::superset(&a.wrapper, &a.private)),
-            "no-dropped" => a
-                .baseline
-                .as_ref()
-                .map(|b| symbols::no_dropped(&a.wrapper, b, &a.ignore.ignore)),
-            "coversion" => Some(coversion::coversion(
-                &a.wrapper,
-                &a.private,
-                &coversion_options(&a.sonames),
-            )),
-            "provider" => (!a.providers.is_empty())
-                .then(|| symbols::provider(&a.private, &a.providers, Some(&a.wrapper))),
+            "no-dropped" => a.baseline.as_ref().map(|b| symbols::no_dropped(&a.wrapper, b, &a.ignore.ignore)),
+            "coversion" => Some(coversion::coversion(&a.wrapper, &a.private, &coversion_options(&a.sonames))),
+            "provider" => {
+                (!a.providers.is_empty()).then(|| symbols::provider(&a.private, &a.providers, Some(&a.wrapper)))
+            }
             "hipdnn-independence" => Some(symbols::hipdnn_independence(&a.wrapper)),
-            "abi" => a
-                .baseline
-                .as_ref()
-                .map(|b| abi::abi(b, &a.wrapper, &abi_options(&a.tools))),
+            "abi" => a.baseline.as_ref().map(|b| abi::abi(b, &a.wrapper, &abi_options(&a.tools))),
             _ => None,
         };
         match outcome {
@@ -295,11 +278,7 @@ fn run_all(a: &AllArgs) -> i32 {
     if failed.is_empty() {
         println!("{passed} passed, 0 failed");
     } else {
-        println!(
-            "{passed} passed, {} failed (failed: {})",
-            failed.len(),
-            failed.join(", ")
-        );
+        println!("{passed} passed, {} failed (failed: {})", failed.len(), failed.join(", "));
     }
     worst
 }
@@ -310,11 +289,7 @@ pub fn cli_main(args: &[String]) -> i32 {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() {
-                EXIT_ERROR
-            } else {
-                EXIT_PASS
-            };
+            return if e.use_stderr() { EXIT_ERROR } else { EXIT_PASS };
         }
     };
     match &cli.gate {
@@ -325,44 +300,19 @@ pub fn cli_main(args: &[String]) -> i32 {
             }
             emit("headers", headers::headers(&headers_options(h)))
         }
-        GateCmd::NoImplExports { wrapper } => {
-            emit("no-impl-exports", symbols::no_impl_exports(wrapper))
+        GateCmd::NoImplExports { wrapper } => emit("no-impl-exports", symbols::no_impl_exports(wrapper)),
+        GateCmd::Superset { wrapper, private } => emit("superset", symbols::superset(wrapper, private)),
+        GateCmd::NoDropped { wrapper, baseline, ignore } => {
+            emit("no-dropped", symbols::no_dropped(wrapper, baseline, &ignore.ignore))
         }
-        GateCmd::Superset { wrapper, private } => {
-            emit("superset", symbols::superset(wrapper, private))
+        GateCmd::Coversion { wrapper, private, sonames } => {
+            emit("coversion", coversion::coversion(wrapper, private, &coversion_options(sonames)))
         }
-        GateCmd::NoDropped {
-            wrapper,
-            baseline,
-            ignore,
-        } => emit(
-            "no-dropped",
-            symbols::no_dropped(wrapper, baseline, &ignore.ignore),
-        ),
-        GateCmd::Coversion {
-            wrapper,
-            private,
-            sonames,
-        } => emit(
-            "coversion",
-            coversion::coversion(wrapper, private, &coversion_options(sonames)),
-        ),
-        GateCmd::Provider {
-            private,
-            providers,
-            wrapper,
-        } => emit(
-            "provider",
-            symbols::provider(private, providers, wrapper.as_deref()),
-        ),
-        GateCmd::HipdnnIndependence { wrapper } => {
-            emit("hipdnn-independence", symbols::hipdnn_independence(wrapper))
+        GateCmd::Provider { private, providers, wrapper } => {
+            emit("provider", symbols::provider(private, providers, wrapper.as_deref()))
         }
-        GateCmd::Abi {
-            baseline,
-            wrapper,
-            tools,
-        } => emit("abi", abi::abi(baseline, wrapper, &abi_options(tools))),
+        GateCmd::HipdnnIndependence { wrapper } => emit("hipdnn-independence", symbols::hipdnn_independence(wrapper)),
+        GateCmd::Abi { baseline, wrapper, tools } => emit("abi", abi::abi(baseline, wrapper, &abi_options(tools))),
         GateCmd::All(a) => run_all(a),
     }
 }

@@ -16,12 +16,7 @@ pub struct GateReport {
 
 impl GateReport {
     pub fn new(gate: &'static str) -> Self {
-        GateReport {
-            gate,
-            notes: Vec::new(),
-            problems: Vec::new(),
-            summary: String::new(),
-        }
+        GateReport { gate, notes: Vec::new(), problems: Vec::new(), summary: String::new() }
     }
 
     pub fn note(&mut self, line: impl Into<String>) {
@@ -59,12 +54,7 @@ impl GateReport {
 
 /// Join a list for a verdict line, eliding after `max` entries.
 pub fn short_list<S: AsRef<str>>(items: &[S], max: usize) -> String {
-    let mut s = items
-        .iter()
-        .take(max)
-        .map(|x| x.as_ref())
-        .collect::<Vec<_>>()
-        .join(", ");
+    let mut s = items.iter().take(max).map(|x| x.as_ref()).collect::<Vec<_>>().join(", ");
     if items.len() > max {
         let _ = write!(s, ", ... ({} more)", items.len() - max);
     }

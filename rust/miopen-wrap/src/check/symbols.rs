@@ -39,23 +39,14 @@ pub fn no_impl_exports(wrapper: &Path) -> Result<GateReport> {
     r.note(format!("wrapper: {}", wrapper.display()));
     let exports: Vec<_> = w.exports().collect();
     r.note(format!("wrapper exports {} dynamic symbols", exports.len()));
-    let leaked: Vec<String> = exports
-        .iter()
-        .filter(|s| is_impl(&s.name))
-        .map(|s| s.display())
-        .collect();
+    let leaked: Vec<String> = exports.iter().filter(|s| is_impl(&s.name)).map(|s| s.display()).collect();
     for l in &leaked {
         r.problem(format!("{} exports `{l}`", wrapper.display()));
     }
     r.summary = if leaked.is_empty() {
         format!("{} exports no *_impl symbol", file_name(wrapper))
     } else {
-        format!(
-            "{} exports {} *_impl symbol(s): {}",
-            file_name(wrapper),
-            leaked.len(),
-            short_list(&leaked, 8)
-        )
+        format!("{} exports {} *_impl symbol(s): {}", file_name(wrapper), leaked.len(), short_list(&leaked, 8))
     };
     Ok(r)
 }
@@ -69,55 +60,29 @@ pub fn superset(wrapper: &Path, private: &Path) -> Result<GateReport> {
     r.note(format!("wrapper: {}", wrapper.display()));
     r.note(format!("private: {}", private.display()));
 
-    let impls: BTreeSet<&str> = p
-        .exports()
-        .map(|s| s.name.as_str())
-        .filter(|n| n.starts_with("miopen") && is_impl(n))
-        .collect();
-    let public: BTreeSet<&str> = w
-        .exports()
-        .map(|s| s.name.as_str())
-        .filter(|n| !is_impl(n))
-        .collect();
-    r.note(format!(
-        "private exports {} miopen*_impl entry points",
-        impls.len()
-    ));
-    r.note(format!(
-        "wrapper exports {} non-_impl symbols",
-        public.len()
-    ));
+    let impls: BTreeSet<&str> =
+        p.exports().map(|s| s.name.as_str()).filter(|n| n.starts_with("miopen") && is_impl(n)).collect();
+    let public: BTreeSet<&str> = w.exports().map(|s| s.name.as_str()).filter(|n| !is_impl(n)).collect();
+    r.note(format!("private exports {} miopen*_impl entry points", impls.len()));
+    r.note(format!("wrapper exports {} non-_impl symbols", public.len()));
 
     let mut missing = Vec::new();
     for imp in &impls {
         let base = &imp[..imp.len() - IMPL_SUFFIX.len()];
         if !public.contains(base) {
             missing.push(base.to_string());
-            r.problem(format!(
-                "`{base}` is not exported by {} (private exports `{imp}`)",
-                file_name(wrapper)
-            ));
+            r.problem(format!("`{base}` is not exported by {} (private exports `{imp}`)", file_name(wrapper)));
         }
     }
-    let additions: Vec<&str> = public
-        .iter()
-        .copied()
-        .filter(|n| !impls.contains(format!("{n}{IMPL_SUFFIX}").as_str()))
-        .collect();
+    let additions: Vec<&str> =
+        public.iter().copied().filter(|n| !impls.contains(format!("{n}{IMPL_SUFFIX}").as_str())).collect();
     if additions.is_empty() {
         r.note("wrapper-only additions: none");
     } else {
-        r.note(format!(
-            "wrapper-only additions ({}, allowed): {}",
-            additions.len(),
-            additions.join(", ")
-        ));
+        r.note(format!("wrapper-only additions ({}, allowed): {}", additions.len(), additions.join(", ")));
     }
     if impls.is_empty() {
-        r.problem(format!(
-            "{} exports no miopen*_impl symbol: is it the private library?",
-            file_name(private)
-        ));
+        r.problem(format!("{} exports no miopen*_impl symbol: is it the private library?", file_name(private)));
     }
     r.summary = if missing.is_empty() && !impls.is_empty() {
         format!(
@@ -167,9 +132,7 @@ pub fn no_dropped(wrapper: &Path, baseline: &Path, ignore: &[String]) -> Result<
     // name -> set of (version, default) the wrapper exports.
     let mut wmap: BTreeMap<&str, Vec<(Option<&str>, bool)>> = BTreeMap::new();
     for s in w.exports() {
-        wmap.entry(s.name.as_str())
-            .or_default()
-            .push((s.version.as_deref(), s.default_version));
+        wmap.entry(s.name.as_str()).or_default().push((s.version.as_deref(), s.default_version));
     }
 
     let mut considered = 0usize;
@@ -181,9 +144,7 @@ pub fn no_dropped(wrapper: &Path, baseline: &Path, ignore: &[String]) -> Result<
             skipped_cxx += 1;
             continue;
         }
-        if LINKER_SYMBOLS.contains(&s.name.as_str())
-            || ignore.iter().any(|g| glob_match(g, &s.name))
-        {
+        if LINKER_SYMBOLS.contains(&s.name.as_str()) || ignore.iter().any(|g| glob_match(g, &s.name)) {
             ignored.push(s.display());
             continue;
         }
@@ -191,17 +152,11 @@ pub fn no_dropped(wrapper: &Path, baseline: &Path, ignore: &[String]) -> Result<
         match wmap.get(s.name.as_str()) {
             None => {
                 dropped.push(s.name.clone());
-                r.problem(format!(
-                    "`{}` is exported by the baseline but not by {}",
-                    s.display(),
-                    file_name(wrapper)
-                ));
+                r.problem(format!("`{}` is exported by the baseline but not by {}", s.display(), file_name(wrapper)));
             }
             Some(vs) => {
                 if let Some(bv) = s.version.as_deref() {
-                    let same = vs
-                        .iter()
-                        .any(|(v, d)| *v == Some(bv) && *d == s.default_version);
+                    let same = vs.iter().any(|(v, d)| *v == Some(bv) && *d == s.default_version);
                     if !same {
                         dropped.push(s.name.clone());
                         let have: Vec<String> = vs
@@ -223,14 +178,9 @@ pub fn no_dropped(wrapper: &Path, baseline: &Path, ignore: &[String]) -> Result<
             }
         }
     }
-    r.note(format!(
-        "baseline C exports checked: {considered} (C++ `_Z` symbols skipped: {skipped_cxx})"
-    ));
+    r.note(format!("baseline C exports checked: {considered} (C++ `_Z` symbols skipped: {skipped_cxx})"));
     if !ignored.is_empty() {
-        r.note(format!(
-            "ignored (linker-defined or --ignore): {}",
-            ignored.join(", ")
-        ));
+        r.note(format!("ignored (linker-defined or --ignore): {}", ignored.join(", ")));
     }
     r.summary = if dropped.is_empty() {
         format!(
@@ -239,11 +189,7 @@ pub fn no_dropped(wrapper: &Path, baseline: &Path, ignore: &[String]) -> Result<
             file_name(wrapper)
         )
     } else {
-        format!(
-            "{} baseline symbol(s) dropped or re-versioned: {}",
-            dropped.len(),
-            short_list(&dropped, 8)
-        )
+        format!("{} baseline symbol(s) dropped or re-versioned: {}", dropped.len(), short_list(&dropped, 8))
     };
     Ok(r)
 }
@@ -260,11 +206,7 @@ pub fn looks_like_wrapper_name(needed: &str) -> bool {
 /// Gate `provider`: every undefined `miopen*` symbol of the provider plugin
 /// is an `_impl` symbol exported by Private; no undefined internal
 /// `miopen::` C++ symbol; no DT_NEEDED on the wrapper.
-pub fn provider(
-    private: &Path,
-    providers: &[PathBuf],
-    wrapper: Option<&Path>,
-) -> Result<GateReport> {
+pub fn provider(private: &Path, providers: &[PathBuf], wrapper: Option<&Path>) -> Result<GateReport> {
     let p = ElfInfo::read_shared(private)?;
     let wrapper_soname = match wrapper {
         Some(w) => ElfInfo::read_shared(w)?.soname,
@@ -286,10 +228,7 @@ pub fn provider(
     }
     // Symbols one provider file defines for another (object files of one
     // plugin) are internal to the plugin, whatever their name.
-    let provider_defs: BTreeSet<String> = files
-        .iter()
-        .flat_map(|f| f.exports().map(|s| s.name.clone()))
-        .collect();
+    let provider_defs: BTreeSet<String> = files.iter().flat_map(|f| f.exports().map(|s| s.name.clone())).collect();
     for (path, f) in providers.iter().zip(&files) {
         let shown = path.display();
         let mut count = 0usize;
@@ -307,10 +246,7 @@ pub fn provider(
                     ));
                 } else if !private_exports.contains(n) {
                     bad.push(n.to_string());
-                    r.problem(format!(
-                        "{shown} references `{n}`, which {} does not export",
-                        file_name(private)
-                    ));
+                    r.problem(format!("{shown} references `{n}`, which {} does not export", file_name(private)));
                 } else {
                     impl_refs.insert(n.to_string());
                 }
@@ -322,17 +258,10 @@ pub fn provider(
                 ));
             }
         }
-        let kind = if f.kind == ElfKind::Relocatable {
-            "object"
-        } else {
-            "shared library"
-        };
-        r.note(format!(
-            "{shown} ({kind}): {count} undefined MIOpen symbol(s)"
-        ));
+        let kind = if f.kind == ElfKind::Relocatable { "object" } else { "shared library" };
+        r.note(format!("{shown} ({kind}): {count} undefined MIOpen symbol(s)"));
         for needed in &f.needed {
-            let is_wrapper = wrapper_soname.as_deref() == Some(needed.as_str())
-                || looks_like_wrapper_name(needed);
+            let is_wrapper = wrapper_soname.as_deref() == Some(needed.as_str()) || looks_like_wrapper_name(needed);
             if is_wrapper {
                 bad.push(needed.clone());
                 r.problem(format!(
@@ -341,26 +270,15 @@ pub fn provider(
             }
         }
         if f.kind == ElfKind::SharedObject {
-            let private_needed = p
-                .soname
-                .as_deref()
-                .map(|so| f.needed.iter().any(|n| n == so))
-                .unwrap_or(false);
+            let private_needed = p.soname.as_deref().map(|so| f.needed.iter().any(|n| n == so)).unwrap_or(false);
             r.note(format!(
                 "{shown}: DT_NEEDED {:?}{}",
                 f.needed,
-                if private_needed {
-                    ""
-                } else {
-                    " (no DT_NEEDED on the private library's SONAME)"
-                }
+                if private_needed { "" } else { " (no DT_NEEDED on the private library's SONAME)" }
             ));
         }
     }
-    r.note(format!(
-        "_impl symbols referenced and resolved by private: {}",
-        impl_refs.len()
-    ));
+    r.note(format!("_impl symbols referenced and resolved by private: {}", impl_refs.len()));
     r.summary = if bad.is_empty() {
         format!(
             "{} provider file(s) reference only _impl symbols exported by {} ({} distinct)",
@@ -402,19 +320,13 @@ pub fn hipdnn_independence(wrapper: &Path) -> Result<GateReport> {
     r.summary = if bad.is_empty() {
         format!("{} neither needs nor references hipDNN", file_name(wrapper))
     } else {
-        format!(
-            "{} hipDNN dependency(ies): {}",
-            bad.len(),
-            short_list(&bad, 8)
-        )
+        format!("{} hipDNN dependency(ies): {}", bad.len(), short_list(&bad, 8))
     };
     Ok(r)
 }
 
 pub(crate) fn file_name(p: &Path) -> String {
-    p.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| p.display().to_string())
+    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| p.display().to_string())
 }
 
 #[cfg(test)]

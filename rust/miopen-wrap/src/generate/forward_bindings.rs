@@ -24,7 +24,7 @@ pub fn bound_names() -> Vec<&'static str> {
 
 pub fn generate(api: &Api, opts: &ParseOptions) -> Result<String, GenerateError> {
     let names = bound_names();
-    if let Some(missing) = names.iter().find(|n| !api.names().contains(&n.to_string())) {
+    if let Some(missing) = names.iter().find(|n| !api.names().iter().any(|a| a == *n)) {
         return Err(GenerateError::Mismatch(format!("the header does not declare `{missing}`")));
     }
     let bound = super::rust_stubs::bindgen_of(api, opts, &names)?;

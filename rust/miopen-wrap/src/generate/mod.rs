@@ -113,9 +113,7 @@ pub fn run(args: &Args) -> Result<Manifest, GenerateError> {
     survivors.sort();
     survivors.dedup();
     if let Some(s) = survivors.iter().find(|s| api.names().contains(*s)) {
-        return Err(GenerateError::Mismatch(format!(
-            "`{s}` is given as a survivor but the header declares it"
-        )));
+        return Err(GenerateError::Mismatch(format!("`{s}` is given as a survivor but the header declares it")));
     }
     let manifest = manifest::build(&api, &survivors, &args.version_node);
     let out = &args.out_dir;

@@ -34,9 +34,10 @@ pub fn generate(api: &Api, opts: &ParseOptions, manifest: &Manifest) -> Result<S
     let mut stubs = Vec::new();
     let mut asm_names: Vec<String> = manifest.survivors.clone();
     for (index, entry) in manifest.entry_points.iter().enumerate() {
-        let f = fns.iter().find(|f| f.sig.ident == entry.name).ok_or_else(|| {
-            GenerateError::Mismatch(format!("bindgen produced no binding for `{}`", entry.name))
-        })?;
+        let f = fns
+            .iter()
+            .find(|f| f.sig.ident == entry.name)
+            .ok_or_else(|| GenerateError::Mismatch(format!("bindgen produced no binding for `{}`", entry.name)))?;
         if f.sig.variadic.is_some() {
             // Rust cannot define a C-variadic function; a tail jump serves any signature.
             asm_names.push(entry.name.clone());
@@ -119,10 +120,8 @@ pub(super) fn bindgen_of(api: &Api, opts: &ParseOptions, names: &[&str]) -> Resu
     for n in names {
         b = b.allowlist_function(format!("^{n}$"));
     }
-    let bindings = b.generate().map_err(|e| GenerateError::Bindgen {
-        path: api.header.clone(),
-        reason: e.to_string(),
-    })?;
+    let bindings =
+        b.generate().map_err(|e| GenerateError::Bindgen { path: api.header.clone(), reason: e.to_string() })?;
     Ok(syn::parse_file(&bindings.to_string())?)
 }
 
@@ -172,9 +171,7 @@ fn stub_for(f: &ForeignItemFn, index: usize, body: RoutedBody) -> Result<(TokenS
                     )))
                 }
             },
-            FnArg::Receiver(_) => {
-                return Err(GenerateError::Mismatch(format!("`{name}`: unexpected receiver")))
-            }
+            FnArg::Receiver(_) => return Err(GenerateError::Mismatch(format!("`{name}`: unexpected receiver"))),
         }
     }
     let routed = format_ident!("{}__routed", name);

@@ -47,7 +47,11 @@ fn manifest_lists_entry_points_with_families() {
     let names: Vec<_> = m.entry_points.iter().map(|e| (e.name.as_str(), e.family.as_str(), e.beta)).collect();
     assert_eq!(
         names,
-        [("miopenCreate", "handle", false), ("miopenGetErrorString", "handle", false), ("miopenSetDims", "convolutions", true)]
+        [
+            ("miopenCreate", "handle", false),
+            ("miopenGetErrorString", "handle", false),
+            ("miopenSetDims", "convolutions", true)
+        ]
     );
     assert_eq!(m.survivors, ["miopenHiddenThing"]);
 }
@@ -57,13 +61,8 @@ fn export_map_is_exactly_public_plus_survivors() {
     let (d, _m) = run_on(HEADER, &["miopenHiddenThing"]);
     let map = std::fs::read_to_string(d.path().join("out/libMIOpen.map")).unwrap();
     assert!(map.contains("MIOPEN_TEST_1 {"));
-    let globals: Vec<&str> = map
-        .lines()
-        .map(str::trim)
-        .skip_while(|l| *l != "global:")
-        .skip(1)
-        .take_while(|l| *l != "local:")
-        .collect();
+    let globals: Vec<&str> =
+        map.lines().map(str::trim).skip_while(|l| *l != "global:").skip(1).take_while(|l| *l != "local:").collect();
     assert_eq!(globals, ["miopenCreate;", "miopenGetErrorString;", "miopenHiddenThing;", "miopenSetDims;"]);
 }
 
@@ -118,7 +117,10 @@ fn stubs_bind_enums_as_integers_and_call_impl() {
     let s = std::fs::read_to_string(d.path().join("out/stubs.rs")).unwrap();
     assert!(s.contains("pub type miopenStatus_t = ::std::os::raw::c_uint;"), "{s}");
     assert!(!s.contains("pub enum"), "enums must not be Rust enums:\n{s}");
-    assert!(s.contains("pub unsafe extern \"C\" fn miopenCreate(handle: *mut miopenHandle_t) -> miopenStatus_t"), "{s}");
+    assert!(
+        s.contains("pub unsafe extern \"C\" fn miopenCreate(handle: *mut miopenHandle_t) -> miopenStatus_t"),
+        "{s}"
+    );
     assert!(s.contains("crate::fast_path!(impls::miopenCreate_impl, miopenCreate__routed)"), "{s}");
     // Not in the forwarding table: the routed body traces, then calls Private.
     assert!(s.contains("crate::runtime::route(0);\n    impls::miopenCreate_impl(handle)"), "{s}");
@@ -168,7 +170,8 @@ fn typecheck_compiles_and_catches_a_drifted_impl_declaration() {
     // Negative: one parameter type drifts in miopen_impl.h.
     let impl_h = d.path().join("out/include/miopen/miopen_impl.h");
     let text = std::fs::read_to_string(&impl_h).unwrap();
-    let drifted = text.replace("miopenSetDims_impl(miopenHandle_t h, int n,", "miopenSetDims_impl(miopenHandle_t h, long n,");
+    let drifted =
+        text.replace("miopenSetDims_impl(miopenHandle_t h, int n,", "miopenSetDims_impl(miopenHandle_t h, long n,");
     assert_ne!(text, drifted);
     std::fs::write(&impl_h, drifted).unwrap();
     let bad = compile_typecheck(d.path());

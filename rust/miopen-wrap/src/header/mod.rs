@@ -123,12 +123,7 @@ pub(crate) fn clang_args(opts: &ParseOptions, beta: bool) -> Vec<String> {
     args
 }
 
-fn parse_once(
-    index: &Index,
-    header: &Path,
-    opts: &ParseOptions,
-    beta: bool,
-) -> Result<Vec<EntryPoint>, HeaderError> {
+fn parse_once(index: &Index, header: &Path, opts: &ParseOptions, beta: bool) -> Result<Vec<EntryPoint>, HeaderError> {
     let tu = index
         .parser(header)
         .arguments(&clang_args(opts, beta))
@@ -152,10 +147,7 @@ fn parse_once(
 }
 
 fn in_header(e: &Entity, header: &Path) -> bool {
-    e.get_location()
-        .and_then(|l| l.get_file_location().file)
-        .map(|f| same_file(&f.get_path(), header))
-        .unwrap_or(false)
+    e.get_location().and_then(|l| l.get_file_location().file).map(|f| same_file(&f.get_path(), header)).unwrap_or(false)
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {

@@ -62,10 +62,7 @@ pub fn tokenize_file(index: &Index, path: &Path) -> Result<Vec<Tok>, RenameError
         .incomplete(true)
         .keep_going(true)
         .parse()
-        .map_err(|e| RenameError::Parse {
-            path: path.to_path_buf(),
-            reason: format!("{e:?}"),
-        })?;
+        .map_err(|e| RenameError::Parse { path: path.to_path_buf(), reason: format!("{e:?}") })?;
     let Some(range) = tu.get_entity().get_range() else {
         return Ok(Vec::new());
     };
@@ -79,12 +76,7 @@ pub fn tokenize_file(index: &Index, path: &Path) -> Result<Vec<Tok>, RenameError
             TokenKind::Comment => Kind::Comment,
         };
         let loc = t.get_location().get_file_location();
-        out.push(Tok {
-            kind,
-            text: t.get_spelling(),
-            start: loc.offset as usize,
-            line: loc.line,
-        });
+        out.push(Tok { kind, text: t.get_spelling(), start: loc.offset as usize, line: loc.line });
     }
     Ok(out)
 }

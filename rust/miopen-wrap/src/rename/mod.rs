@@ -47,33 +47,19 @@ pub enum RenameError {
     #[error("{path}: libclang could not parse the file: {reason}")]
     Parse { path: PathBuf, reason: String },
     #[error("{path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: PathBuf, source: std::io::Error },
     #[error("{path}:{line}: generated block begins here but has no end marker")]
     UnterminatedBlock { path: PathBuf, line: u32 },
     #[error("{path}:{line}: the private declaration block would go at brace depth {depth}, not at namespace scope (unbalanced braces before it?)")]
-    BlockPlacement {
-        path: PathBuf,
-        line: u32,
-        depth: u32,
-    },
+    BlockPlacement { path: PathBuf, line: u32, depth: u32 },
     #[error("{path}:{line}: token `{token}` does not match the file text at its offset")]
-    TokenMismatch {
-        path: PathBuf,
-        line: u32,
-        token: String,
-    },
+    TokenMismatch { path: PathBuf, line: u32, token: String },
     #[error("{0}")]
     Usage(String),
 }
 
 pub(crate) fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> RenameError + '_ {
-    move |source| RenameError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
+    move |source| RenameError::Io { path: path.to_path_buf(), source }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,16 +163,9 @@ pub fn cli_main(args: &[String]) -> i32 {
         header: cli.header.clone(),
         source: cli.source.clone(),
         mode,
-        parse: ParseOptions {
-            include_dirs: cli.include_dirs.clone(),
-            defines: cli.defines.clone(),
-        },
+        parse: ParseOptions { include_dirs: cli.include_dirs.clone(), defines: cli.defines.clone() },
         excludes: cli.exclude.clone(),
-        extensions: cli
-            .extensions
-            .iter()
-            .map(|e| e.trim_start_matches('.').to_string())
-            .collect(),
+        extensions: cli.extensions.iter().map(|e| e.trim_start_matches('.').to_string()).collect(),
         block_export_macro: cli.block_export_macro.clone(),
     };
     let report = match run(&opts) {
@@ -233,10 +212,7 @@ fn exit_code(mode: &Mode, report: &Report, quiet: bool) -> i32 {
         return EXIT_COLLISION;
     }
     if *mode == Mode::Check && report.files_touched > 0 {
-        println!(
-            "miopen-wrap rename --check: rename due in {} file(s):",
-            report.files_touched
-        );
+        println!("miopen-wrap rename --check: rename due in {} file(s):", report.files_touched);
         for f in &report.touched_files {
             println!("  {f}");
         }
@@ -253,43 +229,25 @@ fn exit_code(mode: &Mode, report: &Report, quiet: bool) -> i32 {
 pub fn run(opts: &Options) -> Result<Report, RenameError> {
     let t0 = Instant::now();
     if !opts.source.is_dir() {
-        return Err(RenameError::Usage(format!(
-            "--source {}: not a directory",
-            opts.source.display()
-        )));
+        return Err(RenameError::Usage(format!("--source {}: not a directory", opts.source.display())));
     }
     if !opts.header.is_file() {
-        return Err(RenameError::Usage(format!(
-            "--header {}: not a file",
-            opts.header.display()
-        )));
+        return Err(RenameError::Usage(format!("--header {}: not a file", opts.header.display())));
     }
     if let Mode::Copy(out) = &opts.mode {
         if same_path(out, &opts.source) {
-            return Err(RenameError::Usage(
-                "--output is the source tree; use --in-place".into(),
-            ));
+            return Err(RenameError::Usage("--output is the source tree; use --in-place".into()));
         }
     }
     if let Some(m) = &opts.block_export_macro {
-        let ok = m
-            .chars()
-            .next()
-            .map(|c| c.is_ascii_alphabetic() || c == '_')
-            .unwrap_or(false)
+        let ok = m.chars().next().map(|c| c.is_ascii_alphabetic() || c == '_').unwrap_or(false)
             && m.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !ok {
-            return Err(RenameError::Usage(format!(
-                "--block-export-macro `{m}`: not an identifier"
-            )));
+            return Err(RenameError::Usage(format!("--block-export-macro `{m}`: not an identifier")));
         }
     }
     let api = header::parse(&opts.header, &opts.parse)?;
-    let public: BTreeMap<String, bool> = api
-        .entry_points
-        .iter()
-        .map(|e| (e.name.clone(), e.beta))
-        .collect();
+    let public: BTreeMap<String, bool> = api.entry_points.iter().map(|e| (e.name.clone(), e.beta)).collect();
 
     let mut tree = plan::walk(opts)?;
     let mut report = plan::plan(opts, &public, &mut tree)?;

@@ -56,17 +56,10 @@ pub fn glob_match(pat: &str, text: &str) -> bool {
         match p.first() {
             None => t.is_empty(),
             Some(b'*') if p.get(1) == Some(&b'*') => {
-                let rest = if p.get(2) == Some(&b'/') {
-                    &p[3..]
-                } else {
-                    &p[2..]
-                };
-                (0..=t.len()).any(|i| rec(rest, &t[i..]))
-                    || (p.get(2) == Some(&b'/') && rec(&p[3..], t))
+                let rest = if p.get(2) == Some(&b'/') { &p[3..] } else { &p[2..] };
+                (0..=t.len()).any(|i| rec(rest, &t[i..])) || (p.get(2) == Some(&b'/') && rec(&p[3..], t))
             }
-            Some(b'*') => (0..=t.len())
-                .take_while(|&i| i == 0 || t[i - 1] != b'/')
-                .any(|i| rec(&p[1..], &t[i..])),
+            Some(b'*') => (0..=t.len()).take_while(|&i| i == 0 || t[i - 1] != b'/').any(|i| rec(&p[1..], &t[i..])),
             Some(b'?') => !t.is_empty() && t[0] != b'/' && rec(&p[1..], &t[1..]),
             Some(c) => t.first() == Some(c) && rec(&p[1..], &t[1..]),
         }
@@ -97,9 +90,7 @@ pub fn walk(opts: &Options) -> Result<Tree, RenameError> {
     // A byte-identical copy of the header inside the tree is the header too.
     let header_text = std::fs::read(&header).map_err(io_err(&header))?;
     let is_header_copy = |p: &Path| {
-        std::fs::metadata(p)
-            .map(|m| m.len() == header_text.len() as u64)
-            .unwrap_or(false)
+        std::fs::metadata(p).map(|m| m.len() == header_text.len() as u64).unwrap_or(false)
             && std::fs::read(p).map(|c| c == header_text).unwrap_or(false)
     };
     let skip_dir = match &opts.mode {
@@ -109,10 +100,8 @@ pub fn walk(opts: &Options) -> Result<Tree, RenameError> {
     let mut tree = Tree::default();
     let mut stack = vec![(opts.source.clone(), PathBuf::new(), false)];
     while let Some((dir, rel, excl)) = stack.pop() {
-        let mut items: Vec<_> = std::fs::read_dir(&dir)
-            .map_err(io_err(&dir))?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(io_err(&dir))?;
+        let mut items: Vec<_> =
+            std::fs::read_dir(&dir).map_err(io_err(&dir))?.collect::<Result<Vec<_>, _>>().map_err(io_err(&dir))?;
         items.sort_by_key(|e| e.file_name());
         for item in items.into_iter().rev() {
             let abs = item.path();
@@ -131,9 +120,7 @@ pub fn walk(opts: &Options) -> Result<Tree, RenameError> {
             }
             let kind = if ft.is_symlink() {
                 EntryKind::Symlink
-            } else if abs.canonicalize().map(|c| c == header).unwrap_or(false)
-                || is_header_copy(&abs)
-            {
+            } else if abs.canonicalize().map(|c| c == header).unwrap_or(false) || is_header_copy(&abs) {
                 EntryKind::Header
             } else if is_excl {
                 EntryKind::Excluded
@@ -142,12 +129,7 @@ pub fn walk(opts: &Options) -> Result<Tree, RenameError> {
             } else {
                 EntryKind::Other
             };
-            tree.entries.push(Entry {
-                rel: r,
-                abs,
-                kind,
-                new_content: None,
-            });
+            tree.entries.push(Entry { rel: r, abs, kind, new_content: None });
         }
     }
     tree.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
@@ -187,10 +169,7 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 }
 
 fn starts_api(name: &str) -> bool {
-    name.strip_prefix("miopen")
-        .and_then(|r| r.chars().next())
-        .map(|c| c.is_ascii_uppercase())
-        .unwrap_or(false)
+    name.strip_prefix("miopen").and_then(|r| r.chars().next()).map(|c| c.is_ascii_uppercase()).unwrap_or(false)
 }
 
 fn is_string_literal(text: &str) -> bool {
@@ -198,16 +177,8 @@ fn is_string_literal(text: &str) -> bool {
     t.starts_with('"')
 }
 
-pub fn plan(
-    opts: &Options,
-    public: &BTreeMap<String, bool>,
-    tree: &mut Tree,
-) -> Result<Report, RenameError> {
-    let mut report = Report {
-        tool: "miopen-wrap rename",
-        schema_version: 1,
-        ..Default::default()
-    };
+pub fn plan(opts: &Options, public: &BTreeMap<String, bool>, tree: &mut Tree) -> Result<Report, RenameError> {
+    let mut report = Report { tool: "miopen-wrap rename", schema_version: 1, ..Default::default() };
 
     // Read the implementation files; tokenize those that mention miopen.
     let mut work: Vec<FileWork> = Vec::new();
@@ -220,29 +191,17 @@ pub fn plan(
         let src = std::fs::read(&e.abs).map_err(io_err(&e.abs))?;
         // Files that mention no miopen name cannot need a rename; they are
         // still read for macros that expand to the function name.
-        if contains(&src, b"miopen")
-            || FN_NAME_KEYWORDS
-                .iter()
-                .any(|k| contains(&src, k.as_bytes()))
-        {
+        if contains(&src, b"miopen") || FN_NAME_KEYWORDS.iter().any(|k| contains(&src, k.as_bytes())) {
             to_lex.push((i, src));
         }
     }
     report.files_tokenized = to_lex.len();
-    let paths: Vec<PathBuf> = to_lex
-        .iter()
-        .map(|(i, _)| tree.entries[*i].abs.clone())
-        .collect();
+    let paths: Vec<PathBuf> = to_lex.iter().map(|(i, _)| tree.entries[*i].abs.clone()).collect();
     let lexed = lex::tokenize_all(&paths)?;
     for ((i, src), toks) in to_lex.into_iter().zip(lexed) {
         let toks = toks?;
         let scan = scan::scan(&tree.entries[i].abs, &src, toks)?;
-        work.push(FileWork {
-            entry: i,
-            rel: rel_str(&tree.entries[i].rel),
-            src,
-            scan,
-        });
+        work.push(FileWork { entry: i, rel: rel_str(&tree.entries[i].rel), src, scan });
     }
     let rel = |w: &FileWork| w.rel.clone();
 
@@ -281,12 +240,7 @@ pub fn plan(
                     already_renamed: true,
                 });
             } else {
-                others.push(report::CDef {
-                    name: name.into(),
-                    file: rel(w),
-                    line: t.line,
-                    linkage,
-                });
+                others.push(report::CDef { name: name.into(), file: rel(w), line: t.line, linkage });
             }
         }
         for dir in s.directives.iter().filter(|d| d.name == "define") {
@@ -332,12 +286,7 @@ pub fn plan(
                         let d = &s.decls[d];
                         (d.kind, d.linkage, d.export)
                     });
-                    v.push(Occ {
-                        tok: k,
-                        name,
-                        is_impl,
-                        class,
-                    });
+                    v.push(Occ { tok: k, name, is_impl, class });
                 }
                 Kind::Comment | Kind::Literal => {
                     let n = scan::words(&t.text).filter(|x| is_name(x)).count();
@@ -373,10 +322,7 @@ pub fn plan(
         }
     }
     for (w, v) in work.iter().zip(&occs) {
-        for o in v
-            .iter()
-            .filter(|o| o.is_impl && defined.contains(o.name.as_str()))
-        {
+        for o in v.iter().filter(|o| o.is_impl && defined.contains(o.name.as_str())) {
             report.collisions.push(report::Collision {
                 name: o.name.clone(),
                 impl_name: format!("{}_impl", o.name),
@@ -386,11 +332,8 @@ pub fn plan(
         }
     }
     report.collisions.sort();
-    report.public_names_without_definition = public
-        .keys()
-        .filter(|n| !defined_any.contains(n.as_str()))
-        .cloned()
-        .collect();
+    report.public_names_without_definition =
+        public.keys().filter(|n| !defined_any.contains(n.as_str())).cloned().collect();
 
     // Per-file rewrite.
     let mut touched = Vec::new();
@@ -441,22 +384,12 @@ pub fn plan(
             }
         }
         let path = tree.entries[w.entry].abs.clone();
-        let block_names: BTreeSet<&str> = v
-            .iter()
-            .filter(|o| public.contains_key(&o.name))
-            .map(|o| o.name.as_str())
-            .collect();
+        let block_names: BTreeSet<&str> =
+            v.iter().filter(|o| public.contains_key(&o.name)).map(|o| o.name.as_str()).collect();
         if !block_names.is_empty() {
             report.blocks.files_with_block += 1;
         }
-        let new = rewrite(
-            &path,
-            &w.src,
-            s,
-            v,
-            &block_names,
-            opts.block_export_macro.as_deref(),
-        )?;
+        let new = rewrite(&path, &w.src, s, v, &block_names, opts.block_export_macro.as_deref())?;
         if new != w.src {
             if !block_names.is_empty() && block_text_changed(&w.src, &new) {
                 report.blocks.blocks_written += 1;
@@ -542,10 +475,7 @@ fn block_pos(scan: &Scan, src: &[u8], first: usize) -> usize {
         if d.start >= first {
             break;
         }
-        if (d.name == "include" || d.name == "include_next")
-            && d.brace_depth == 0
-            && d.pp_depth == scan.guard_depth
-        {
+        if (d.name == "include" || d.name == "include_next") && d.brace_depth == 0 && d.pp_depth == scan.guard_depth {
             pos = Some(scan::next_line_start(src, d.end));
         }
     }
@@ -558,10 +488,7 @@ fn depth_at(scan: &Scan, pos: usize) -> u32 {
 }
 
 fn line_of(src: &[u8], pos: usize) -> u32 {
-    1 + src[..pos.min(src.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count() as u32
+    1 + src[..pos.min(src.len())].iter().filter(|&&b| b == b'\n').count() as u32
 }
 
 fn rewrite(
@@ -579,11 +506,7 @@ fn rewrite(
     for o in occs.iter().filter(|o| !o.is_impl) {
         let t = &s.toks[o.tok];
         if src.get(t.start..t.end()) != Some(t.text.as_bytes()) {
-            return Err(RenameError::TokenMismatch {
-                path: path.to_path_buf(),
-                line: t.line,
-                token: t.text.clone(),
-            });
+            return Err(RenameError::TokenMismatch { path: path.to_path_buf(), line: t.line, token: t.text.clone() });
         }
         edits.push((t.start, t.end(), format!("{}_impl", t.text).into_bytes()));
     }
@@ -597,17 +520,9 @@ fn rewrite(
         let pos = block_pos(s, src, first);
         let depth = depth_at(s, pos);
         if depth != 0 || pos > first {
-            return Err(RenameError::BlockPlacement {
-                path: path.to_path_buf(),
-                line: line_of(src, pos),
-                depth,
-            });
+            return Err(RenameError::BlockPlacement { path: path.to_path_buf(), line: line_of(src, pos), depth });
         }
-        let nl = if src.windows(2).any(|w| w == b"\r\n") {
-            "\r\n"
-        } else {
-            "\n"
-        };
+        let nl = if src.windows(2).any(|w| w == b"\r\n") { "\r\n" } else { "\n" };
         let mut text = String::new();
         if pos == src.len() && !src.is_empty() && !src.ends_with(b"\n") {
             text += nl;
@@ -629,11 +544,7 @@ fn rewrite(
     let mut cur = 0usize;
     for (a, b, r) in edits {
         if a < cur {
-            return Err(RenameError::BlockPlacement {
-                path: path.to_path_buf(),
-                line: line_of(src, a),
-                depth: 0,
-            });
+            return Err(RenameError::BlockPlacement { path: path.to_path_buf(), line: line_of(src, a), depth: 0 });
         }
         out.extend_from_slice(&src[cur..a]);
         out.extend_from_slice(&r);
@@ -684,10 +595,7 @@ pub fn write(opts: &Options, tree: &Tree) -> Result<usize, RenameError> {
                     _ => false,
                 };
                 if !same {
-                    if std::fs::symlink_metadata(&dest)
-                        .map(|m| m.file_type().is_symlink())
-                        .unwrap_or(false)
-                    {
+                    if std::fs::symlink_metadata(&dest).map(|m| m.file_type().is_symlink()).unwrap_or(false) {
                         std::fs::remove_file(&dest).map_err(io_err(&dest))?;
                     }
                     std::fs::write(&dest, &content).map_err(io_err(&dest))?;
@@ -709,10 +617,7 @@ fn keep_exec_bit(src: &Path, dest: &Path) {
     if let (Ok(s), Ok(d)) = (std::fs::metadata(src), std::fs::metadata(dest)) {
         let x = s.permissions().mode() & 0o111;
         if x != 0 && d.permissions().mode() & 0o111 != x {
-            let _ = std::fs::set_permissions(
-                dest,
-                std::fs::Permissions::from_mode(d.permissions().mode() | x),
-            );
+            let _ = std::fs::set_permissions(dest, std::fs::Permissions::from_mode(d.permissions().mode() | x));
         }
     }
 }

@@ -175,10 +175,7 @@ impl Report {
             d.total, d.extern_c, d.extern_c_block, d.bare, d.with_miopen_export, d.survivors, self.declarations_renamed, self.call_sites_renamed
         );
         if self.already_renamed_occurrences > 0 {
-            s += &format!(
-                "  already in _impl form: {} occurrences\n",
-                self.already_renamed_occurrences
-            );
+            s += &format!("  already in _impl form: {} occurrences\n", self.already_renamed_occurrences);
         }
         s += &format!(
             "  private declaration blocks: {} files, {} written/updated\n",
@@ -188,27 +185,17 @@ impl Report {
             "  left alone: {} occurrences in {} string/comment tokens ({} strings, {} comments)\n",
             la.occurrences, la.tokens, la.string_tokens, la.comment_tokens
         );
-        s += &format!(
-            "  survivors (exported C functions not in the header, renamed): {}\n",
-            self.survivors.len()
-        );
+        s += &format!("  survivors (exported C functions not in the header, renamed): {}\n", self.survivors.len());
         for v in &self.survivors {
             s += &format!(
                 "    {} ({}:{}{})\n",
                 v.name,
                 v.file,
                 v.line,
-                if v.already_renamed {
-                    ", already renamed"
-                } else {
-                    ""
-                }
+                if v.already_renamed { ", already renamed" } else { "" }
             );
         }
-        s += &format!(
-            "  other C-linkage definitions (left alone): {}\n",
-            self.other_c_linkage_definitions.len()
-        );
+        s += &format!("  other C-linkage definitions (left alone): {}\n", self.other_c_linkage_definitions.len());
         for v in &self.other_c_linkage_definitions {
             s += &format!("    {} ({}:{})\n", v.name, v.file, v.line);
         }
@@ -218,11 +205,7 @@ impl Report {
                 s += &format!("    {n}\n");
             }
         }
-        let mut fw: Vec<&str> = self
-            .func_name_warnings
-            .iter()
-            .map(|w| w.name.as_str())
-            .collect();
+        let mut fw: Vec<&str> = self.func_name_warnings.iter().map(|w| w.name.as_str()).collect();
         fw.dedup();
         if !fw.is_empty() {
             s += &format!(

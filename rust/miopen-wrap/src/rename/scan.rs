@@ -114,11 +114,7 @@ struct PpFrame {
 }
 
 fn line_start(src: &[u8], pos: usize) -> usize {
-    src[..pos.min(src.len())]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map(|p| p + 1)
-        .unwrap_or(0)
+    src[..pos.min(src.len())].iter().rposition(|&b| b == b'\n').map(|p| p + 1).unwrap_or(0)
 }
 
 /// End of the logical line holding `pos` (backslash continuations joined),
@@ -157,8 +153,7 @@ fn only_space(b: &[u8]) -> bool {
 
 /// Words (not identifiers in the C sense: any run of `[A-Za-z0-9_]`).
 pub fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty())
 }
 
 const NOT_TYPE_WORDS: &[&str] = &[
@@ -184,11 +179,7 @@ pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError
     let n = toks.len();
     if let Some(t) = toks.iter().find(|t| t.end() > src.len()) {
         // The file changed between reading and tokenizing.
-        return Err(RenameError::TokenMismatch {
-            path: path.to_path_buf(),
-            line: t.line,
-            token: t.text.clone(),
-        });
+        return Err(RenameError::TokenMismatch { path: path.to_path_buf(), line: t.line, token: t.text.clone() });
     }
     let mut in_directive = vec![false; n];
     let mut in_block = vec![false; n];
@@ -198,13 +189,9 @@ pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError
     let mut i = 0;
     while i < n {
         if toks[i].kind == Kind::Comment && toks[i].text.trim_end() == BLOCK_BEGIN {
-            let Some(j) = (i + 1..n)
-                .find(|&j| toks[j].kind == Kind::Comment && toks[j].text.trim_end() == BLOCK_END)
+            let Some(j) = (i + 1..n).find(|&j| toks[j].kind == Kind::Comment && toks[j].text.trim_end() == BLOCK_END)
             else {
-                return Err(RenameError::UnterminatedBlock {
-                    path: path.to_path_buf(),
-                    line: toks[i].line,
-                });
+                return Err(RenameError::UnterminatedBlock { path: path.to_path_buf(), line: toks[i].line });
             };
             for f in &mut in_block[i..=j] {
                 *f = true;
@@ -242,20 +229,10 @@ pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError
             for f in &mut in_directive[i..j] {
                 *f = true;
             }
-            let name = if i + 1 < j && toks[i + 1].kind != Kind::Comment {
-                toks[i + 1].text.clone()
-            } else {
-                String::new()
-            };
+            let name =
+                if i + 1 < j && toks[i + 1].kind != Kind::Comment { toks[i + 1].text.clone() } else { String::new() };
             dir_at.insert(i, directives.len());
-            directives.push(Directive {
-                name,
-                toks: (i, j),
-                start: t.start,
-                end,
-                brace_depth: 0,
-                pp_depth: 0,
-            });
+            directives.push(Directive { name, toks: (i, j), start: t.start, end, brace_depth: 0, pp_depth: 0 });
             i = j;
         } else {
             i += 1;
@@ -268,17 +245,8 @@ pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError
     if directives.len() >= 2 {
         let (a, b) = (&directives[0], &directives[1]);
         let before_code = (0..a.toks.0).all(|k| toks[k].kind == Kind::Comment);
-        let arg = |d: &Directive| {
-            toks.get(d.toks.0 + 2)
-                .filter(|_| d.toks.0 + 2 < d.toks.1)
-                .map(|t| t.text.clone())
-        };
-        if before_code
-            && a.name == "ifndef"
-            && b.name == "define"
-            && arg(a).is_some()
-            && arg(a) == arg(b)
-        {
+        let arg = |d: &Directive| toks.get(d.toks.0 + 2).filter(|_| d.toks.0 + 2 < d.toks.1).map(|t| t.text.clone());
+        if before_code && a.name == "ifndef" && b.name == "define" && arg(a).is_some() && arg(a) == arg(b) {
             guard_depth = 1;
         }
     }
@@ -299,8 +267,7 @@ pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError
             }
             if let Some(&d) = dir_at.get(&k) {
                 let dir = &directives[d];
-                let pragma_once = dir.name == "pragma"
-                    && toks.get(k + 2).map(|t| t.text == "once").unwrap_or(false);
+                let pragma_once = dir.name == "pragma" && toks.get(k + 2).map(|t| t.text == "once").unwrap_or(false);
                 let guard = guard_depth == 1 && seen_dirs < 2 && d < 2;
                 if pragma_once || guard {
                     code_start = dir.end;
@@ -314,18 +281,13 @@ pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError
         if code_start > 0 {
             let nl = next_line_start(src, code_start);
             let rest_blank = only_space(&src[code_start..nl.min(src.len())]);
-            code_start = if rest_blank {
-                nl
-            } else {
-                line_start(src, code_start)
-            };
+            code_start = if rest_blank { nl } else { line_start(src, code_start) };
         }
     }
 
     // Code tokens, in order.
-    let code: Vec<usize> = (0..n)
-        .filter(|&k| !in_block[k] && !in_directive[k] && toks[k].kind != Kind::Comment)
-        .collect();
+    let code: Vec<usize> =
+        (0..n).filter(|&k| !in_block[k] && !in_directive[k] && toks[k].kind != Kind::Comment).collect();
     let mut code_pos_of: HashMap<usize, usize> = HashMap::with_capacity(code.len());
     for (p, &k) in code.iter().enumerate() {
         code_pos_of.insert(k, p);
@@ -348,11 +310,9 @@ pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError
             directives[d].brace_depth = scopes.len();
             directives[d].pp_depth = pp.len();
             match directives[d].name.as_str() {
-                "if" | "ifdef" | "ifndef" => pp.push(PpFrame {
-                    saved: scopes.clone(),
-                    saved_paren: paren,
-                    first_branch_end: None,
-                }),
+                "if" | "ifdef" | "ifndef" => {
+                    pp.push(PpFrame { saved: scopes.clone(), saved_paren: paren, first_branch_end: None })
+                }
                 "elif" | "else" | "elifdef" | "elifndef" => {
                     if let Some(f) = pp.last_mut() {
                         if f.first_branch_end.is_none() {
@@ -386,16 +346,8 @@ pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError
         let ns_scope = scopes.iter().all(|s| s.kind != ScopeKind::Other);
         let t = &toks[k];
         if t.is_punct("{") {
-            let kind = if ns_scope && paren == 0 {
-                brace_kind(&toks, &code[stmt_start..cp])
-            } else {
-                ScopeKind::Other
-            };
-            scopes.push(Scope {
-                kind,
-                def: pending_def.remove(&k),
-                open: k,
-            });
+            let kind = if ns_scope && paren == 0 { brace_kind(&toks, &code[stmt_start..cp]) } else { ScopeKind::Other };
+            scopes.push(Scope { kind, def: pending_def.remove(&k), open: k });
             if kind != ScopeKind::Other {
                 stmt_start = cp + 1;
                 paren = 0;
@@ -421,9 +373,7 @@ pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError
                 if let Some((kind, open)) = declarator(&toks, &code, stmt_start, cp) {
                     let prefix = &code[stmt_start..cp];
                     let extern_c = prefix.windows(2).any(|w| {
-                        toks[w[0]].is_word("extern")
-                            && toks[w[1]].kind == Kind::Literal
-                            && toks[w[1]].text == "\"C\""
+                        toks[w[0]].is_word("extern") && toks[w[1]].kind == Kind::Literal && toks[w[1]].text == "\"C\""
                     });
                     let in_block_c = scopes.iter().any(|s| s.kind == ScopeKind::ExternC);
                     let linkage = if extern_c {
@@ -439,14 +389,7 @@ pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError
                     if let Some(o) = open {
                         pending_def.insert(o, decls.len());
                     }
-                    decls.push(FnDecl {
-                        name_tok: k,
-                        kind,
-                        linkage,
-                        export,
-                        is_static,
-                        body: None,
-                    });
+                    decls.push(FnDecl { name_tok: k, kind, linkage, export, is_static, body: None });
                 }
             }
         }
@@ -454,18 +397,7 @@ pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError
     }
 
     let depth_end = scopes.len() as u32;
-    Ok(Scan {
-        toks,
-        in_block,
-        depth_before,
-        depth_end,
-        directives,
-        blocks,
-        decls,
-        decl_at,
-        guard_depth,
-        code_start,
-    })
+    Ok(Scan { toks, in_block, depth_before, depth_end, directives, blocks, decls, decl_at, guard_depth, code_start })
 }
 
 /// Kind of scope a `{` at namespace scope opens, from the statement before it.
@@ -484,8 +416,7 @@ fn brace_kind(toks: &[Tok], stmt: &[usize]) -> ScopeKind {
             let mut it = words.iter().skip_while(|t| t.is_word("inline"));
             match it.next() {
                 Some(t) if t.is_word("namespace") => {
-                    if it.all(|t| t.kind == Kind::Ident || t.is_punct("::") || t.is_word("inline"))
-                    {
+                    if it.all(|t| t.kind == Kind::Ident || t.is_punct("::") || t.is_word("inline")) {
                         ScopeKind::Namespace
                     } else {
                         ScopeKind::Other
@@ -499,12 +430,7 @@ fn brace_kind(toks: &[Tok], stmt: &[usize]) -> ScopeKind {
 
 /// Is the identifier at code position `cp` the declarator name of a function
 /// declared at namespace scope? `Some((kind, body_open_token))` when so.
-fn declarator(
-    toks: &[Tok],
-    code: &[usize],
-    stmt_start: usize,
-    cp: usize,
-) -> Option<(DeclKind, Option<usize>)> {
+fn declarator(toks: &[Tok], code: &[usize], stmt_start: usize, cp: usize) -> Option<(DeclKind, Option<usize>)> {
     let next = *code.get(cp + 1)?;
     if !toks[next].is_punct("(") {
         return None;
@@ -587,14 +513,7 @@ fn declarator(
             // `__global__ void __launch_bounds__(256) Kernel(...)`: an
             // identifier followed by `(` after the candidate's parameter list
             // means the candidate was a macro call, not the declarator.
-            Kind::Ident
-                if code
-                    .get(q + 1)
-                    .map(|&n| toks[n].is_punct("("))
-                    .unwrap_or(false) =>
-            {
-                return None
-            }
+            Kind::Ident if code.get(q + 1).map(|&n| toks[n].is_punct("(")).unwrap_or(false) => return None,
             Kind::Ident | Kind::Keyword => {}
             _ => return None,
         }

@@ -93,10 +93,8 @@ impl Ready {
 }
 
 fn api() -> Step<&'static Api> {
-    backend::api().map_err(|e| Outcome::Failed {
-        status: status::UNAVAILABLE,
-        why: format!("hipDNN backend unavailable: {e}"),
-    })
+    backend::api()
+        .map_err(|e| Outcome::Failed { status: status::UNAVAILABLE, why: format!("hipDNN backend unavailable: {e}") })
 }
 
 fn ready(c: &Conv, spec: GraphSpec) -> Step<Ready> {
@@ -336,7 +334,8 @@ pub fn bias_activation(c: &Conv, f: &Fused, b: &Buffers, ws: &Workspace) -> Outc
     flatten((|| {
         let p = read::problem(c.dir, &c.t, c.cd).or_else(declined)?;
         let bias = if f.bias.is_null() { None } else { Some(read::tensor(f.bias_desc, "biasDesc").or_else(declined)?) };
-        let fusion = Fusion { bias, has_z: !f.z.is_null(), activation: read::activation(f.activation).or_else(declined)? };
+        let fusion =
+            Fusion { bias, has_z: !f.z.is_null(), activation: read::activation(f.activation).or_else(declined)? };
         let spec = conv::translate_fused(&p, &fusion).or_else(|d| declined(d.0))?;
         for (ptr, what) in [(f.alpha1, "alpha1"), (f.alpha2, "alpha2")] {
             let v = read::scale(ptr, what).or_else(declined)?;

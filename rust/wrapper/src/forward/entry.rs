@@ -46,8 +46,20 @@ fn query(dir: Direction, handle: H, a: Td, b: Td, cd: Cd, c: Td) -> Conv {
 }
 
 pub fn miopenConvolutionForward(
-    index: usize, handle: H, alpha: In, xDesc: Td, x: In, wDesc: Td, w: In, convDesc: Cd,
-    _algo: sys::miopenConvFwdAlgorithm_t, beta: In, yDesc: Td, y: Out, workSpace: Out, workSpaceSize: usize,
+    index: usize,
+    handle: H,
+    alpha: In,
+    xDesc: Td,
+    x: In,
+    wDesc: Td,
+    w: In,
+    convDesc: Cd,
+    _algo: sys::miopenConvFwdAlgorithm_t,
+    beta: In,
+    yDesc: Td,
+    y: Out,
+    workSpace: Out,
+    workSpaceSize: usize,
 ) -> Option<u32> {
     super::run(index, || {
         let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
@@ -56,9 +68,21 @@ pub fn miopenConvolutionForward(
 }
 
 pub fn miopenFindConvolutionForwardAlgorithm(
-    index: usize, handle: H, xDesc: Td, x: In, wDesc: Td, w: In, convDesc: Cd, yDesc: Td, y: Out,
-    requestAlgoCount: c_int, returnedAlgoCount: *mut c_int, perfResults: *mut sys::miopenConvAlgoPerf_t,
-    workSpace: Out, workSpaceSize: usize, _exhaustiveSearch: bool,
+    index: usize,
+    handle: H,
+    xDesc: Td,
+    x: In,
+    wDesc: Td,
+    w: In,
+    convDesc: Cd,
+    yDesc: Td,
+    y: Out,
+    requestAlgoCount: c_int,
+    returnedAlgoCount: *mut c_int,
+    perfResults: *mut sys::miopenConvAlgoPerf_t,
+    workSpace: Out,
+    workSpaceSize: usize,
+    _exhaustiveSearch: bool,
 ) -> Option<u32> {
     super::run(index, || {
         let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
@@ -68,20 +92,43 @@ pub fn miopenFindConvolutionForwardAlgorithm(
 }
 
 pub fn miopenConvolutionForwardGetWorkSpaceSize(
-    index: usize, handle: H, wDesc: Td, xDesc: Td, convDesc: Cd, yDesc: Td, workSpaceSize: *mut usize,
+    index: usize,
+    handle: H,
+    wDesc: Td,
+    xDesc: Td,
+    convDesc: Cd,
+    yDesc: Td,
+    workSpaceSize: *mut usize,
 ) -> Option<u32> {
-    super::run(index, || calls::workspace_size(&query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc), workSpaceSize))
+    super::run(index, || {
+        calls::workspace_size(&query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc), workSpaceSize)
+    })
 }
 
 pub fn miopenConvolutionForwardGetSolutionCount(
-    index: usize, handle: H, wDesc: Td, xDesc: Td, convDesc: Cd, yDesc: Td, solutionCount: *mut usize,
+    index: usize,
+    handle: H,
+    wDesc: Td,
+    xDesc: Td,
+    convDesc: Cd,
+    yDesc: Td,
+    solutionCount: *mut usize,
 ) -> Option<u32> {
-    super::run(index, || calls::solution_count(&query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc), solutionCount))
+    super::run(index, || {
+        calls::solution_count(&query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc), solutionCount)
+    })
 }
 
 pub fn miopenConvolutionForwardGetSolution(
-    index: usize, handle: H, wDesc: Td, xDesc: Td, convDesc: Cd, yDesc: Td, maxSolutionCount: usize,
-    solutionCount: *mut usize, solutions: *mut sys::miopenConvSolution_t,
+    index: usize,
+    handle: H,
+    wDesc: Td,
+    xDesc: Td,
+    convDesc: Cd,
+    yDesc: Td,
+    maxSolutionCount: usize,
+    solutionCount: *mut usize,
+    solutions: *mut sys::miopenConvSolution_t,
 ) -> Option<u32> {
     super::run(index, || {
         let c = query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc);
@@ -90,7 +137,14 @@ pub fn miopenConvolutionForwardGetSolution(
 }
 
 pub fn miopenConvolutionForwardGetSolutionWorkspaceSize(
-    index: usize, handle: H, wDesc: Td, xDesc: Td, convDesc: Cd, yDesc: Td, solution_id: u64, workSpaceSize: *mut usize,
+    index: usize,
+    handle: H,
+    wDesc: Td,
+    xDesc: Td,
+    convDesc: Cd,
+    yDesc: Td,
+    solution_id: u64,
+    workSpaceSize: *mut usize,
 ) -> Option<u32> {
     super::run(index, || {
         let c = query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc);
@@ -99,14 +153,30 @@ pub fn miopenConvolutionForwardGetSolutionWorkspaceSize(
 }
 
 pub fn miopenConvolutionForwardCompileSolution(
-    index: usize, handle: H, wDesc: Td, xDesc: Td, convDesc: Cd, yDesc: Td, solution_id: u64,
+    index: usize,
+    handle: H,
+    wDesc: Td,
+    xDesc: Td,
+    convDesc: Cd,
+    yDesc: Td,
+    solution_id: u64,
 ) -> Option<u32> {
     super::run(index, || calls::compile(&query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc), solution_id))
 }
 
 pub fn miopenConvolutionForwardImmediate(
-    index: usize, handle: H, wDesc: Td, w: In, xDesc: Td, x: In, convDesc: Cd, yDesc: Td, y: Out,
-    workSpace: Out, workSpaceSize: usize, solution_id: u64,
+    index: usize,
+    handle: H,
+    wDesc: Td,
+    w: In,
+    xDesc: Td,
+    x: In,
+    convDesc: Cd,
+    yDesc: Td,
+    y: Out,
+    workSpace: Out,
+    workSpaceSize: usize,
+    solution_id: u64,
 ) -> Option<u32> {
     super::run(index, || {
         let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
@@ -116,8 +186,20 @@ pub fn miopenConvolutionForwardImmediate(
 }
 
 pub fn miopenConvolutionBackwardData(
-    index: usize, handle: H, alpha: In, dyDesc: Td, dy: In, wDesc: Td, w: In, convDesc: Cd,
-    _algo: sys::miopenConvBwdDataAlgorithm_t, beta: In, dxDesc: Td, dx: Out, workSpace: Out, workSpaceSize: usize,
+    index: usize,
+    handle: H,
+    alpha: In,
+    dyDesc: Td,
+    dy: In,
+    wDesc: Td,
+    w: In,
+    convDesc: Cd,
+    _algo: sys::miopenConvBwdDataAlgorithm_t,
+    beta: In,
+    dxDesc: Td,
+    dx: Out,
+    workSpace: Out,
+    workSpaceSize: usize,
 ) -> Option<u32> {
     super::run(index, || {
         let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
@@ -126,9 +208,21 @@ pub fn miopenConvolutionBackwardData(
 }
 
 pub fn miopenFindConvolutionBackwardDataAlgorithm(
-    index: usize, handle: H, dyDesc: Td, dy: In, wDesc: Td, w: In, convDesc: Cd, dxDesc: Td, dx: Out,
-    requestAlgoCount: c_int, returnedAlgoCount: *mut c_int, perfResults: *mut sys::miopenConvAlgoPerf_t,
-    workSpace: Out, workSpaceSize: usize, _exhaustiveSearch: bool,
+    index: usize,
+    handle: H,
+    dyDesc: Td,
+    dy: In,
+    wDesc: Td,
+    w: In,
+    convDesc: Cd,
+    dxDesc: Td,
+    dx: Out,
+    requestAlgoCount: c_int,
+    returnedAlgoCount: *mut c_int,
+    perfResults: *mut sys::miopenConvAlgoPerf_t,
+    workSpace: Out,
+    workSpaceSize: usize,
+    _exhaustiveSearch: bool,
 ) -> Option<u32> {
     super::run(index, || {
         let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
@@ -138,20 +232,43 @@ pub fn miopenFindConvolutionBackwardDataAlgorithm(
 }
 
 pub fn miopenConvolutionBackwardDataGetWorkSpaceSize(
-    index: usize, handle: H, dyDesc: Td, wDesc: Td, convDesc: Cd, dxDesc: Td, workSpaceSize: *mut usize,
+    index: usize,
+    handle: H,
+    dyDesc: Td,
+    wDesc: Td,
+    convDesc: Cd,
+    dxDesc: Td,
+    workSpaceSize: *mut usize,
 ) -> Option<u32> {
-    super::run(index, || calls::workspace_size(&query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc), workSpaceSize))
+    super::run(index, || {
+        calls::workspace_size(&query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc), workSpaceSize)
+    })
 }
 
 pub fn miopenConvolutionBackwardDataGetSolutionCount(
-    index: usize, handle: H, dyDesc: Td, wDesc: Td, convDesc: Cd, dxDesc: Td, solutionCount: *mut usize,
+    index: usize,
+    handle: H,
+    dyDesc: Td,
+    wDesc: Td,
+    convDesc: Cd,
+    dxDesc: Td,
+    solutionCount: *mut usize,
 ) -> Option<u32> {
-    super::run(index, || calls::solution_count(&query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc), solutionCount))
+    super::run(index, || {
+        calls::solution_count(&query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc), solutionCount)
+    })
 }
 
 pub fn miopenConvolutionBackwardDataGetSolution(
-    index: usize, handle: H, dyDesc: Td, wDesc: Td, convDesc: Cd, dxDesc: Td, maxSolutionCount: usize,
-    solutionCount: *mut usize, solutions: *mut sys::miopenConvSolution_t,
+    index: usize,
+    handle: H,
+    dyDesc: Td,
+    wDesc: Td,
+    convDesc: Cd,
+    dxDesc: Td,
+    maxSolutionCount: usize,
+    solutionCount: *mut usize,
+    solutions: *mut sys::miopenConvSolution_t,
 ) -> Option<u32> {
     super::run(index, || {
         let c = query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc);
@@ -160,7 +277,14 @@ pub fn miopenConvolutionBackwardDataGetSolution(
 }
 
 pub fn miopenConvolutionBackwardDataGetSolutionWorkspaceSize(
-    index: usize, handle: H, dyDesc: Td, wDesc: Td, convDesc: Cd, dxDesc: Td, solution_id: u64, workSpaceSize: *mut usize,
+    index: usize,
+    handle: H,
+    dyDesc: Td,
+    wDesc: Td,
+    convDesc: Cd,
+    dxDesc: Td,
+    solution_id: u64,
+    workSpaceSize: *mut usize,
 ) -> Option<u32> {
     super::run(index, || {
         let c = query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc);
@@ -169,14 +293,32 @@ pub fn miopenConvolutionBackwardDataGetSolutionWorkspaceSize(
 }
 
 pub fn miopenConvolutionBackwardDataCompileSolution(
-    index: usize, handle: H, dyDesc: Td, wDesc: Td, convDesc: Cd, dxDesc: Td, solution_id: u64,
+    index: usize,
+    handle: H,
+    dyDesc: Td,
+    wDesc: Td,
+    convDesc: Cd,
+    dxDesc: Td,
+    solution_id: u64,
 ) -> Option<u32> {
-    super::run(index, || calls::compile(&query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc), solution_id))
+    super::run(index, || {
+        calls::compile(&query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc), solution_id)
+    })
 }
 
 pub fn miopenConvolutionBackwardDataImmediate(
-    index: usize, handle: H, dyDesc: Td, dy: In, wDesc: Td, w: In, convDesc: Cd, dxDesc: Td, dx: Out,
-    workSpace: Out, workSpaceSize: usize, solution_id: u64,
+    index: usize,
+    handle: H,
+    dyDesc: Td,
+    dy: In,
+    wDesc: Td,
+    w: In,
+    convDesc: Cd,
+    dxDesc: Td,
+    dx: Out,
+    workSpace: Out,
+    workSpaceSize: usize,
+    solution_id: u64,
 ) -> Option<u32> {
     super::run(index, || {
         let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
@@ -186,8 +328,20 @@ pub fn miopenConvolutionBackwardDataImmediate(
 }
 
 pub fn miopenConvolutionBackwardWeights(
-    index: usize, handle: H, alpha: In, dyDesc: Td, dy: In, xDesc: Td, x: In, convDesc: Cd,
-    _algo: sys::miopenConvBwdWeightsAlgorithm_t, beta: In, dwDesc: Td, dw: Out, workSpace: Out, workSpaceSize: usize,
+    index: usize,
+    handle: H,
+    alpha: In,
+    dyDesc: Td,
+    dy: In,
+    xDesc: Td,
+    x: In,
+    convDesc: Cd,
+    _algo: sys::miopenConvBwdWeightsAlgorithm_t,
+    beta: In,
+    dwDesc: Td,
+    dw: Out,
+    workSpace: Out,
+    workSpaceSize: usize,
 ) -> Option<u32> {
     super::run(index, || {
         let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
@@ -196,9 +350,21 @@ pub fn miopenConvolutionBackwardWeights(
 }
 
 pub fn miopenFindConvolutionBackwardWeightsAlgorithm(
-    index: usize, handle: H, dyDesc: Td, dy: In, xDesc: Td, x: In, convDesc: Cd, dwDesc: Td, dw: Out,
-    requestAlgoCount: c_int, returnedAlgoCount: *mut c_int, perfResults: *mut sys::miopenConvAlgoPerf_t,
-    workSpace: Out, workSpaceSize: usize, _exhaustiveSearch: bool,
+    index: usize,
+    handle: H,
+    dyDesc: Td,
+    dy: In,
+    xDesc: Td,
+    x: In,
+    convDesc: Cd,
+    dwDesc: Td,
+    dw: Out,
+    requestAlgoCount: c_int,
+    returnedAlgoCount: *mut c_int,
+    perfResults: *mut sys::miopenConvAlgoPerf_t,
+    workSpace: Out,
+    workSpaceSize: usize,
+    _exhaustiveSearch: bool,
 ) -> Option<u32> {
     super::run(index, || {
         let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
@@ -208,20 +374,49 @@ pub fn miopenFindConvolutionBackwardWeightsAlgorithm(
 }
 
 pub fn miopenConvolutionBackwardWeightsGetWorkSpaceSize(
-    index: usize, handle: H, dyDesc: Td, xDesc: Td, convDesc: Cd, dwDesc: Td, workSpaceSize: *mut usize,
+    index: usize,
+    handle: H,
+    dyDesc: Td,
+    xDesc: Td,
+    convDesc: Cd,
+    dwDesc: Td,
+    workSpaceSize: *mut usize,
 ) -> Option<u32> {
-    super::run(index, || calls::workspace_size(&query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc), workSpaceSize))
+    super::run(index, || {
+        calls::workspace_size(
+            &query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc),
+            workSpaceSize,
+        )
+    })
 }
 
 pub fn miopenConvolutionBackwardWeightsGetSolutionCount(
-    index: usize, handle: H, dyDesc: Td, xDesc: Td, convDesc: Cd, dwDesc: Td, solutionCount: *mut usize,
+    index: usize,
+    handle: H,
+    dyDesc: Td,
+    xDesc: Td,
+    convDesc: Cd,
+    dwDesc: Td,
+    solutionCount: *mut usize,
 ) -> Option<u32> {
-    super::run(index, || calls::solution_count(&query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc), solutionCount))
+    super::run(index, || {
+        calls::solution_count(
+            &query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc),
+            solutionCount,
+        )
+    })
 }
 
 pub fn miopenConvolutionBackwardWeightsGetSolution(
-    index: usize, handle: H, dyDesc: Td, xDesc: Td, convDesc: Cd, dwDesc: Td, maxSolutionCount: usize,
-    solutionCount: *mut usize, solutions: *mut sys::miopenConvSolution_t,
+    index: usize,
+    handle: H,
+    dyDesc: Td,
+    xDesc: Td,
+    convDesc: Cd,
+    dwDesc: Td,
+    maxSolutionCount: usize,
+    solutionCount: *mut usize,
+    solutions: *mut sys::miopenConvSolution_t,
 ) -> Option<u32> {
     super::run(index, || {
         let c = query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc);
@@ -230,7 +425,14 @@ pub fn miopenConvolutionBackwardWeightsGetSolution(
 }
 
 pub fn miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(
-    index: usize, handle: H, dyDesc: Td, xDesc: Td, convDesc: Cd, dwDesc: Td, solution_id: u64, workSpaceSize: *mut usize,
+    index: usize,
+    handle: H,
+    dyDesc: Td,
+    xDesc: Td,
+    convDesc: Cd,
+    dwDesc: Td,
+    solution_id: u64,
+    workSpaceSize: *mut usize,
 ) -> Option<u32> {
     super::run(index, || {
         let c = query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc);
@@ -239,14 +441,32 @@ pub fn miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(
 }
 
 pub fn miopenConvolutionBackwardWeightsCompileSolution(
-    index: usize, handle: H, dyDesc: Td, xDesc: Td, convDesc: Cd, dwDesc: Td, solution_id: u64,
+    index: usize,
+    handle: H,
+    dyDesc: Td,
+    xDesc: Td,
+    convDesc: Cd,
+    dwDesc: Td,
+    solution_id: u64,
 ) -> Option<u32> {
-    super::run(index, || calls::compile(&query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc), solution_id))
+    super::run(index, || {
+        calls::compile(&query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc), solution_id)
+    })
 }
 
 pub fn miopenConvolutionBackwardWeightsImmediate(
-    index: usize, handle: H, dyDesc: Td, dy: In, xDesc: Td, x: In, convDesc: Cd, dwDesc: Td, dw: Out,
-    workSpace: Out, workSpaceSize: usize, solution_id: u64,
+    index: usize,
+    handle: H,
+    dyDesc: Td,
+    dy: In,
+    xDesc: Td,
+    x: In,
+    convDesc: Cd,
+    dwDesc: Td,
+    dw: Out,
+    workSpace: Out,
+    workSpaceSize: usize,
+    solution_id: u64,
 ) -> Option<u32> {
     super::run(index, || {
         let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
@@ -256,9 +476,25 @@ pub fn miopenConvolutionBackwardWeightsImmediate(
 }
 
 pub fn miopenConvolutionBiasActivationForward(
-    index: usize, handle: H, alpha1: In, xDesc: Td, x: In, wDesc: Td, w: In, convDesc: Cd,
-    _algo: sys::miopenConvFwdAlgorithm_t, workspace: Out, workspaceSizeInBytes: usize, alpha2: In, _zDesc: Td,
-    z: In, biasDesc: Td, bias: In, activationDesc: sys::miopenActivationDescriptor_t, yDesc: Td, y: Out,
+    index: usize,
+    handle: H,
+    alpha1: In,
+    xDesc: Td,
+    x: In,
+    wDesc: Td,
+    w: In,
+    convDesc: Cd,
+    _algo: sys::miopenConvFwdAlgorithm_t,
+    workspace: Out,
+    workspaceSizeInBytes: usize,
+    alpha2: In,
+    _zDesc: Td,
+    z: In,
+    biasDesc: Td,
+    bias: In,
+    activationDesc: sys::miopenActivationDescriptor_t,
+    yDesc: Td,
+    y: Out,
 ) -> Option<u32> {
     super::run(index, || {
         let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);

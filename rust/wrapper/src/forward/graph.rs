@@ -125,21 +125,39 @@ impl Builder {
         let (ty, names) = match g.direction {
             Direction::Forward => (
                 descriptor_type::OPERATION_CONVOLUTION_FORWARD,
-                [attr::OPERATION_CONVOLUTION_FORWARD_X, attr::OPERATION_CONVOLUTION_FORWARD_W, attr::OPERATION_CONVOLUTION_FORWARD_Y],
+                [
+                    attr::OPERATION_CONVOLUTION_FORWARD_X,
+                    attr::OPERATION_CONVOLUTION_FORWARD_W,
+                    attr::OPERATION_CONVOLUTION_FORWARD_Y,
+                ],
             ),
             Direction::BackwardData => (
                 descriptor_type::OPERATION_CONVOLUTION_BACKWARD_DATA,
-                [attr::OPERATION_CONVOLUTION_BWD_DATA_DX, attr::OPERATION_CONVOLUTION_BWD_DATA_W, attr::OPERATION_CONVOLUTION_BWD_DATA_DY],
+                [
+                    attr::OPERATION_CONVOLUTION_BWD_DATA_DX,
+                    attr::OPERATION_CONVOLUTION_BWD_DATA_W,
+                    attr::OPERATION_CONVOLUTION_BWD_DATA_DY,
+                ],
             ),
             Direction::BackwardWeights => (
                 descriptor_type::OPERATION_CONVOLUTION_BACKWARD_FILTER,
-                [attr::OPERATION_CONVOLUTION_BWD_FILTER_X, attr::OPERATION_CONVOLUTION_BWD_FILTER_DW, attr::OPERATION_CONVOLUTION_BWD_FILTER_DY],
+                [
+                    attr::OPERATION_CONVOLUTION_BWD_FILTER_X,
+                    attr::OPERATION_CONVOLUTION_BWD_FILTER_DW,
+                    attr::OPERATION_CONVOLUTION_BWD_FILTER_DY,
+                ],
             ),
         };
         let d = self.create(ty, "create convolution")?;
         let bd = attr_type::BACKEND_DESCRIPTOR;
         self.set(d, attr::CONVOLUTION_COMP_TYPE, attr_type::DATA_TYPE, &[data_type::FLOAT], "conv compute type")?;
-        self.set(d, attr::CONVOLUTION_CONV_MODE, attr_type::CONVOLUTION_MODE, &[conv_mode::CROSS_CORRELATION], "conv mode")?;
+        self.set(
+            d,
+            attr::CONVOLUTION_CONV_MODE,
+            attr_type::CONVOLUTION_MODE,
+            &[conv_mode::CROSS_CORRELATION],
+            "conv mode",
+        )?;
         self.set(d, attr::CONVOLUTION_DILATIONS, attr_type::INT64, &g.dilations, "conv dilations")?;
         self.set(d, attr::CONVOLUTION_FILTER_STRIDES, attr_type::INT64, &g.filter_strides, "conv strides")?;
         self.set(d, attr::CONVOLUTION_POST_PADDINGS, attr_type::INT64, &g.post_padding, "conv post-padding")?;
@@ -164,10 +182,22 @@ impl Builder {
         self.set(d, attr::POINTWISE_MODE, attr_type::POINTWISE_MODE, &[mode], "pointwise mode")?;
         self.set(d, attr::POINTWISE_MATH_PREC, attr_type::DATA_TYPE, &[prec], "pointwise precision")?;
         if let Some(lower) = clips.0 {
-            self.set(d, attr::POINTWISE_RELU_LOWER_CLIP, attr_type::FLOAT, &[f32::from_bits(lower)], "relu lower clip")?;
+            self.set(
+                d,
+                attr::POINTWISE_RELU_LOWER_CLIP,
+                attr_type::FLOAT,
+                &[f32::from_bits(lower)],
+                "relu lower clip",
+            )?;
         }
         if let Some(upper) = clips.1 {
-            self.set(d, attr::POINTWISE_RELU_UPPER_CLIP, attr_type::FLOAT, &[f32::from_bits(upper)], "relu upper clip")?;
+            self.set(
+                d,
+                attr::POINTWISE_RELU_UPPER_CLIP,
+                attr_type::FLOAT,
+                &[f32::from_bits(upper)],
+                "relu upper clip",
+            )?;
         }
         self.set(d, attr::OPERATION_POINTWISE_IN_0_EXT, bd, &[inputs.0], "pointwise in0")?;
         if let Some(in1) = inputs.1 {
@@ -179,14 +209,27 @@ impl Builder {
     }
 
     /// conv -> [ADD bias] -> RELU_FWD, the graph hipDNN's fused conv engines take.
-    fn fused_ops(&mut self, g: &GraphSpec, f: &FusedSpec, x: Descriptor, w: Descriptor, y: Descriptor) -> Result<Vec<Descriptor>, Failure> {
+    fn fused_ops(
+        &mut self,
+        g: &GraphSpec,
+        f: &FusedSpec,
+        x: Descriptor,
+        w: Descriptor,
+        y: Descriptor,
+    ) -> Result<Vec<Descriptor>, Failure> {
         let conv_out = self.tensor(&f.conv_out)?;
         let mut ops = vec![self.conv(g, x, w, conv_out)?];
         let mut relu_in = conv_out;
         if let Some((bias, add_out)) = &f.bias {
             let b = self.tensor(bias)?;
             let a = self.tensor(add_out)?;
-            ops.push(self.pointwise(pointwise_mode::ADD, hipdnn_type(bias.dtype), (conv_out, Some(b)), a, (None, None))?);
+            ops.push(self.pointwise(
+                pointwise_mode::ADD,
+                hipdnn_type(bias.dtype),
+                (conv_out, Some(b)),
+                a,
+                (None, None),
+            )?);
             relu_in = a;
         }
         let clips = (f.lower_clip, f.upper_clip);
@@ -237,7 +280,8 @@ pub fn build(api: &'static Api, h: Handle, g: &GraphSpec) -> Result<Plan, BuildE
 fn engine_configs(b: &mut Builder, graph: Descriptor) -> Result<Vec<Descriptor>, BuildError> {
     let fail = BuildError::Failed;
     let heur = b.create(descriptor_type::ENGINEHEUR, "create heuristic").map_err(fail)?;
-    b.set(heur, attr::ENGINEHEUR_OPERATION_GRAPH, attr_type::BACKEND_DESCRIPTOR, &[graph], "heuristic graph").map_err(fail)?;
+    b.set(heur, attr::ENGINEHEUR_OPERATION_GRAPH, attr_type::BACKEND_DESCRIPTOR, &[graph], "heuristic graph")
+        .map_err(fail)?;
     b.set(heur, attr::ENGINEHEUR_MODE, attr_type::HEUR_MODE, &[heur_mode::FALLBACK], "heuristic mode").map_err(fail)?;
     b.finalize(heur, "finalize heuristic").map_err(fail)?;
     let mut count = 0i64;
@@ -286,7 +330,14 @@ fn plan_for(b: &mut Builder, h: Handle, cfg: Descriptor) -> Result<(Descriptor, 
     let mut ws = 0i64;
     // SAFETY: one INT64 into a local.
     let s = unsafe {
-        (b.api.get_attribute)(plan, attr::EXECUTION_PLAN_WORKSPACE_SIZE, attr_type::INT64, 1, ptr::null_mut(), (&mut ws as *mut i64).cast())
+        (b.api.get_attribute)(
+            plan,
+            attr::EXECUTION_PLAN_WORKSPACE_SIZE,
+            attr_type::INT64,
+            1,
+            ptr::null_mut(),
+            (&mut ws as *mut i64).cast(),
+        )
     };
     b.check("plan workspace size", s)?;
     // The plan is returned separately and owned by the Plan from here on.
@@ -295,7 +346,13 @@ fn plan_for(b: &mut Builder, h: Handle, cfg: Descriptor) -> Result<(Descriptor, 
 }
 
 /// Run `plan` on hipDNN handle `h` with the caller's buffers and workspace.
-pub fn execute(plan: &Plan, h: Handle, uids: &[i64], ptrs: &[*mut c_void], workspace: *mut c_void) -> Result<(), Failure> {
+pub fn execute(
+    plan: &Plan,
+    h: Handle,
+    uids: &[i64],
+    ptrs: &[*mut c_void],
+    workspace: *mut c_void,
+) -> Result<(), Failure> {
     let mut b = Builder { api: plan.api, owned: Vec::new() };
     let vp = b.create(descriptor_type::VARIANT_PACK, "create variant pack")?;
     b.set(vp, attr::VARIANT_PACK_UNIQUE_IDS, attr_type::INT64, uids, "variant pack ids")?;

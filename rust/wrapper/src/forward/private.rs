@@ -16,7 +16,9 @@ pub fn workspace_size(d: Direction, h: sys::miopenHandle_t, t: [Td; 3], c: Cd, o
     unsafe {
         match d {
             Direction::Forward => sys::miopenConvolutionForwardGetWorkSpaceSize_impl(h, t[0], t[1], c, t[2], out),
-            Direction::BackwardData => sys::miopenConvolutionBackwardDataGetWorkSpaceSize_impl(h, t[0], t[1], c, t[2], out),
+            Direction::BackwardData => {
+                sys::miopenConvolutionBackwardDataGetWorkSpaceSize_impl(h, t[0], t[1], c, t[2], out)
+            }
             Direction::BackwardWeights => {
                 sys::miopenConvolutionBackwardWeightsGetWorkSpaceSize_impl(h, t[0], t[1], c, t[2], out)
             }
@@ -29,7 +31,9 @@ pub fn solution_count(d: Direction, h: sys::miopenHandle_t, t: [Td; 3], c: Cd, o
     unsafe {
         match d {
             Direction::Forward => sys::miopenConvolutionForwardGetSolutionCount_impl(h, t[0], t[1], c, t[2], out),
-            Direction::BackwardData => sys::miopenConvolutionBackwardDataGetSolutionCount_impl(h, t[0], t[1], c, t[2], out),
+            Direction::BackwardData => {
+                sys::miopenConvolutionBackwardDataGetSolutionCount_impl(h, t[0], t[1], c, t[2], out)
+            }
             Direction::BackwardWeights => {
                 sys::miopenConvolutionBackwardWeightsGetSolutionCount_impl(h, t[0], t[1], c, t[2], out)
             }
@@ -49,7 +53,9 @@ pub fn solutions(
     // SAFETY: the caller's pointers, checked by MIOpen.
     unsafe {
         match d {
-            Direction::Forward => sys::miopenConvolutionForwardGetSolution_impl(h, t[0], t[1], c, t[2], max, count, out),
+            Direction::Forward => {
+                sys::miopenConvolutionForwardGetSolution_impl(h, t[0], t[1], c, t[2], max, count, out)
+            }
             Direction::BackwardData => {
                 sys::miopenConvolutionBackwardDataGetSolution_impl(h, t[0], t[1], c, t[2], max, count, out)
             }

@@ -63,7 +63,12 @@ pub fn hipdnn_handle(api: &Api, h: sys::miopenHandle_t) -> Result<Handle, Option
 }
 
 /// The cached plan of `spec` on MIOpen handle `h`, built on a miss.
-pub fn plan(api: &'static Api, h: sys::miopenHandle_t, hd: Handle, spec: GraphSpec) -> Result<Lookup<Plan>, BuildError> {
+pub fn plan(
+    api: &'static Api,
+    h: sys::miopenHandle_t,
+    hd: Handle,
+    spec: GraphSpec,
+) -> Result<Lookup<Plan>, BuildError> {
     let key = (h as usize, spec);
     plans().get_or_build(&key, || graph::build(api, hd, &key.1))
 }
