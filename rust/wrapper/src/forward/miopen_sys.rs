@@ -27,10 +27,15 @@ pub const miopenStatusGpuOperationsSkipped: miopenStatus_t = 9;
 pub const miopenStatusVersionMismatch: miopenStatus_t = 10;
 pub type miopenStatus_t = ::std::os::raw::c_uint;
 unsafe extern "C" {
-    pub fn miopenGetErrorString_impl(error: miopenStatus_t) -> *const ::std::os::raw::c_char;
+    pub fn miopenGetErrorString_impl(
+        error: miopenStatus_t,
+    ) -> *const ::std::os::raw::c_char;
 }
 unsafe extern "C" {
-    pub fn miopenGetStream_impl(handle: miopenHandle_t, streamID: *mut miopenAcceleratorQueue_t) -> miopenStatus_t;
+    pub fn miopenGetStream_impl(
+        handle: miopenHandle_t,
+        streamID: *mut miopenAcceleratorQueue_t,
+    ) -> miopenStatus_t;
 }
 #[repr(C)]
 #[derive(Copy, Clone)]

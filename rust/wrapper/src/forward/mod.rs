@@ -15,7 +15,9 @@ mod calls;
 pub mod entry;
 mod graph;
 pub mod hooks;
+// Generated (prettyplease layout) and drift-tested byte for byte: not rustfmt's.
 #[allow(unused_imports)]
+#[rustfmt::skip]
 pub(crate) mod miopen_sys;
 mod private;
 mod read;
