@@ -91,14 +91,19 @@ class Run:
         self.cases = {}        # index -> parsed stdout fields
         self.segments = {}     # index -> stderr lines after the case's marker
         self.problems = []
+        self.timed_out = False
 
 
 def parse(run, stdout, stderr, returncode, cases):
     p = run.problems
     if returncode < 0:
-        sig = signal.Signals(-returncode).name
+        try:
+            sig = signal.Signals(-returncode).name
+        except ValueError:
+            sig = f"signal {-returncode}"
         last = max(run_markers(stderr), default=None)
-        p.append(f"{run.name}: CRASH: killed by {sig} during case {last}")
+        what = "TIMEOUT: killed" if run.timed_out else f"CRASH: killed by {sig}"
+        p.append(f"{run.name}: {what} during case {last}")
     elif returncode not in (0, 1):
         p.append(f"{run.name}: exit status {returncode}; stderr tail:\n" + "\n".join(stderr[-20:]))
     summary = None
@@ -110,6 +115,7 @@ def parse(run, stdout, stderr, returncode, cases):
                 p.append(f"{run.name}: case {i} reported twice")
             run.cases[i] = {
                 "dir": m.group(2), "api": m.group(3), "type": m.group(4),
+                "layout": m.group(5).split()[0], "rank": m.group(5).split()[1],
                 "text": VOLATILE.sub("", " ".join(m.group(2, 3, 4, 5))),
                 "status": m.group(6), "step": m.group(7), "maxerr": m.group(8),
                 "result": m.group(9), "why": m.group(10), "line": line,
@@ -147,7 +153,8 @@ def run_markers(stderr):
 def check_results(runs, base):
     """ok everywhere, or rejected with the disabled run's status and step."""
     problems = []
-    for i, b in sorted(base.cases.items()):
+    for i in sorted(set().union(*(r.cases for r in runs))):
+        b = base.cases.get(i)
         for r in runs:
             c = r.cases.get(i)
             if c is None:
@@ -155,7 +162,7 @@ def check_results(runs, base):
             if c["result"] == "mismatch":
                 problems.append(f"MISMATCH in {r.name} run: case {i}: maxerr={c['maxerr']} why={c['why']}\n"
                                 f"    {c['line']}")
-            if r is base:
+            if r is base or b is None:
                 continue
             if c["text"] != b["text"]:
                 problems.append(f"{r.name}: case {i} is a different problem than in {base.name} "
@@ -198,7 +205,7 @@ def check_routes(run, a):
         if target == "hipDNN":
             forwarded += 1
             table["forwarded"][reason_bucket(reason)] += 1
-            table["coverage"][(c["dir"], c["api"], c["type"])] += 1
+            table["coverage"][(c["dir"], c["api"], c["type"], c["layout"], c["rank"])] += 1
             if a.expect_forwarding and not a.no_engine_trace and not any(EXECUTE.match(l) for l in seg):
                 bad["compute call -> hipDNN but no hipDNN execute traced"].append(f"case {i} {entry}")
         elif target == "MIOpen Private" and reason.startswith("declined: "):
@@ -225,25 +232,25 @@ def print_table(run, table):
     print(f"\n== {run.name} (engine {ENGINES.get(run.engine, '-')}): {n} cases ==")
     print(f"  forwarded to hipDNN     {table['forwarded_total']:5d}")
     for k, v in sorted(table["forwarded"].items()):
-        print(f"      {k:<58s} {v:5d}")
+        print(f"      {k:<64s} {v:5d}")
     print(f"  declined (MIOpen Private) {sum(table['declined'].values()):3d}")
     for k, v in table["declined"].most_common():
-        print(f"      {k:<58s} {v:5d}")
+        print(f"      {k:<64s} {v:5d}")
     if table["other"]:
         print(f"  other routes            {sum(table['other'].values()):5d}")
         for k, v in table["other"].most_common():
-            print(f"      {k:<58s} {v:5d}")
+            print(f"      {k:<64s} {v:5d}")
     print(f"  rejected, by status     {sum(table['rejected'].values()):5d}")
     for k, v in table["rejected"].most_common():
-        print(f"      {k:<58s} {v:5d}")
+        print(f"      {k:<64s} {v:5d}")
     if table["coverage"]:
         by = collections.defaultdict(collections.Counter)
-        for (d, api, t), v in table["coverage"].items():
-            by["dir"][d] += v
-            by["api"][api] += v
-            by["type"][t] += v
-        print("  forwarded by " + "; ".join(
-            f"{k}: " + ", ".join(f"{x} {y}" for x, y in sorted(c.items())) for k, c in by.items()))
+        for key, v in table["coverage"].items():
+            for what, x in zip(("direction", "api", "type", "layout", "rank"), key):
+                by[what][x] += v
+        print("  forwarded by")
+        for what, c in by.items():
+            print(f"      {what:<10s} " + ", ".join(f"{x} {y}" for x, y in sorted(c.items())))
 
 
 def main():
@@ -265,7 +272,8 @@ def main():
     ap.add_argument("--ld-library-path", help="prepended to LD_LIBRARY_PATH in every run (negative test: "
                     "a library without the wrapper)")
     ap.add_argument("--work-dir", help="user dbs and run logs (default: a temporary directory)")
-    ap.add_argument("--jobs", type=int, default=min(3, os.cpu_count() or 1))
+    ap.add_argument("--jobs", type=int, default=min(3, os.cpu_count() or 1), help="runs at a time")
+    ap.add_argument("--timeout", type=float, default=300, help="seconds per run before it is killed")
     a = ap.parse_args()
 
     engines = [e for e in a.engines.split(",") if e]
@@ -318,11 +326,15 @@ def main():
             env = dict(base_env, MIOPEN_USER_DB_PATH=db, **r.env)
             out = open(os.path.join(work, f"{r.name}.stdout"), "w")
             err = open(os.path.join(work, f"{r.name}.stderr"), "w")
+            r.started = time.monotonic()
             active.append((r, subprocess.Popen(args, env=env, stdout=out, stderr=err), out, err))
         time.sleep(0.02)
         for item in list(active):
             r, proc, out, err = item
             if proc.poll() is None:
+                if time.monotonic() - r.started > a.timeout:
+                    r.timed_out = True
+                    proc.kill()
                 continue
             out.close()
             err.close()
@@ -350,7 +362,7 @@ def main():
     rej = collections.Counter(f"{c['status']} at {c['step']}" for c in base.cases.values()
                               if c["result"] == "rejected")
     for k, v in rej.most_common():
-        print(f"      {k:<58s} {v:5d}")
+        print(f"      {k:<64s} {v:5d}")
     for r, t in tables:
         print_table(r, t)
     if not a.expect_forwarding:

@@ -307,20 +307,20 @@ struct Problem
     int in[3] = {1, 1, 1}, fil[3] = {1, 1, 1}, out[3] = {1, 1, 1};
     int pad[3] = {0, 0, 0}, stride[3] = {1, 1, 1}, dil[3] = {1, 1, 1};
     miopenConvolutionMode_t mode = miopenConvolution;
-    bool nd_init                 = false; // miopenInitConvolutionNdDescriptor even for 2-D
+    bool nd_init = false; // miopenInitConvolutionNdDescriptor even for 2-D
     miopenDataType_t tx = miopenFloat, tw = miopenFloat, ty = miopenFloat;
-    Layout layout   = Layout::Nchw;
-    bool null_strides = false; // packed NCHW set with a null stride array
-    int row_pad[3]  = {0, 0, 0}; // extra elements per dimension level for padded layouts
-    Dir dir         = Dir::Fwd;
-    Api api         = Api::Find;
+    Layout layout     = Layout::Nchw;
+    bool null_strides = false;     // packed NCHW set with a null stride array
+    int row_pad[3]    = {0, 0, 0}; // extra elements per level (innermost first) of padded layouts
+    Dir dir           = Dir::Fwd;
+    Api api           = Api::Find;
     float alpha = 1.0f, beta = 0.0f;
     // A convolution attribute a framework may set (-1: none):
     // MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC = 1 or FP16_ALT_IMPL = 0/1.
     int attr = -1, attr_value = 0;
     bool bad_ydims  = false; // invalid problem: y's last extent off by one
-    bool exhaustive = false;
-    int request     = 1;
+    bool exhaustive = false; // Find's exhaustiveSearch
+    int request     = 1;     // Find's requestAlgoCount
 };
 
 // Logical tensor of a problem: dims in N, C, [D,] H, W order.
@@ -369,8 +369,8 @@ TensorShape make_shape(const Problem& p, int n, int c, const int sp[3], int extr
         s *= extent;
     }
     size_t last = 0;
-    for(int i = 0; i < nd; ++i)
-        last += static_cast<size_t>(t.dims[static_cast<size_t>(i)] - 1) * static_cast<size_t>(t.strides[static_cast<size_t>(i)]);
+    for(size_t i = 0; i < t.dims.size(); ++i)
+        last += static_cast<size_t>(t.dims[i] - 1) * static_cast<size_t>(t.strides[i]);
     t.span = last + 1;
     return t;
 }
@@ -622,12 +622,12 @@ void reference(const Problem& p,
                                         const int iw = ow * p.stride[2] - p.pad[2] + fw * p.dil[2];
                                         if(id < 0 || id >= I[0] || ih < 0 || ih >= I[1] || iw < 0 || iw >= I[2])
                                             continue;
-                                        const int c        = (k / kg) * cg + cc;
-                                        const size_t xj    = xi(n, c, id, ih, iw);
-                                        const size_t wj    = wi(k, cc, fd, fh, fw);
-                                        const size_t yj    = yi(n, k, od, oh, ow);
-                                        double prod        = 0;
-                                        size_t target      = 0;
+                                        const int c     = (k / kg) * cg + cc; // group of k
+                                        const size_t xj = xi(n, c, id, ih, iw);
+                                        const size_t wj = wi(k, cc, fd, fh, fw);
+                                        const size_t yj = yi(n, k, od, oh, ow);
+                                        double prod     = 0;
+                                        size_t target   = 0;
                                         switch(p.dir)
                                         {
                                         case Dir::Fwd: prod = x[xj] * w[wj], target = yj; break;
@@ -785,10 +785,8 @@ bool run_case(miopenHandle_t handle, int index, const Problem& p, Rng& rng, bool
     std::vector<double> xv = x.fill(rng), wv = w.fill(rng), yv = y.fill(rng);
     Tensor& out = p.dir == Dir::Fwd ? y : p.dir == Dir::Bwd ? x : w;
     const std::vector<double>& prior = p.dir == Dir::Fwd ? yv : p.dir == Dir::Bwd ? xv : wv;
-    const std::vector<unsigned char> in_a = (p.dir == Dir::Fwd ? x : y).bytes();
-    const std::vector<unsigned char> in_b = w.bytes();
-    const std::vector<unsigned char> in_b2 = x.bytes();
-    const std::vector<unsigned char> out_before = out.bytes();
+    const std::vector<unsigned char> x_before = x.bytes(), w_before = w.bytes(), y_before = y.bytes();
+    const std::vector<unsigned char>& out_before = p.dir == Dir::Fwd ? y_before : p.dir == Dir::Bwd ? x_before : w_before;
 
     miopenTensorDescriptor_t xd = x.describe(p.null_strides);
     miopenTensorDescriptor_t wd = w.describe(p.null_strides);
@@ -932,11 +930,9 @@ bool run_case(miopenHandle_t handle, int index, const Problem& p, Rng& rng, bool
                 why += " gap-written";
                 break;
             }
-        // The inputs must be untouched.
-        const bool in_same = p.dir == Dir::Fwd ? (x.bytes() == in_a && w.bytes() == in_b)
-                             : p.dir == Dir::Bwd ? (y.bytes() == in_a && w.bytes() == in_b)
-                                                 : (y.bytes() == in_a && x.bytes() == in_b2);
-        if(!in_same)
+        // The two inputs must be untouched.
+        if((&out != &x && x.bytes() != x_before) || (&out != &w && w.bytes() != w_before) ||
+           (&out != &y && y.bytes() != y_before))
             why += " input-modified";
     }
     for(const Tensor* t : {&x, &w, &y})
