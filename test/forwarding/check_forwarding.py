@@ -20,7 +20,7 @@ DIAG = "MIOpen(hipDNN wrapper): error: MIOPEN_HIPDNN_FORWARDING=enabled but the 
 LOADED = re.compile(r"^MIOpen\(hipDNN wrapper\): hipDNN backend (\S+) \(version [^)]*\) loaded$")
 SCRUB = ("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL", "MIOPEN_DISABLE_HIPDNN_FOR",
          "MIOPEN_HIPDNN_PLAN_CACHE_SIZE", "HIPDNN_BACKEND_LIBRARY_PATH", "HIPDNN_PLUGIN_DIR",
-         "MINI_HIPDNN_TEST_TRACE_EXECUTE")
+         "MINI_HIPDNN_TEST_TRACE_EXECUTE", "MINI_HIPDNN_TEST_ZERO_ENGINES")
 
 
 class Ctx:
@@ -246,6 +246,24 @@ def loader_search_order(c):
     print("search order: HIPDNN_BACKEND_LIBRARY_PATH, libMIOpen.so's directory, ../lib64")
 
 
+def no_engine(c):
+    """hipDNN offers no engine: an error returned to the caller, never MIOpen instead."""
+    out, err = c.run(["find"], env={"MINI_HIPDNN_TEST_ZERO_ENGINES": "1"})
+    st = {label: s for (label, s, _x) in calls(out)}
+    if st.get("GetWorkSpaceSize") != 6 or st.get("Find") != 6 or st.get("forward") != 6:
+        fail(f"no engine: calls that would forward return miopenStatusNotImplemented (6): {st}")
+    reason = "error miopenStatusNotImplemented"
+    for ep in ("miopenConvolutionForwardGetWorkSpaceSize", "miopenFindConvolutionForwardAlgorithm",
+               "miopenConvolutionForward"):
+        r = conv_routes(err, ep)
+        if len(r) != 1 or r[0][0] != reason or "no engine" not in r[0][1]:
+            fail(f"no engine: {ep} must trace '-> {reason} (hipDNN has no engine ...)': {r}")
+    for ep in ("miopenFindConvolutionForwardAlgorithm_impl", "miopenConvolutionForward_impl"):
+        if any(ep in l for l in err):
+            fail(f"no engine: {ep} ran, so the call was retried on MIOpen Private")
+    print("no engine: miopenStatusNotImplemented, nothing run on MIOpen Private")
+
+
 # --- no re-entry and tuning db --------------------------------------------------
 def no_reentry(c):
     _, err = c.run(["find"], engine="provider", env={"MINI_HIPDNN_TEST_TRACE_EXECUTE": "1"})
@@ -299,7 +317,7 @@ TESTS = {
     "cache_stream": cache_stream, "loader_missing": loader_missing, "loader_wrong_major": loader_wrong_major,
     "loader_missing_symbol": loader_missing_symbol, "loader_relative_env": loader_relative_env,
     "loader_threads": loader_threads, "loader_search_order": loader_search_order,
-    "no_reentry": no_reentry, "tuning_db": tuning_db,
+    "no_reentry": no_reentry, "tuning_db": tuning_db, "no_engine": no_engine,
 }
 
 

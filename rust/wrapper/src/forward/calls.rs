@@ -109,7 +109,10 @@ fn ready(c: &Conv, spec: GraphSpec) -> Step<Ready> {
             let (plan, hit) = state::value(l);
             Ok(Ready { hd, plan, hit })
         }
-        Err(BuildError::NoEngine) => declined("no hipDNN engine takes this graph"),
+        Err(BuildError::NoEngine) => Err(Outcome::Failed {
+            status: status::to_miopen(hstatus::NOT_SUPPORTED),
+            why: "hipDNN has no engine for this graph (its heuristic returned no configuration)".into(),
+        }),
         Err(BuildError::Failed(f)) => Err(failed(f)),
     }
 }

@@ -25,8 +25,8 @@ pub struct Failure {
 #[derive(Debug, Clone)]
 pub enum BuildError {
     /// The heuristic returned no engine configuration: no engine of this
-    /// hipDNN installation takes the graph. Nothing ran; the call can go
-    /// to MIOpen Private.
+    /// hipDNN installation takes the graph (or none is installed). Returned
+    /// to the caller like any hipDNN failure, never run on MIOpen instead.
     NoEngine,
     /// A genuine hipDNN failure, returned to the caller.
     Failed(Failure),
