@@ -23,6 +23,8 @@
 # The generated files (stubs, miopen_impl.h, export map, manifest, type check)
 # live in ${CMAKE_CURRENT_BINARY_DIR}/<WRAPPER_TARGET>_generated only.
 include_guard(GLOBAL)
+# The wrapper's own public headers (include/ of this repository).
+set(_MIOPEN_WRAP_INCLUDE_DIR ${CMAKE_CURRENT_LIST_DIR}/../include)
 
 function(miopen_wrap_add_wrapper)
   set(one WRAPPER_TARGET PRIVATE_TARGET PUBLIC_HEADER VERSION_NODE VERSION SOVERSION
@@ -109,7 +111,9 @@ static const char miopen_version_stamp[] = \"miopen-version:@W_VERSION@\";
   foreach(d IN LISTS W_PUBLIC_INCLUDE_DIRS)
     target_include_directories(${W_WRAPPER_TARGET} INTERFACE $<BUILD_INTERFACE:${d}>)
   endforeach()
+  # The wrapper's own public header (miopenGetLastForwardedError), next to miopen.h.
   target_include_directories(${W_WRAPPER_TARGET} INTERFACE
+    $<BUILD_INTERFACE:${_MIOPEN_WRAP_INCLUDE_DIR}>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 
   # --- compile-time conformance: &miopenFoo and &miopenFoo_impl agree --------
@@ -132,6 +136,8 @@ static const char miopen_version_stamp[] = \"miopen-version:@W_VERSION@\";
       ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
     install(FILES ${gen}/include/miopen/miopen_impl.h
       DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/miopen_private/miopen)
+    install(FILES ${_MIOPEN_WRAP_INCLUDE_DIR}/miopen/hipdnn_forwarding.h
+      DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/miopen)
     install(FILES ${gen}/manifest.json DESTINATION ${CMAKE_INSTALL_DATADIR}/miopen-wrap)
   endif()
 

@@ -20,6 +20,8 @@ pub const LOG_LEVEL_VAR: &str = "MIOPEN_LOG_LEVEL";
 /// MIOpen's numeric level for "info" (0 default, 1 quiet, 2 fatal, 3 error,
 /// 4 warning, 5 info, 6 info2, 7 trace).
 pub const LOG_LEVEL_INFO: u32 = 5;
+/// MIOpen's numeric level for "error".
+pub const LOG_LEVEL_ERROR: u32 = 3;
 
 /// The documented spellings, and nothing else.
 pub const ACCEPTED_VALUES: [&str; 2] = ["disabled", "enabled"];
@@ -191,6 +193,9 @@ pub struct Config {
     pub source: ModeSource,
     /// MIOpen asks for info-level output: print the banner and routing trace.
     pub verbose: bool,
+    /// MIOpen prints errors at this level (unset, 0 or >= 3, as an installed
+    /// MIOpen does): a forwarded call that fails says so on stderr.
+    pub errors: bool,
     /// `MIOPEN_DISABLE_HIPDNN_FOR`.
     pub opt_out: OptOut,
     /// Plans the cache keeps (0: caching disabled).
@@ -203,12 +208,15 @@ impl Config {
     /// Resolve from the raw environment values.
     pub fn resolve(raw: RawEnv<'_>) -> Config {
         let (mode, source) = resolve_mode(raw.forwarding);
-        let verbose = raw.log_level.and_then(|v| v.trim().parse::<u32>().ok()).is_some_and(|l| l >= LOG_LEVEL_INFO);
+        let level = raw.log_level.and_then(|v| v.trim().parse::<u32>().ok());
+        let verbose = level.is_some_and(|l| l >= LOG_LEVEL_INFO);
+        let errors = level.is_none_or(|l| l == 0 || l >= LOG_LEVEL_ERROR);
         let (plan_cache_capacity, plan_cache_error) = match plan_cache::capacity_from_env(raw.plan_cache_size) {
             Ok(c) => (c, None),
             Err(e) => (plan_cache::DEFAULT_CAPACITY, Some(e)),
         };
-        Config { mode, source, verbose, opt_out: OptOut::parse(raw.disable_for), plan_cache_capacity, plan_cache_error }
+        let opt_out = OptOut::parse(raw.disable_for);
+        Config { mode, source, verbose, errors, opt_out, plan_cache_capacity, plan_cache_error }
     }
 
     /// Whether `family` is switched off by `MIOPEN_DISABLE_HIPDNN_FOR`.
@@ -322,6 +330,13 @@ mod tests {
         assert_eq!(b, "MIOpen(hipDNN wrapper): forwarding enabled (MIOPEN_HIPDNN_FORWARDING=enabled)");
         let b = resolve(None, Some("5")).banner();
         assert_eq!(b, "MIOpen(hipDNN wrapper): forwarding disabled (MIOPEN_HIPDNN_FORWARDING is unset (default))");
+    }
+
+    #[test]
+    fn errors_are_printed_unless_miopen_is_quieter_than_error() {
+        let at = |l: Option<&str>| Config::resolve(RawEnv { log_level: l, ..RawEnv::default() }).errors;
+        assert!(at(None) && at(Some("0")) && at(Some("3")) && at(Some("7")) && at(Some("junk")));
+        assert!(!at(Some("1")) && !at(Some("2")));
     }
 
     #[test]

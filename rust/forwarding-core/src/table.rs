@@ -106,6 +106,17 @@ pub struct Forwarded {
 pub enum Hook {
     /// `miopenDestroy`: release the handle's hipDNN handle and cached plans first.
     ReleaseHandle,
+    /// `miopenGetErrorString`: MIOpen's text, prefixed `[hipDNN-forwarded] `
+    /// when the status came from a forwarded call on this thread (RFC §6.1).
+    ErrorString,
+}
+
+impl Hook {
+    /// Whether the hook sees the call's result (and may replace it) rather
+    /// than running before the call.
+    pub fn after(self) -> bool {
+        matches!(self, Hook::ErrorString)
+    }
 }
 
 const fn row(entry_point: &'static str, family: Family, handler: Handler) -> Forwarded {
@@ -145,7 +156,13 @@ pub const FORWARDING_TABLE: &[Forwarded] = &[
 ];
 
 /// Entry points observed (never forwarded) while forwarding is enabled.
-pub const HOOKS: &[(&str, Hook)] = &[("miopenDestroy", Hook::ReleaseHandle)];
+pub const HOOKS: &[(&str, Hook)] =
+    &[("miopenDestroy", Hook::ReleaseHandle), ("miopenGetErrorString", Hook::ErrorString)];
+
+/// Exports of `libMIOpen.so` that MIOpen does not have: the wrapper's own
+/// API (declared in `include/miopen/hipdnn_forwarding.h`). The release gates
+/// accept exactly these as additions.
+pub const WRAPPER_ADDITIONS: &[&str] = &["miopenGetLastForwardedError"];
 
 /// MIOpen Private entry points the forwarding handlers call (as `_impl`):
 /// descriptor getters, the stream, and the side-effect-free queries a
@@ -214,5 +231,7 @@ mod tests {
         assert!(lookup("miopenConvolutionForward").is_some());
         assert!(lookup("miopenCreate").is_none());
         assert_eq!(hook("miopenDestroy"), Some(Hook::ReleaseHandle));
+        assert!(hook("miopenGetErrorString").is_some_and(Hook::after));
+        assert!(WRAPPER_ADDITIONS.iter().all(|a| lookup(a).is_none() && hook(a).is_none()));
     }
 }

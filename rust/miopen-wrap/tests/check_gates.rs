@@ -224,6 +224,21 @@ fn no_dropped_passes_with_same_version_nodes() {
 }
 
 #[test]
+fn no_dropped_accepts_the_wrapper_api_and_fails_on_an_unexpected_export() {
+    let fx = Fx::new();
+    let (p, _, b) = fx.standard();
+    // The standard wrapper exports miopenGetLastForwardedError: accepted.
+    let (_, w, _) = fx.standard();
+    let r = check(&[&"no-dropped", &"--wrapper", &w, &"--baseline", &b]);
+    assert_pass("no-dropped", &r);
+    assert!(r.1.contains("no export beyond them but the wrapper's own (miopenGetLastForwardedError)"), "{}", r.1);
+    let extra = "int miopenGlobalCounter = 3;\nint miopenSurpriseExport(void) { return 1; }\n";
+    let w = fx.wrapper("extra/libMIOpen.so.1", "libMIOpen.so.1", "MIOPEN_HIP_1", "3.4.0", &p, &[], extra, &[]);
+    let r = check(&[&"no-dropped", &"--wrapper", &w, &"--baseline", &b]);
+    assert_fail("no-dropped", &r, &["`miopenSurpriseExport` is exported by", "not a wrapper addition"]);
+}
+
+#[test]
 fn no_dropped_fails_on_missing_entry_point() {
     let fx = Fx::new();
     let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);

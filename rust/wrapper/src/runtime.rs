@@ -25,6 +25,8 @@ use miopen_forwarding_core::{routing, Config};
 /// One row of the generated entry-point table.
 pub struct EntryPoint {
     pub name: &'static str,
+    /// `name` with a terminating NUL, for C callers (the last forwarded error).
+    pub c_name: &'static str,
     /// The family shown in the trace (the forwarding table's, or the header's group).
     pub family: &'static str,
     /// The forwarding table's family, for entry points in the forwarding set.
@@ -95,6 +97,9 @@ pub fn route(index: usize) -> Route {
         let decision = routing::decide_family(config, family);
         if decision.route == Route::Private {
             trace(index, "MIOpen Private", &decision.reason.describe(config));
+            if family.is_some() {
+                crate::forward::last_error::record_not_forwarded(index);
+            }
         }
         decision.route
     })

@@ -1,5 +1,6 @@
 //! Symbol-table gates: no-impl-exports, superset, no-dropped, provider,
 //! hipdnn-independence.
+use miopen_forwarding_core::table::WRAPPER_ADDITIONS;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -121,7 +122,9 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
 
 /// Gate `no-dropped`: every C (non-`_Z`) symbol the baseline exports is
 /// exported by the wrapper, with the same version node (and the same
-/// default/non-default binding) when the baseline's is versioned.
+/// default/non-default binding) when the baseline's is versioned; and the
+/// wrapper exports no C symbol beyond them except its own API
+/// (`WRAPPER_ADDITIONS`).
 pub fn no_dropped(wrapper: &Path, baseline: &Path, ignore: &[String]) -> Result<GateReport> {
     let w = ElfInfo::read_shared(wrapper)?;
     let b = ElfInfo::read_shared(baseline)?;
@@ -179,19 +182,47 @@ pub fn no_dropped(wrapper: &Path, baseline: &Path, ignore: &[String]) -> Result<
         }
     }
     r.note(format!("baseline C exports checked: {considered} (C++ `_Z` symbols skipped: {skipped_cxx})"));
+    let unexpected = unexpected_additions(&w, &b, ignore);
+    for name in &unexpected {
+        r.problem(format!(
+            "`{name}` is exported by {} but not by the baseline, and is not a wrapper addition ({})",
+            file_name(wrapper),
+            WRAPPER_ADDITIONS.join(", ")
+        ));
+    }
     if !ignored.is_empty() {
         r.note(format!("ignored (linker-defined or --ignore): {}", ignored.join(", ")));
     }
-    r.summary = if dropped.is_empty() {
+    r.summary = if !unexpected.is_empty() {
+        format!("{} unexpected export(s): {}", unexpected.len(), short_list(&unexpected, 8))
+    } else if dropped.is_empty() {
         format!(
-            "all {considered} C symbols of {} are exported by {} with the same version node",
+            "all {considered} C symbols of {} are exported by {} with the same version node; \
+             no export beyond them but the wrapper's own ({})",
             file_name(baseline),
-            file_name(wrapper)
+            file_name(wrapper),
+            WRAPPER_ADDITIONS.join(", ")
         )
     } else {
         format!("{} baseline symbol(s) dropped or re-versioned: {}", dropped.len(), short_list(&dropped, 8))
     };
     Ok(r)
+}
+
+/// C exports of the wrapper that the baseline does not have, other than the
+/// wrapper's own API: an export nobody decided to add.
+fn unexpected_additions(w: &ElfInfo, b: &ElfInfo, ignore: &[String]) -> Vec<String> {
+    let base: BTreeSet<&str> = b.exports().map(|s| s.name.as_str()).collect();
+    let mut extra: Vec<String> = w
+        .exports()
+        .map(|s| s.name.as_str())
+        .filter(|n| !n.starts_with("_Z") && !base.contains(n) && !WRAPPER_ADDITIONS.contains(n))
+        .filter(|n| !LINKER_SYMBOLS.contains(n) && !ignore.iter().any(|g| glob_match(g, n)))
+        .map(str::to_string)
+        .collect();
+    extra.sort();
+    extra.dedup();
+    extra
 }
 
 /// Is this DT_NEEDED entry the public wrapper (`libMIOpen.so*` or a bundler

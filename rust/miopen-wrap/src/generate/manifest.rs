@@ -20,6 +20,10 @@ pub struct Manifest {
     pub entry_points: Vec<ManifestEntry>,
     /// Exported C functions the header does not declare; tail-jump stubs, never routed.
     pub survivors: Vec<String>,
+    /// The wrapper's own exports (not MIOpen's): the only additions the
+    /// release gates accept, and the only exports that are not stubs.
+    #[serde(default)]
+    pub additions: Vec<String>,
 }
 
 pub fn build(api: &Api, survivors: &[String], version_node: &str) -> Manifest {
@@ -31,6 +35,7 @@ pub fn build(api: &Api, survivors: &[String], version_node: &str) -> Manifest {
             .map(|e| ManifestEntry { name: e.name.clone(), family: family_of(&e.name, &e.group), beta: e.beta })
             .collect(),
         survivors: survivors.to_vec(),
+        additions: miopen_forwarding_core::table::WRAPPER_ADDITIONS.iter().map(|a| a.to_string()).collect(),
     }
 }
 
@@ -46,6 +51,7 @@ impl Manifest {
     pub fn exported_names(&self) -> Vec<String> {
         let mut v: Vec<String> = self.entry_points.iter().map(|e| e.name.clone()).collect();
         v.extend(self.survivors.iter().cloned());
+        v.extend(self.additions.iter().cloned());
         v.sort();
         v
     }

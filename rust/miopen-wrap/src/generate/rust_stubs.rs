@@ -59,7 +59,8 @@ pub fn generate(api: &Api, opts: &ParseOptions, manifest: &Manifest) -> Result<S
                 }
                 None => quote! { None },
             };
-            quote! { crate::runtime::EntryPoint { name: #n, family: #fam, forward: #forward } }
+            let c_name = format!("{n}\0");
+            quote! { crate::runtime::EntryPoint { name: #n, c_name: #c_name, family: #fam, forward: #forward } }
         })
         .collect();
     let count = table.len();
@@ -138,6 +139,9 @@ enum RoutedBody {
     /// Observed while forwarding is enabled (`crate::forward::hooks::<name>`),
     /// then Private.
     Hook,
+    /// Private, then `crate::forward::hooks::<name>` with the arguments and
+    /// the result, which it may replace.
+    AfterHook,
 }
 
 impl RoutedBody {
@@ -145,8 +149,12 @@ impl RoutedBody {
         use miopen_forwarding_core::table;
         if table::lookup(name).is_some() {
             RoutedBody::Forward
-        } else if table::hook(name).is_some() {
-            RoutedBody::Hook
+        } else if let Some(hook) = table::hook(name) {
+            if hook.after() {
+                RoutedBody::AfterHook
+            } else {
+                RoutedBody::Hook
+            }
         } else {
             RoutedBody::Private
         }
@@ -200,6 +208,11 @@ fn stub_for(f: &ForeignItemFn, index: usize, body: RoutedBody) -> Result<(TokenS
             crate::runtime::route(#idx);
             crate::forward::hooks::#name(#(#args as _),*);
             impls::#impl_name(#(#args),*)
+        },
+        RoutedBody::AfterHook => quote! {
+            crate::runtime::route(#idx);
+            let result = impls::#impl_name(#(#args),*);
+            crate::forward::hooks::#name(#(#args as _,)* result as _) as _
         },
     };
     let stub = quote! {

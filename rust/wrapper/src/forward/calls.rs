@@ -62,6 +62,7 @@ fn declined<T>(cause: impl Into<String>) -> Step<T> {
 fn failed(f: Failure) -> Outcome {
     Outcome::Failed {
         status: status::to_miopen(f.status),
+        hipdnn: f.status,
         why: format!("hipDNN {} failed: {}: {}", f.step, hstatus::name(f.status), f.message),
     }
 }
@@ -93,8 +94,11 @@ impl Ready {
 }
 
 fn api() -> Step<&'static Api> {
-    backend::api()
-        .map_err(|e| Outcome::Failed { status: status::UNAVAILABLE, why: format!("hipDNN backend unavailable: {e}") })
+    backend::api().map_err(|e| Outcome::Failed {
+        status: status::UNAVAILABLE,
+        hipdnn: super::last_error::NO_HIPDNN_STATUS,
+        why: format!("hipDNN backend unavailable: {e}"),
+    })
 }
 
 fn ready(c: &Conv, spec: GraphSpec) -> Step<Ready> {
@@ -111,6 +115,7 @@ fn ready(c: &Conv, spec: GraphSpec) -> Step<Ready> {
         }
         Err(BuildError::NoEngine) => Err(Outcome::Failed {
             status: status::to_miopen(hstatus::NOT_SUPPORTED),
+            hipdnn: hstatus::NOT_SUPPORTED,
             why: "hipDNN has no engine for this graph (its heuristic returned no configuration)".into(),
         }),
         Err(BuildError::Failed(f)) => Err(failed(f)),

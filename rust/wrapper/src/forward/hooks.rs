@@ -19,3 +19,14 @@ pub fn miopenDestroy(handle: sys::miopenHandle_t) {
         }
     }
 }
+
+/// `miopenGetErrorString`: MIOpen's text, with the `[hipDNN-forwarded] `
+/// prefix when the status came from a failed forwarded call on this thread.
+///
+/// # Safety
+/// `text` is what MIOpen Private's `miopenGetErrorString` returned.
+#[allow(non_snake_case)]
+pub unsafe fn miopenGetErrorString(error: u32, text: *const std::ffi::c_char) -> *const std::ffi::c_char {
+    // SAFETY: forwarded from the caller's contract.
+    std::panic::catch_unwind(|| unsafe { super::last_error::error_string(error, text) }).unwrap_or(text)
+}

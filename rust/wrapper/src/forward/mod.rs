@@ -15,6 +15,7 @@ mod calls;
 pub mod entry;
 mod graph;
 pub mod hooks;
+pub mod last_error;
 // Generated (prettyplease layout) and drift-tested byte for byte: not rustfmt's.
 #[allow(unused_imports)]
 #[rustfmt::skip]
@@ -37,7 +38,9 @@ pub enum Outcome {
     /// Left to MIOpen Private, decided from the arguments before hipDNN ran.
     Declined(String),
     /// hipDNN failed (or is unavailable); the status is returned to the caller.
-    Failed { status: u32, why: String },
+    /// `hipdnn` is the failing hipDNN call's status, or
+    /// [`last_error::NO_HIPDNN_STATUS`] when no hipDNN call failed.
+    Failed { status: u32, hipdnn: i32, why: String },
 }
 
 /// A trace note that needs formatting: formatted only when the routing
@@ -59,22 +62,36 @@ pub fn run(index: usize, handler: impl FnOnce() -> Outcome) -> Option<u32> {
         crate::runtime::write_stderr(
             "MIOpen(hipDNN wrapper): internal error: panic in the forwarding layer; the call returns miopenStatusInternalError\n",
         );
-        Outcome::Failed { status: miopen::INTERNAL_ERROR, why: "panic in the forwarding layer".into() }
+        Outcome::Failed {
+            status: miopen::INTERNAL_ERROR,
+            hipdnn: last_error::NO_HIPDNN_STATUS,
+            why: "panic in the forwarding layer".into(),
+        }
     });
-    let verbose = crate::runtime::config().verbose;
+    let config = crate::runtime::config();
     match outcome {
         Outcome::Forwarded { status, note } => {
-            if verbose {
+            last_error::record(index, last_error::OUTCOME_SUCCEEDED, 0, status, "");
+            if config.verbose {
                 crate::runtime::trace(index, "hipDNN", &format!("forwarded; {note}"));
             }
             Some(status)
         }
         Outcome::Declined(cause) => {
+            last_error::record_not_forwarded(index);
             crate::runtime::trace(index, "MIOpen Private", &routing::decline_text(&cause));
             None
         }
-        Outcome::Failed { status, why } => {
-            crate::runtime::trace(index, &format!("error {}", miopen::name(status)), &why);
+        Outcome::Failed { status, hipdnn, why } => {
+            last_error::record(index, last_error::OUTCOME_FAILED, hipdnn, status, &why);
+            let target = format!("error {}", miopen::name(status));
+            if config.verbose {
+                crate::runtime::trace(index, &target, &why);
+            } else if config.errors {
+                // As MIOpen prints a failing call's error at its default level.
+                let name = crate::entry_points().get(index).map_or("?", |e| e.name);
+                crate::runtime::write_stderr(&format!("MIOpen(hipDNN wrapper): error: {name} -> {target}: {why}\n"));
+            }
             Some(status)
         }
     }

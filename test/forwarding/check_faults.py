@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Each fault class end to end through the public API (RFC §6.1).
+
+Runs test/consumers/faults_consumer with forwarding enabled and disabled under
+one fault (the hipDNN test bed's knobs, or a missing/broken backend) and
+checks, per call: the status returned, miopenGetLastForwardedError's record,
+miopenGetErrorString's prefix, the stderr diagnostic, and that nothing was
+run on MIOpen Private instead (MIOpen's own log at level 5 names every
+`_impl` it ran).
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+LINE = re.compile(r"^(.*?) status=(-?\d+) outcome=(\d) hipdnn=(-?\d+) entry=(\S+) errstr=(.*?) msg=(.*)$")
+DIAG = "MIOpen(hipDNN wrapper): error: MIOPEN_HIPDNN_FORWARDING=enabled but the hipDNN backend is unavailable"
+SCRUB = ("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL", "MIOPEN_DISABLE_HIPDNN_FOR", "HIPDNN_BACKEND_LIBRARY_PATH",
+         "HIPDNN_PLUGIN_DIR", "MINI_HIPDNN_TEST_FAIL_FINALIZE", "MINI_HIPDNN_TEST_FAIL_EXECUTE",
+         "MINI_HIPDNN_TEST_ZERO_ENGINES")
+NOT_INITIALIZED, INTERNAL, NOT_IMPLEMENTED, UNKNOWN = 1, 5, 6, 7
+
+
+def fail(msg):
+    sys.exit(f"FAIL: {msg}")
+
+
+def run(consumer, env, level=None):
+    e = {k: v for k, v in os.environ.items() if k not in SCRUB}
+    e.update(env)
+    if level is not None:
+        e["MIOPEN_LOG_LEVEL"] = level
+    p = subprocess.run([consumer], env=e, capture_output=True, text=True, timeout=60)
+    if p.returncode != 0:
+        fail(f"consumer exited {p.returncode}: {p.stdout}\n{p.stderr}")
+    calls = {}
+    for l in p.stdout.splitlines():
+        m = LINE.match(l)
+        if m:
+            calls[m.group(1)] = dict(status=int(m.group(2)), outcome=int(m.group(3)), hipdnn=int(m.group(4)),
+                                     entry=m.group(5), errstr=m.group(6), msg=m.group(7))
+    return calls, p.stdout, p.stderr.splitlines()
+
+
+def classes(a, empty_dir):
+    """name -> (env, {call: (status, hipdnn status, message needle)}, diagnostic needle or None)."""
+    lib = {"HIPDNN_BACKEND_LIBRARY_PATH": a.backend_dir}
+    unavailable = {c: (NOT_INITIALIZED, -1, "hipDNN backend unavailable") for c in ("GetWorkSpaceSize", "Find", "forward")}
+    return {
+        "backend absent": ({"HIPDNN_BACKEND_LIBRARY_PATH": "/nonexistent-hipdnn"}, unavailable,
+                           "/nonexistent-hipdnn/libhipdnn_backend.so"),
+        "one pinned symbol missing": ({"HIPDNN_BACKEND_LIBRARY_PATH": a.missing_symbol_dir}, unavailable,
+                                      "hipdnnBackendExecute"),
+        "wrong major": ({"HIPDNN_BACKEND_LIBRARY_PATH": a.wrong_major_dir}, unavailable, "major"),
+        "graph finalize fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_FINALIZE="OPERATIONGRAPH"),
+                                 {c: (INTERNAL, 9, "finalize graph failed") for c in ("GetWorkSpaceSize", "Find", "forward")},
+                                 None),
+        "no engine config": (dict(lib, MINI_HIPDNN_TEST_ZERO_ENGINES="1"),
+                             {c: (NOT_IMPLEMENTED, 8, "no engine") for c in ("GetWorkSpaceSize", "Find", "forward")},
+                             None),
+        "plan finalize fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_FINALIZE="EXECUTION_PLAN"),
+                                {c: (INTERNAL, 9, "finalize plan failed") for c in ("GetWorkSpaceSize", "Find", "forward")},
+                                None),
+        "execute fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_EXECUTE="1"),
+                          {"GetWorkSpaceSize": (0, 0, ""), "Find": (UNKNOWN, 13, "execute failed"),
+                           "forward": (UNKNOWN, 13, "execute failed")}, None),
+        "plugin directory without engines": (dict(lib, HIPDNN_PLUGIN_DIR=empty_dir),
+                                             {c: (NOT_IMPLEMENTED, 8, "no engine") for c in ("GetWorkSpaceSize", "Find", "forward")},
+                                             None),
+    }
+
+
+def check_enabled(a, name, env, expect, diag):
+    calls, out, err = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled"))
+    if calls.get("before any call", {}).get("outcome") != 0:
+        fail(f"{name}: before any call the record says nothing was forwarded: {calls.get('before any call')}")
+    for call, (status, hipdnn, needle) in expect.items():
+        c = calls.get(call)
+        if c is None:
+            fail(f"{name}: no line for {call}:\n{out}")
+        outcome = 1 if status == 0 else 2
+        if (c["status"], c["outcome"], c["hipdnn"]) != (status, outcome, hipdnn):
+            fail(f"{name}: {call}: expected status {status}, outcome {outcome}, hipDNN status {hipdnn}; got {c}")
+        if needle not in c["msg"] or not c["entry"].startswith("miopen"):
+            fail(f"{name}: {call}: the record's message must contain {needle!r}: {c}")
+        prefixed = c["errstr"].startswith("[hipDNN-forwarded] ")
+        if prefixed != (status != 0):
+            fail(f"{name}: {call}: miopenGetErrorString prefix is {prefixed} for status {status}: {c['errstr']!r}")
+    last = calls["forward"]
+    if calls["after a non-forwarded call"]["outcome"] != last["outcome"]:
+        fail(f"{name}: a call outside the forwarding set changed the record")
+    if last["status"] != 0 and "y[0]=7" not in out:
+        fail(f"{name}: the failed convolution wrote y, so it ran somewhere: {out}")
+    if "null argument status=3" not in out:
+        fail(f"{name}: miopenGetLastForwardedError(NULL) must return miopenStatusBadParm")
+    # The diagnostic: one line for an unavailable backend, else one error line per failed call.
+    if diag is not None:
+        lines = [l for l in err if DIAG in l]
+        if len(lines) != 1 or diag not in lines[0]:
+            fail(f"{name}: expected one diagnostic naming {diag!r}: {err}")
+    else:
+        failed = sum(1 for (s, _h, _n) in expect.values() if s != 0)
+        lines = [l for l in err if l.startswith("MIOpen(hipDNN wrapper): error: miopen")]
+        if len(lines) != failed:
+            fail(f"{name}: expected {failed} error line(s) on stderr at MIOpen's default level: {err}")
+    # Nothing retried on MIOpen Private: its log (level 5) names every _impl it ran.
+    _, _, err5 = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled"), level="5")
+    for call, (status, _h, _n) in expect.items():
+        impl = {"Find": "miopenFindConvolutionForwardAlgorithm_impl", "forward": "miopenConvolutionForward_impl"}.get(call)
+        if status != 0 and impl and any(impl in l for l in err5):
+            fail(f"{name}: {impl} ran after the forwarded call failed")
+    print(f"{name}: " + ", ".join(f"{c} -> {calls[c]['status']} (hipDNN {calls[c]['hipdnn']})" for c in expect))
+
+
+def check_disabled(a, name, env):
+    calls, out, err = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="disabled"))
+    bad = {c: v for c, v in calls.items() if v["status"] != 0 or v["outcome"] != 0 or v["errstr"].startswith("[")}
+    if bad or err or "y[0]=7" in out:
+        fail(f"{name}, forwarding disabled: must be invisible (all succeed on MIOpen, no record): {bad} {err}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for opt in ("consumer", "backend-dir", "missing-symbol-dir", "wrong-major-dir"):
+        ap.add_argument(f"--{opt}", required=True)
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as empty:
+        for name, (env, expect, diag) in classes(a, empty).items():
+            check_enabled(a, name, env, expect, diag)
+            check_disabled(a, name, env)
+    print("every fault class: status, record, prefix and diagnostic as documented; invisible when disabled")
+
+
+if __name__ == "__main__":
+    main()
