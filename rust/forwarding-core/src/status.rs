@@ -175,3 +175,19 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod doc_tests {
+    use super::*;
+
+    /// docs/forwarding.md's translation table is this table: one row per
+    /// hipDNN status, with the same MIOpen status and reason.
+    #[test]
+    fn the_documented_table_is_the_code() {
+        let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/forwarding.md")).unwrap();
+        for t in &TRANSLATION {
+            let row = format!("| {} `{}` | `{}` | {} |", t.hipdnn, t.hipdnn_name, miopen::name(t.miopen), t.why);
+            assert!(doc.contains(&row), "docs/forwarding.md lacks the row\n{row}");
+        }
+    }
+}
