@@ -13,7 +13,12 @@
 //   forwarding_consumer stream      miopenSetStream between two calls
 //   forwarding_consumer threads     64 threads, first calls at once, own handles
 //   forwarding_consumer find        GetWorkSpaceSize -> Find -> compute
+//   forwarding_consumer exitthread  one convolution, then exit() from another thread
+//   forwarding_consumer forkexit    one convolution; a forked child makes one and _exit()s
 #include <miopen/miopen.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
@@ -306,6 +311,32 @@ int find()
     return 0;
 }
 
+int exit_from_thread()
+{
+    repeat(1);
+    std::thread([] {
+        std::fflush(stdout);
+        std::exit(0);
+    }).join();
+    return 1; // not reached
+}
+
+int fork_child_exits()
+{
+    repeat(1);
+    std::fflush(stdout);
+    const pid_t pid = fork();
+    if(pid == 0)
+    {
+        repeat(1);
+        std::fflush(stdout);
+        _exit(0);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -326,6 +357,10 @@ int main(int argc, char** argv)
         return threads();
     if(std::strcmp(mode, "find") == 0)
         return find();
-    std::fprintf(stderr, "usage: forwarding_consumer sequences|repeat N|problems K|release|stream|threads|find\n");
+    if(std::strcmp(mode, "exitthread") == 0)
+        return exit_from_thread();
+    if(std::strcmp(mode, "forkexit") == 0)
+        return fork_child_exits();
+    std::fprintf(stderr, "usage: forwarding_consumer sequences|repeat N|problems K|release|stream|threads|find|exitthread|forkexit\n");
     return 2;
 }

@@ -20,7 +20,8 @@ DIAG = "MIOpen(hipDNN wrapper): error: MIOPEN_HIPDNN_FORWARDING=enabled but the 
 LOADED = re.compile(r"^MIOpen\(hipDNN wrapper\): hipDNN backend (\S+) \(version [^)]*\) loaded$")
 SCRUB = ("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL", "MIOPEN_DISABLE_HIPDNN_FOR",
          "MIOPEN_HIPDNN_PLAN_CACHE_SIZE", "HIPDNN_BACKEND_LIBRARY_PATH", "HIPDNN_PLUGIN_DIR",
-         "MINI_HIPDNN_TEST_TRACE_EXECUTE", "MINI_HIPDNN_TEST_ZERO_ENGINES")
+         "MINI_HIPDNN_TEST_TRACE_EXECUTE", "MINI_HIPDNN_TEST_ZERO_ENGINES", "MIOPEN_HIPDNN_LOG_ROUTING",
+         "MIOPEN_HIPDNN_EXIT_SUMMARY")
 
 
 class Ctx:
@@ -310,6 +311,58 @@ def tuning_db(c):
     print("tuning db: untouched by forwarded calls, reused when forwarding is off")
 
 
+# --- the trace alone, and the exit summary -------------------------------------
+def log_routing_alone(c):
+    def run(env):
+        _, err = c.run(["repeat", "2"], env=dict({"MIOPEN_LOG_LEVEL": None}, **env))
+        return sum(1 for l in err if TRACE.match(l)), sum(1 for l in err if "_impl" in l)
+    trace, miopen_log = run({"MIOPEN_HIPDNN_LOG_ROUTING": "1"})
+    if trace < 3 or miopen_log:
+        fail(f"MIOPEN_HIPDNN_LOG_ROUTING=1: routing trace ({trace} lines) without MIOpen's log ({miopen_log})")
+    trace, miopen_log = run({"MIOPEN_LOG_LEVEL": "5"})
+    if trace < 3 or not miopen_log:
+        fail(f"MIOPEN_LOG_LEVEL=5: routing trace ({trace}) and MIOpen's own log ({miopen_log}) both")
+    trace, _ = run({})
+    if trace:
+        fail("neither set: no routing trace")
+    print("MIOPEN_HIPDNN_LOG_ROUTING=1 selects the routing trace alone")
+
+
+SUMMARY = "MIOpen(hipDNN wrapper): exit summary"
+
+
+def summary_rows(err):
+    rows = {}
+    for l in err:
+        m = re.match(r"^  (miopen\w+) +(.+?) +(\d+)$", l)
+        if m:
+            rows[(m.group(1), m.group(2))] = int(m.group(3))
+    return rows
+
+
+def exit_summary(c):
+    env = {"MIOPEN_HIPDNN_EXIT_SUMMARY": "1", "MIOPEN_LOG_LEVEL": None}
+    _, err = c.run(["repeat", "3"], env=env)
+    expect_count(err, SUMMARY, 1, "exit summary, enabled")
+    rows = summary_rows(err)
+    if rows.get(("miopenConvolutionForward", "hipDNN")) != 3 or rows.get(("miopenCreate", "MIOpen Private (not in the forwarding set)")) != 1:
+        fail(f"exit summary, enabled: 3 forwarded convolutions, 1 miopenCreate: {rows}")
+    if not any("plan cache: hits 3, misses 1" in l for l in err):
+        fail(f"exit summary: plan-cache counters: {err[-3:]}")
+    _, err = c.run(["repeat", "3"], env=dict(env, MIOPEN_HIPDNN_FORWARDING="disabled"))
+    if summary_rows(err).get(("miopenConvolutionForward", "MIOpen Private (forwarding disabled)")) != 3:
+        fail(f"exit summary, disabled: every call counted: {err}")
+    _, err = c.run(["exitthread"], env=env)
+    expect_count(err, SUMMARY, 1, "exit() from a thread")
+    _, err = c.run(["forkexit"], env=env)
+    expect_count(err, SUMMARY, 1, "a forked child that _exit()s prints none, the parent one")
+    if summary_rows(err).get(("miopenConvolutionForward", "hipDNN")) != 1:
+        fail("the parent's summary counts the parent's call only")
+    _, err = c.run(["repeat", "3"], env={"MIOPEN_LOG_LEVEL": None})
+    expect_count(err, SUMMARY, 0, "no summary unless asked")
+    print("exit summary: once per process, at exit() from any thread, not from a child's _exit()")
+
+
 TESTS = {
     "sequences_reference": lambda c: sequences(c, "reference"),
     "sequences_provider": lambda c: sequences(c, "provider"),
@@ -318,6 +371,7 @@ TESTS = {
     "loader_missing_symbol": loader_missing_symbol, "loader_relative_env": loader_relative_env,
     "loader_threads": loader_threads, "loader_search_order": loader_search_order,
     "no_reentry": no_reentry, "tuning_db": tuning_db, "no_engine": no_engine,
+    "log_routing_alone": log_routing_alone, "exit_summary": exit_summary,
 }
 
 

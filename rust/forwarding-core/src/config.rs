@@ -173,6 +173,25 @@ fn accepted_family_names() -> String {
     format!("{}, `{ALL_CONVOLUTION}` (all convolution families) and `{ALL_FAMILIES}` (every family)", names.join(", "))
 }
 
+/// Prints the routing trace alone, without MIOpen's own info logging.
+pub const LOG_ROUTING_VAR: &str = "MIOPEN_HIPDNN_LOG_ROUTING";
+/// Prints one table of entry point x decision x calls, and the plan-cache
+/// counters, when the process exits.
+pub const EXIT_SUMMARY_VAR: &str = "MIOPEN_HIPDNN_EXIT_SUMMARY";
+
+/// A boolean variable in MIOpen's spelling; unset or empty is off, an
+/// unknown value is returned as the error.
+fn parse_switch(value: Option<&str>) -> Result<bool, String> {
+    let Some(v) = value.map(str::trim).filter(|v| !v.is_empty()) else {
+        return Ok(false);
+    };
+    match v.to_ascii_lowercase().as_str() {
+        "1" | "yes" | "true" | "on" | "enable" | "enabled" => Ok(true),
+        "0" | "no" | "false" | "off" | "disable" | "disabled" => Ok(false),
+        _ => Err(v.to_string()),
+    }
+}
+
 /// The raw values of the variables the configuration reads (`None` when
 /// unset). The wrapper reads the environment once and passes them here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -183,6 +202,10 @@ pub struct RawEnv<'a> {
     pub log_level: Option<&'a str>,
     /// `MIOPEN_DISABLE_HIPDNN_FOR`.
     pub disable_for: Option<&'a str>,
+    /// `MIOPEN_HIPDNN_LOG_ROUTING`.
+    pub log_routing: Option<&'a str>,
+    /// `MIOPEN_HIPDNN_EXIT_SUMMARY`.
+    pub exit_summary: Option<&'a str>,
     /// `MIOPEN_HIPDNN_PLAN_CACHE_SIZE`.
     pub plan_cache_size: Option<&'a str>,
 }
@@ -191,8 +214,11 @@ pub struct RawEnv<'a> {
 pub struct Config {
     pub mode: Mode,
     pub source: ModeSource,
-    /// MIOpen asks for info-level output: print the banner and routing trace.
+    /// Print the banner and routing trace: MIOpen asks for info-level output,
+    /// or `MIOPEN_HIPDNN_LOG_ROUTING` asks for the trace alone.
     pub verbose: bool,
+    /// `MIOPEN_HIPDNN_EXIT_SUMMARY`: count every call and print one table at exit.
+    pub exit_summary: bool,
     /// MIOpen prints errors at this level (unset, 0 or >= 3, as an installed
     /// MIOpen does): a forwarded call that fails says so on stderr.
     pub errors: bool,
@@ -202,6 +228,8 @@ pub struct Config {
     pub plan_cache_capacity: usize,
     /// Why `MIOPEN_HIPDNN_PLAN_CACHE_SIZE` was not used, if it was not.
     plan_cache_error: Option<String>,
+    /// Switch variables whose value was not understood (name, value).
+    switch_errors: Vec<(&'static str, String)>,
 }
 
 impl Config {
@@ -209,14 +237,34 @@ impl Config {
     pub fn resolve(raw: RawEnv<'_>) -> Config {
         let (mode, source) = resolve_mode(raw.forwarding);
         let level = raw.log_level.and_then(|v| v.trim().parse::<u32>().ok());
-        let verbose = level.is_some_and(|l| l >= LOG_LEVEL_INFO);
+        let mut switch_errors = Vec::new();
+        let mut switch = |name: &'static str, value: Option<&str>| match parse_switch(value) {
+            Ok(on) => on,
+            Err(v) => {
+                switch_errors.push((name, v));
+                false
+            }
+        };
+        let log_routing = switch(LOG_ROUTING_VAR, raw.log_routing);
+        let exit_summary = switch(EXIT_SUMMARY_VAR, raw.exit_summary);
+        let verbose = level.is_some_and(|l| l >= LOG_LEVEL_INFO) || log_routing;
         let errors = level.is_none_or(|l| l == 0 || l >= LOG_LEVEL_ERROR);
         let (plan_cache_capacity, plan_cache_error) = match plan_cache::capacity_from_env(raw.plan_cache_size) {
             Ok(c) => (c, None),
             Err(e) => (plan_cache::DEFAULT_CAPACITY, Some(e)),
         };
         let opt_out = OptOut::parse(raw.disable_for);
-        Config { mode, source, verbose, errors, opt_out, plan_cache_capacity, plan_cache_error }
+        Config {
+            mode,
+            source,
+            verbose,
+            exit_summary,
+            errors,
+            opt_out,
+            plan_cache_capacity,
+            plan_cache_error,
+            switch_errors,
+        }
     }
 
     /// Whether `family` is switched off by `MIOPEN_DISABLE_HIPDNN_FOR`.
@@ -239,7 +287,10 @@ impl Config {
             .plan_cache_error
             .as_ref()
             .map(|e| format!("{PREFIX}: warning: {e}; using the default of {}", plan_cache::DEFAULT_CAPACITY));
-        [mode, self.opt_out.warning(), cache].into_iter().flatten().collect()
+        let switches = self.switch_errors.iter().map(|(name, v)| {
+            format!("{PREFIX}: warning: {name}={v:?} is not recognised; accepted values are 1/0 (or yes/no, true/false, on/off, enable(d)/disable(d)); using 0")
+        });
+        [mode, self.opt_out.warning(), cache].into_iter().flatten().chain(switches).collect()
     }
 
     /// Whether the configuration banner is printed: when forwarding is
@@ -265,7 +316,7 @@ impl Config {
     /// Every call can take the pass-through fast path: nothing to decide,
     /// nothing to trace.
     pub fn pass_through_only(&self) -> bool {
-        self.mode == Mode::Disabled && !self.verbose
+        self.mode == Mode::Disabled && !self.verbose && !self.exit_summary
     }
 }
 
@@ -330,6 +381,21 @@ mod tests {
         assert_eq!(b, "MIOpen(hipDNN wrapper): forwarding enabled (MIOPEN_HIPDNN_FORWARDING=enabled)");
         let b = resolve(None, Some("5")).banner();
         assert_eq!(b, "MIOpen(hipDNN wrapper): forwarding disabled (MIOPEN_HIPDNN_FORWARDING is unset (default))");
+    }
+
+    #[test]
+    fn routing_trace_alone_and_exit_summary_switches() {
+        let c = Config::resolve(RawEnv { log_routing: Some("1"), ..RawEnv::default() });
+        assert!(c.verbose && !c.pass_through_only() && c.warnings().is_empty());
+        let c = Config::resolve(RawEnv { exit_summary: Some("Yes"), ..RawEnv::default() });
+        assert!(c.exit_summary && !c.verbose && !c.pass_through_only());
+        let c = Config::resolve(RawEnv { exit_summary: Some("0"), log_routing: Some(""), ..RawEnv::default() });
+        assert!(c.pass_through_only() && c.warnings().is_empty());
+        let c = Config::resolve(RawEnv { log_routing: Some("maybe"), ..RawEnv::default() });
+        assert!(!c.verbose);
+        let w = c.warnings();
+        assert_eq!(w.len(), 1);
+        assert!(w[0].contains("MIOPEN_HIPDNN_LOG_ROUTING=\"maybe\" is not recognised"), "{}", w[0]);
     }
 
     #[test]
@@ -428,9 +494,12 @@ mod tests {
             log_level: None,
             disable_for: Some("x"),
             plan_cache_size: Some("-1"),
+            log_routing: None,
+            exit_summary: Some("often"),
         });
         let w = c.warnings();
-        assert_eq!(w.len(), 3);
+        assert_eq!(w.len(), 4);
+        assert!(w[3].contains(EXIT_SUMMARY_VAR));
         assert!(w[0].contains(FORWARDING_VAR) && w[1].contains(DISABLE_FOR_VAR) && w[2].contains("PLAN_CACHE"));
     }
 }

@@ -14,6 +14,8 @@
 //!   hipDNN may already have run).
 pub mod forward;
 pub mod runtime;
+pub mod summary;
+pub mod trace;
 
 #[cfg(miopen_wrap_stubs)]
 mod stubs {

@@ -17,7 +17,9 @@ use std::os::fd::FromRawFd;
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 
-use miopen_forwarding_core::config::{RawEnv, DISABLE_FOR_VAR, FORWARDING_VAR, LOG_LEVEL_VAR};
+use miopen_forwarding_core::config::{
+    RawEnv, DISABLE_FOR_VAR, EXIT_SUMMARY_VAR, FORWARDING_VAR, LOG_LEVEL_VAR, LOG_ROUTING_VAR,
+};
 use miopen_forwarding_core::plan_cache::PLAN_CACHE_SIZE_VAR;
 pub use miopen_forwarding_core::Route;
 use miopen_forwarding_core::{routing, Config};
@@ -96,7 +98,10 @@ pub fn route(index: usize) -> Route {
         let family = crate::entry_points().get(index).and_then(|e| e.forward);
         let decision = routing::decide_family(config, family);
         if decision.route == Route::Private {
-            trace(index, "MIOpen Private", &decision.reason.describe(config));
+            crate::summary::count_decision(index, decision.reason);
+            if config.verbose {
+                trace(index, "MIOpen Private", &decision.reason.describe(config));
+            }
             if family.is_some() {
                 crate::forward::last_error::record_not_forwarded(index);
             }
@@ -107,16 +112,14 @@ pub fn route(index: usize) -> Route {
     .unwrap_or(Route::Private)
 }
 
-/// One routing-trace line, when MIOpen asks for info-level logging:
-/// `MIOpen(hipDNN wrapper): <entry point> [<family>] -> <target> (<reason>)`.
+/// The routing decision of a call, as a trace event (written as
+/// `MIOpen(hipDNN wrapper): <entry point> [<family>] -> <target> (<reason>)`
+/// while the trace is on). Callers skip building `reason` when it is off.
 pub fn trace(index: usize, target: &str, reason: &str) {
-    if !config().verbose {
-        return;
-    }
     let entry = crate::entry_points().get(index);
     let name = entry.map_or("<unknown entry point>", |e| e.name);
     let family = entry.map_or("?", |e| e.family);
-    write_stderr(&format!("MIOpen(hipDNN wrapper): {name} [{family}] -> {target} ({reason})\n"));
+    crate::trace::route(name, family, target, reason);
 }
 
 /// The resolved configuration, initialising it on first use.
@@ -129,11 +132,14 @@ pub fn config() -> &'static Config {
     let var = |name: &str| std::env::var(name).ok();
     let (forwarding, log_level) = (var(FORWARDING_VAR), var(LOG_LEVEL_VAR));
     let (disable_for, plan_cache_size) = (var(DISABLE_FOR_VAR), var(PLAN_CACHE_SIZE_VAR));
+    let (log_routing, exit_summary) = (var(LOG_ROUTING_VAR), var(EXIT_SUMMARY_VAR));
     let raw = RawEnv {
         forwarding: forwarding.as_deref(),
         log_level: log_level.as_deref(),
         disable_for: disable_for.as_deref(),
         plan_cache_size: plan_cache_size.as_deref(),
+        log_routing: log_routing.as_deref(),
+        exit_summary: exit_summary.as_deref(),
     };
     let fresh = Box::into_raw(Box::new(Config::resolve(raw)));
     match CONFIG.compare_exchange(ptr::null_mut(), fresh, Ordering::AcqRel, Ordering::Acquire) {
@@ -146,6 +152,10 @@ pub fn config() -> &'static Config {
             if config.wants_banner() {
                 write_stderr(&format!("{}\n", config.banner()));
             }
+            if config.verbose {
+                crate::trace::install();
+            }
+            crate::summary::install(config);
             let state = if config.pass_through_only() { PASS_THROUGH } else { ROUTED };
             STATE.store(state, Ordering::Release);
             config

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use hipdnn_backend::api::Api;
 use hipdnn_backend::loader::{self, Backend, SearchInputs};
 
-use crate::runtime::{config, write_stderr};
+use crate::runtime::write_stderr;
 
 static BACKEND: OnceLock<Result<&'static Backend, String>> = OnceLock::new();
 
@@ -38,13 +38,7 @@ fn load() -> Result<&'static Backend, String> {
     }
     match loader::load_from(&plan) {
         Ok(b) => {
-            if config().verbose {
-                write_stderr(&format!(
-                    "MIOpen(hipDNN wrapper): hipDNN backend {} (version {}) loaded\n",
-                    b.path.display(),
-                    b.version
-                ));
-            }
+            crate::trace::info(format_args!("hipDNN backend {} (version {}) loaded", b.path.display(), b.version));
             // The backend stays loaded for the process: plans hold its code.
             Ok(Box::leak(Box::new(b)))
         }

@@ -12,11 +12,7 @@ pub fn miopenDestroy(handle: sys::miopenHandle_t) {
     }
     let released = std::panic::catch_unwind(|| super::state::release(super::backend::loaded(), handle));
     if let Ok((plans, true)) = released {
-        if crate::runtime::config().verbose {
-            crate::runtime::write_stderr(&format!(
-                "MIOpen(hipDNN wrapper): miopenDestroy: released {plans} cached plan(s) and the hipDNN handle\n"
-            ));
-        }
+        crate::trace::info(format_args!("miopenDestroy: released {plans} cached plan(s) and the hipDNN handle"));
     }
 }
 

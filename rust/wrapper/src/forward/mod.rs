@@ -30,6 +30,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use miopen_forwarding_core::routing;
 use miopen_forwarding_core::status::miopen;
 
+/// The plan cache's counters, if any forwarded call used it.
+pub fn cache_stats() -> Option<miopen_forwarding_core::plan_cache::Stats> {
+    state::cache_stats()
+}
+
 /// What a handler did with a call.
 pub enum Outcome {
     /// Ran on hipDNN (or answered for a forwarded problem); `note` goes to
@@ -72,6 +77,7 @@ pub fn run(index: usize, handler: impl FnOnce() -> Outcome) -> Option<u32> {
     match outcome {
         Outcome::Forwarded { status, note } => {
             last_error::record(index, last_error::OUTCOME_SUCCEEDED, 0, status, "");
+            crate::summary::count(index, crate::summary::Kind::Forwarded);
             if config.verbose {
                 crate::runtime::trace(index, "hipDNN", &format!("forwarded; {note}"));
             }
@@ -79,11 +85,15 @@ pub fn run(index: usize, handler: impl FnOnce() -> Outcome) -> Option<u32> {
         }
         Outcome::Declined(cause) => {
             last_error::record_not_forwarded(index);
-            crate::runtime::trace(index, "MIOpen Private", &routing::decline_text(&cause));
+            crate::summary::count(index, crate::summary::Kind::Declined);
+            if config.verbose {
+                crate::runtime::trace(index, "MIOpen Private", &routing::decline_text(&cause));
+            }
             None
         }
         Outcome::Failed { status, hipdnn, why } => {
             last_error::record(index, last_error::OUTCOME_FAILED, hipdnn, status, &why);
+            crate::summary::count(index, crate::summary::Kind::Failed);
             let target = format!("error {}", miopen::name(status));
             if config.verbose {
                 crate::runtime::trace(index, &target, &why);

@@ -28,6 +28,10 @@ pub fn plans() -> &'static PlanCache<PlanKey, Plan> {
     PLANS.get_or_init(|| PlanCache::new(crate::runtime::config().plan_cache_capacity))
 }
 
+pub fn cache_stats() -> Option<miopen_forwarding_core::plan_cache::Stats> {
+    PLANS.get().map(PlanCache::stats)
+}
+
 /// The hipDNN handle of MIOpen handle `h`, created on first use and kept on
 /// the MIOpen handle's current stream (so a plan never runs on a stale one).
 /// `Err(None)`: `h` is not a valid MIOpen handle (MIOpen decides).

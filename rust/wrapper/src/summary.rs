@@ -1,0 +1,91 @@
+//! `MIOPEN_HIPDNN_EXIT_SUMMARY=1`: every call is counted by entry point and
+//! decision, and one table (with the plan-cache counters) is written to
+//! stderr when the process exits: by `exit()` from any thread, not by
+//! `_exit()` (a forked child that `_exit`s prints nothing).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+use miopen_forwarding_core::{Config, Reason};
+
+/// A call's fate, as counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    ForwardingDisabled,
+    NotInForwardingSet,
+    OptedOut,
+    Forwarded,
+    Declined,
+    Failed,
+}
+
+const KINDS: [(Kind, &str); 6] = [
+    (Kind::ForwardingDisabled, "MIOpen Private (forwarding disabled)"),
+    (Kind::NotInForwardingSet, "MIOpen Private (not in the forwarding set)"),
+    (Kind::OptedOut, "MIOpen Private (opted out)"),
+    (Kind::Forwarded, "hipDNN"),
+    (Kind::Declined, "MIOpen Private (declined)"),
+    (Kind::Failed, "error (hipDNN failed or unavailable)"),
+];
+
+static COUNTS: OnceLock<Vec<[AtomicU64; 6]>> = OnceLock::new();
+static PRINTED: AtomicBool = AtomicBool::new(false);
+
+/// Register the exit handler when the summary is asked for.
+pub fn install(config: &Config) {
+    if !config.exit_summary {
+        return;
+    }
+    COUNTS.get_or_init(|| (0..crate::entry_points().len()).map(|_| Default::default()).collect());
+    // SAFETY: `print_at_exit` is an `extern "C" fn()` that never unwinds.
+    unsafe { libc::atexit(print_at_exit) };
+}
+
+/// Count a call routed to MIOpen Private by the policy.
+pub fn count_decision(index: usize, reason: Reason) {
+    let kind = match reason {
+        Reason::ForwardingDisabled => Kind::ForwardingDisabled,
+        Reason::NotInForwardingSet => Kind::NotInForwardingSet,
+        Reason::OptedOut => Kind::OptedOut,
+        Reason::Forwardable => return,
+    };
+    count(index, kind);
+}
+
+/// Count a call (nothing is kept unless the summary was asked for).
+pub fn count(index: usize, kind: Kind) {
+    if let Some(row) = COUNTS.get().and_then(|c| c.get(index)) {
+        row[kind as usize].fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+extern "C" fn print_at_exit() {
+    let _ = std::panic::catch_unwind(|| {
+        if !PRINTED.swap(true, Ordering::AcqRel) {
+            crate::runtime::write_stderr(&table());
+        }
+    });
+}
+
+/// The summary: one row per entry point and decision with calls > 0.
+pub fn table() -> String {
+    let mut out = format!("MIOpen(hipDNN wrapper): exit summary (pid {})\n", std::process::id());
+    out.push_str(&format!("  {:<58} {:<46} {:>10}\n", "entry point", "decision", "calls"));
+    let counts = COUNTS.get().map(Vec::as_slice).unwrap_or(&[]);
+    for (entry, row) in crate::entry_points().iter().zip(counts) {
+        for (kind, label) in KINDS {
+            let n = row[kind as usize].load(Ordering::Relaxed);
+            if n > 0 {
+                out.push_str(&format!("  {:<58} {:<46} {:>10}\n", entry.name, label, n));
+            }
+        }
+    }
+    match crate::forward::cache_stats() {
+        Some(s) => out.push_str(&format!(
+            "  plan cache: hits {}, misses {}, evictions {}, entries {} (capacity {})\n",
+            s.hits, s.misses, s.evictions, s.entries, s.capacity
+        )),
+        None => out.push_str("  plan cache: not used\n"),
+    }
+    out
+}
