@@ -45,6 +45,76 @@ fn query(dir: Direction, handle: H, a: Td, b: Td, cd: Cd, c: Td) -> Conv {
     conv(dir, handle, x, w, y, cd)
 }
 
+/// The five query entry points of one direction. Their C arguments are
+/// (handle, a, b, convDesc, c, ...) in the query order of [`named`].
+macro_rules! query_entries {
+    ($dir:expr, $ws:ident, $count:ident, $solutions:ident, $solution_ws:ident, $compile:ident $(,)?) => {
+        pub fn $ws(index: usize, handle: H, a: Td, b: Td, cd: Cd, c: Td, out: *mut usize) -> Option<u32> {
+            super::run(index, || calls::workspace_size(&query($dir, handle, a, b, cd, c), out))
+        }
+
+        pub fn $count(index: usize, handle: H, a: Td, b: Td, cd: Cd, c: Td, out: *mut usize) -> Option<u32> {
+            super::run(index, || calls::solution_count(&query($dir, handle, a, b, cd, c), out))
+        }
+
+        pub fn $solutions(
+            index: usize,
+            handle: H,
+            a: Td,
+            b: Td,
+            cd: Cd,
+            c: Td,
+            max: usize,
+            count: *mut usize,
+            solutions: *mut sys::miopenConvSolution_t,
+        ) -> Option<u32> {
+            super::run(index, || calls::solutions(&query($dir, handle, a, b, cd, c), max, count, solutions))
+        }
+
+        pub fn $solution_ws(
+            index: usize,
+            handle: H,
+            a: Td,
+            b: Td,
+            cd: Cd,
+            c: Td,
+            id: u64,
+            out: *mut usize,
+        ) -> Option<u32> {
+            super::run(index, || calls::solution_workspace(&query($dir, handle, a, b, cd, c), id, out))
+        }
+
+        pub fn $compile(index: usize, handle: H, a: Td, b: Td, cd: Cd, c: Td, id: u64) -> Option<u32> {
+            super::run(index, || calls::compile(&query($dir, handle, a, b, cd, c), id))
+        }
+    };
+}
+
+query_entries!(
+    Direction::Forward,
+    miopenConvolutionForwardGetWorkSpaceSize,
+    miopenConvolutionForwardGetSolutionCount,
+    miopenConvolutionForwardGetSolution,
+    miopenConvolutionForwardGetSolutionWorkspaceSize,
+    miopenConvolutionForwardCompileSolution,
+);
+query_entries!(
+    Direction::BackwardData,
+    miopenConvolutionBackwardDataGetWorkSpaceSize,
+    miopenConvolutionBackwardDataGetSolutionCount,
+    miopenConvolutionBackwardDataGetSolution,
+    miopenConvolutionBackwardDataGetSolutionWorkspaceSize,
+    miopenConvolutionBackwardDataCompileSolution,
+);
+query_entries!(
+    Direction::BackwardWeights,
+    miopenConvolutionBackwardWeightsGetWorkSpaceSize,
+    miopenConvolutionBackwardWeightsGetSolutionCount,
+    miopenConvolutionBackwardWeightsGetSolution,
+    miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize,
+    miopenConvolutionBackwardWeightsCompileSolution,
+);
+
 pub fn miopenConvolutionForward(
     index: usize,
     handle: H,
@@ -89,79 +159,6 @@ pub fn miopenFindConvolutionForwardAlgorithm(
         let b = bufs(x, w, y as In);
         calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
     })
-}
-
-pub fn miopenConvolutionForwardGetWorkSpaceSize(
-    index: usize,
-    handle: H,
-    wDesc: Td,
-    xDesc: Td,
-    convDesc: Cd,
-    yDesc: Td,
-    workSpaceSize: *mut usize,
-) -> Option<u32> {
-    super::run(index, || {
-        calls::workspace_size(&query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc), workSpaceSize)
-    })
-}
-
-pub fn miopenConvolutionForwardGetSolutionCount(
-    index: usize,
-    handle: H,
-    wDesc: Td,
-    xDesc: Td,
-    convDesc: Cd,
-    yDesc: Td,
-    solutionCount: *mut usize,
-) -> Option<u32> {
-    super::run(index, || {
-        calls::solution_count(&query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc), solutionCount)
-    })
-}
-
-pub fn miopenConvolutionForwardGetSolution(
-    index: usize,
-    handle: H,
-    wDesc: Td,
-    xDesc: Td,
-    convDesc: Cd,
-    yDesc: Td,
-    maxSolutionCount: usize,
-    solutionCount: *mut usize,
-    solutions: *mut sys::miopenConvSolution_t,
-) -> Option<u32> {
-    super::run(index, || {
-        let c = query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc);
-        calls::solutions(&c, maxSolutionCount, solutionCount, solutions)
-    })
-}
-
-pub fn miopenConvolutionForwardGetSolutionWorkspaceSize(
-    index: usize,
-    handle: H,
-    wDesc: Td,
-    xDesc: Td,
-    convDesc: Cd,
-    yDesc: Td,
-    solution_id: u64,
-    workSpaceSize: *mut usize,
-) -> Option<u32> {
-    super::run(index, || {
-        let c = query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc);
-        calls::solution_workspace(&c, solution_id, workSpaceSize)
-    })
-}
-
-pub fn miopenConvolutionForwardCompileSolution(
-    index: usize,
-    handle: H,
-    wDesc: Td,
-    xDesc: Td,
-    convDesc: Cd,
-    yDesc: Td,
-    solution_id: u64,
-) -> Option<u32> {
-    super::run(index, || calls::compile(&query(Direction::Forward, handle, wDesc, xDesc, convDesc, yDesc), solution_id))
 }
 
 pub fn miopenConvolutionForwardImmediate(
@@ -231,81 +228,6 @@ pub fn miopenFindConvolutionBackwardDataAlgorithm(
     })
 }
 
-pub fn miopenConvolutionBackwardDataGetWorkSpaceSize(
-    index: usize,
-    handle: H,
-    dyDesc: Td,
-    wDesc: Td,
-    convDesc: Cd,
-    dxDesc: Td,
-    workSpaceSize: *mut usize,
-) -> Option<u32> {
-    super::run(index, || {
-        calls::workspace_size(&query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc), workSpaceSize)
-    })
-}
-
-pub fn miopenConvolutionBackwardDataGetSolutionCount(
-    index: usize,
-    handle: H,
-    dyDesc: Td,
-    wDesc: Td,
-    convDesc: Cd,
-    dxDesc: Td,
-    solutionCount: *mut usize,
-) -> Option<u32> {
-    super::run(index, || {
-        calls::solution_count(&query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc), solutionCount)
-    })
-}
-
-pub fn miopenConvolutionBackwardDataGetSolution(
-    index: usize,
-    handle: H,
-    dyDesc: Td,
-    wDesc: Td,
-    convDesc: Cd,
-    dxDesc: Td,
-    maxSolutionCount: usize,
-    solutionCount: *mut usize,
-    solutions: *mut sys::miopenConvSolution_t,
-) -> Option<u32> {
-    super::run(index, || {
-        let c = query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc);
-        calls::solutions(&c, maxSolutionCount, solutionCount, solutions)
-    })
-}
-
-pub fn miopenConvolutionBackwardDataGetSolutionWorkspaceSize(
-    index: usize,
-    handle: H,
-    dyDesc: Td,
-    wDesc: Td,
-    convDesc: Cd,
-    dxDesc: Td,
-    solution_id: u64,
-    workSpaceSize: *mut usize,
-) -> Option<u32> {
-    super::run(index, || {
-        let c = query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc);
-        calls::solution_workspace(&c, solution_id, workSpaceSize)
-    })
-}
-
-pub fn miopenConvolutionBackwardDataCompileSolution(
-    index: usize,
-    handle: H,
-    dyDesc: Td,
-    wDesc: Td,
-    convDesc: Cd,
-    dxDesc: Td,
-    solution_id: u64,
-) -> Option<u32> {
-    super::run(index, || {
-        calls::compile(&query(Direction::BackwardData, handle, dyDesc, wDesc, convDesc, dxDesc), solution_id)
-    })
-}
-
 pub fn miopenConvolutionBackwardDataImmediate(
     index: usize,
     handle: H,
@@ -370,87 +292,6 @@ pub fn miopenFindConvolutionBackwardWeightsAlgorithm(
         let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
         let b = bufs(x, dw, dy as In);
         calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
-    })
-}
-
-pub fn miopenConvolutionBackwardWeightsGetWorkSpaceSize(
-    index: usize,
-    handle: H,
-    dyDesc: Td,
-    xDesc: Td,
-    convDesc: Cd,
-    dwDesc: Td,
-    workSpaceSize: *mut usize,
-) -> Option<u32> {
-    super::run(index, || {
-        calls::workspace_size(
-            &query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc),
-            workSpaceSize,
-        )
-    })
-}
-
-pub fn miopenConvolutionBackwardWeightsGetSolutionCount(
-    index: usize,
-    handle: H,
-    dyDesc: Td,
-    xDesc: Td,
-    convDesc: Cd,
-    dwDesc: Td,
-    solutionCount: *mut usize,
-) -> Option<u32> {
-    super::run(index, || {
-        calls::solution_count(
-            &query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc),
-            solutionCount,
-        )
-    })
-}
-
-pub fn miopenConvolutionBackwardWeightsGetSolution(
-    index: usize,
-    handle: H,
-    dyDesc: Td,
-    xDesc: Td,
-    convDesc: Cd,
-    dwDesc: Td,
-    maxSolutionCount: usize,
-    solutionCount: *mut usize,
-    solutions: *mut sys::miopenConvSolution_t,
-) -> Option<u32> {
-    super::run(index, || {
-        let c = query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc);
-        calls::solutions(&c, maxSolutionCount, solutionCount, solutions)
-    })
-}
-
-pub fn miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(
-    index: usize,
-    handle: H,
-    dyDesc: Td,
-    xDesc: Td,
-    convDesc: Cd,
-    dwDesc: Td,
-    solution_id: u64,
-    workSpaceSize: *mut usize,
-) -> Option<u32> {
-    super::run(index, || {
-        let c = query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc);
-        calls::solution_workspace(&c, solution_id, workSpaceSize)
-    })
-}
-
-pub fn miopenConvolutionBackwardWeightsCompileSolution(
-    index: usize,
-    handle: H,
-    dyDesc: Td,
-    xDesc: Td,
-    convDesc: Cd,
-    dwDesc: Td,
-    solution_id: u64,
-) -> Option<u32> {
-    super::run(index, || {
-        calls::compile(&query(Direction::BackwardWeights, handle, dyDesc, xDesc, convDesc, dwDesc), solution_id)
     })
 }
 
