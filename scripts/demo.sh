@@ -24,15 +24,15 @@ echo
 echo "== 1. pre-wrapper baseline libMIOpen.so.1 (no wrapper in the process)"
 LD_LIBRARY_PATH="$PWD/$BUILD/baseline" "$demo"
 echo
-echo "== 2. wrapper, MIOPEN_HIPDNN_FORWARDING=disabled (default), routing trace via MIOPEN_LOG_LEVEL=5"
-MIOPEN_HIPDNN_FORWARDING=disabled MIOPEN_LOG_LEVEL=5 "$demo"
+echo "== 2. wrapper, MIOPEN_HIPDNN_FORWARDING=disabled (default), routing trace via MIOPEN_HIPDNN_LOG_ROUTING=1 (MIOPEN_LOG_LEVEL=5 prints it too, with MIOpen's own log)"
+MIOPEN_HIPDNN_FORWARDING=disabled MIOPEN_HIPDNN_LOG_ROUTING=1 "$demo"
 echo
 # The hipDNN backend is found through hipDNN's own variable (an absolute
 # directory); the test bed's backend stands in for libhipdnn_backend.so.
 export HIPDNN_BACKEND_LIBRARY_PATH="$PWD/$BUILD/test/mini-hipdnn/lib"
 trace="$BUILD/demo/enabled-trace.txt"
 echo "== 3. wrapper, MIOPEN_HIPDNN_FORWARDING=enabled: the convolution runs on hipDNN (reference engine)"
-MIOPEN_HIPDNN_FORWARDING=enabled MIOPEN_LOG_LEVEL=5 "$demo" 2> >(tee "$trace" >&2)
+MIOPEN_HIPDNN_FORWARDING=enabled MIOPEN_HIPDNN_LOG_ROUTING=1 MIOPEN_HIPDNN_EXIT_SUMMARY=1 "$demo" 2> >(tee "$trace" >&2)
 hits=$(grep -c 'plan cache hit' "$trace" || true)
 misses=$(grep -c 'plan cache miss' "$trace" || true)
 forwarded=$(grep -c -- '-> hipDNN' "$trace" || true)
@@ -41,10 +41,10 @@ echo "   forwarded calls: $forwarded; plan cache: $hits hit(s), $misses miss(es)
 echo
 echo "== 4. the same, on hipDNN's MIOpen provider engine (which calls MIOpen Private's _impl entry points)"
 HIPDNN_PLUGIN_DIR="$PWD/$BUILD/test/mini-hipdnn/provider_plugins" \
-  MIOPEN_HIPDNN_FORWARDING=enabled MIOPEN_LOG_LEVEL=5 "$demo"
+  MIOPEN_HIPDNN_FORWARDING=enabled MIOPEN_HIPDNN_LOG_ROUTING=1 "$demo"
 echo
 echo "== 5. enabled, but MIOPEN_DISABLE_HIPDNN_FOR=* (the rollback switch): everything on MIOpen Private"
-MIOPEN_DISABLE_HIPDNN_FOR='*' MIOPEN_HIPDNN_FORWARDING=enabled MIOPEN_LOG_LEVEL=5 "$demo"
+MIOPEN_DISABLE_HIPDNN_FOR='*' MIOPEN_HIPDNN_FORWARDING=enabled MIOPEN_HIPDNN_LOG_ROUTING=1 "$demo"
 echo
 echo "== 6. wrapper, default environment (silent, byte-identical stderr to the baseline)"
 "$demo"

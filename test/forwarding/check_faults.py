@@ -121,6 +121,32 @@ def check_disabled(a, name, env):
         fail(f"{name}, forwarding disabled: must be invisible (all succeed on MIOpen, no record): {bad} {err}")
 
 
+def status_table():
+    """The documented hipDNN -> MIOpen table (docs/forwarding.md; a Rust test ties it to the code)."""
+    names = {"miopenStatusSuccess": 0, "miopenStatusNotInitialized": 1, "miopenStatusInvalidValue": 2,
+             "miopenStatusBadParm": 3, "miopenStatusAllocFailed": 4, "miopenStatusInternalError": 5,
+             "miopenStatusNotImplemented": 6, "miopenStatusUnknownError": 7}
+    doc = open(os.path.join(os.path.dirname(__file__), "../../docs/forwarding.md")).read()
+    rows = re.findall(r"^\| (\d+) `HIPDNN_STATUS_\w+` \| `(miopenStatus\w+)` \|", doc, re.M)
+    table = {int(h): names[m] for h, m in rows}
+    if sorted(table) != list(range(15)):
+        fail(f"docs/forwarding.md: the translation table must have one row per hipDNN status 0-14: {sorted(table)}")
+    return table
+
+
+def every_status(a):
+    """Each hipDNN status a forwarded execute can fail with, end to end."""
+    lib = {"HIPDNN_BACKEND_LIBRARY_PATH": a.backend_dir, "MIOPEN_HIPDNN_FORWARDING": "enabled"}
+    for hipdnn, miopen in sorted(status_table().items()):
+        if hipdnn == 0:
+            continue
+        calls, _, _ = run(a.consumer, dict(lib, MINI_HIPDNN_TEST_FAIL_EXECUTE=f"status:{hipdnn}"))
+        f = calls["forward"]
+        if (f["status"], f["outcome"], f["hipdnn"]) != (miopen, 2, hipdnn) or not f["errstr"].startswith("[hipDNN-forwarded] "):
+            fail(f"hipDNN status {hipdnn}: expected miopenStatus {miopen}, outcome failed, prefix; got {f}")
+    print("every hipDNN status 1-14 from execute: translated as documented, attributed, prefixed")
+
+
 def main():
     ap = argparse.ArgumentParser()
     for opt in ("consumer", "backend-dir", "missing-symbol-dir", "wrong-major-dir"):
@@ -130,6 +156,7 @@ def main():
         for name, (env, expect, diag) in classes(a, empty).items():
             check_enabled(a, name, env, expect, diag)
             check_disabled(a, name, env)
+    every_status(a)
     print("every fault class: status, record, prefix and diagnostic as documented; invisible when disabled")
 
 

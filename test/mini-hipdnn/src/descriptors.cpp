@@ -1102,7 +1102,11 @@ void executePlan(hipdnnHandle_t handle, const PlanDesc& plan, const VariantDesc&
     std::string knob = envString("MINI_HIPDNN_TEST_FAIL_EXECUTE");
     if(!knob.empty() && knob != "0")
     {
-        fail(HIPDNN_STATUS_EXECUTION_FAILED, std::string(w) + ": failed by MINI_HIPDNN_TEST_FAIL_EXECUTE (test-bed knob)");
+        // "status:<n>" fails with that hipdnnStatus_t (tests of the status translation).
+        const auto st = knob.rfind("status:", 0) == 0
+                            ? static_cast<hipdnnStatus_t>(std::atoi(knob.c_str() + 7))
+                            : HIPDNN_STATUS_EXECUTION_FAILED;
+        fail(st, std::string(w) + ": failed by MINI_HIPDNN_TEST_FAIL_EXECUTE (test-bed knob)");
     }
     const auto& eng = *plan.config->engine;
     const auto& g = eng.graph->view;

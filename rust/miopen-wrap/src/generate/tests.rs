@@ -57,13 +57,22 @@ fn manifest_lists_entry_points_with_families() {
 }
 
 #[test]
-fn export_map_is_exactly_public_plus_survivors() {
+fn export_map_is_exactly_public_plus_survivors_plus_the_wrapper_api() {
     let (d, _m) = run_on(HEADER, &["miopenHiddenThing"]);
     let map = std::fs::read_to_string(d.path().join("out/libMIOpen.map")).unwrap();
     assert!(map.contains("MIOPEN_TEST_1 {"));
     let globals: Vec<&str> =
         map.lines().map(str::trim).skip_while(|l| *l != "global:").skip(1).take_while(|l| *l != "local:").collect();
-    assert_eq!(globals, ["miopenCreate;", "miopenGetErrorString;", "miopenHiddenThing;", "miopenSetDims;"]);
+    assert_eq!(
+        globals,
+        [
+            "miopenCreate;",
+            "miopenGetErrorString;",
+            "miopenGetLastForwardedError;",
+            "miopenHiddenThing;",
+            "miopenSetDims;"
+        ]
+    );
 }
 
 const TABLE_HEADER: &str = r#"
@@ -124,7 +133,10 @@ fn stubs_bind_enums_as_integers_and_call_impl() {
     assert!(s.contains("crate::fast_path!(impls::miopenCreate_impl, miopenCreate__routed)"), "{s}");
     // Not in the forwarding table: the routed body traces, then calls Private.
     assert!(s.contains("crate::runtime::route(0);\n    impls::miopenCreate_impl(handle)"), "{s}");
-    assert!(!s.contains("crate::forward::"), "{s}");
+    assert!(!s.contains("crate::forward::entry::"), "{s}");
+    // miopenGetErrorString is an after-hook: Private's text, then the hook may prefix it.
+    assert!(s.contains("let result = impls::miopenGetErrorString_impl(error);"), "{s}");
+    assert!(s.contains("crate::forward::hooks::miopenGetErrorString(error as _, result as _) as _"), "{s}");
     assert!(s.contains("jmp *miopenHiddenThing_impl@GOTPCREL(%rip)"), "{s}");
     // The generated file must itself be valid Rust.
     syn::parse_file(&s).unwrap();
