@@ -230,7 +230,6 @@ pub fn workspace_size(c: &Conv, out: *mut usize) -> Outcome {
 /// MIOpen's Direct algorithm family, which MIOpen has for every problem,
 /// with the time measured and a memory size that covers the plan and every
 /// MIOpen algorithm. Nothing is read from or written to MIOpen's find-db.
-#[allow(clippy::too_many_arguments)]
 pub fn find(
     c: &Conv,
     b: &Buffers,
