@@ -3,6 +3,10 @@
 //   forwarded wrapper <calls> <threads>   miopenConvolutionForward through
 //       libMIOpen.so (run with forwarding enabled and an engine that returns
 //       at once), one MIOpen handle per thread, plan cache warm
+//   forwarded coldstart 0 0   the first miopenConvolutionForward of this
+//       process (a 1x16x32x32 * 16x16x3x3 convolution), in microseconds:
+//       with forwarding enabled it includes loading the backend and
+//       building the plan
 //   forwarded backend <calls> <threads>   the hipDNN backend alone doing what
 //       the wrapper asks of it per call (variant pack, execute) on a plan
 //       built once, with the same engine
@@ -155,10 +159,38 @@ double backend_thread(long calls)
     return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
 }
 
+int cold_start()
+{
+    const int n = 1, c = 16, hw = 32, k = 16;
+    miopenHandle_t h;
+    must(miopenCreate(&h) == miopenStatusSuccess, "miopenCreate");
+    miopenTensorDescriptor_t x, w, y;
+    miopenCreateTensorDescriptor(&x);
+    miopenCreateTensorDescriptor(&w);
+    miopenCreateTensorDescriptor(&y);
+    miopenSet4dTensorDescriptor(x, miopenFloat, n, c, hw, hw);
+    miopenSet4dTensorDescriptor(w, miopenFloat, k, c, 3, 3);
+    miopenSet4dTensorDescriptor(y, miopenFloat, n, k, hw, hw);
+    miopenConvolutionDescriptor_t cd;
+    miopenCreateConvolutionDescriptor(&cd);
+    miopenInitConvolutionDescriptor(cd, miopenConvolution, 1, 1, 1, 1, 1, 1);
+    std::vector<float> xv(size_t(n * c * hw * hw), 0.5f), wv(size_t(k * c * 9), 0.25f), yv(size_t(n * k * hw * hw));
+    const float alpha = 1.0f, beta = 0.0f;
+    auto t0 = std::chrono::steady_clock::now();
+    must(miopenConvolutionForward(h, &alpha, x, xv.data(), w, wv.data(), cd, miopenConvolutionFwdAlgoDirect, &beta, y,
+                                  yv.data(), nullptr, 0) == miopenStatusSuccess,
+         "first miopenConvolutionForward");
+    auto t1 = std::chrono::steady_clock::now();
+    std::printf("coldstart us=%.1f\n", std::chrono::duration<double, std::micro>(t1 - t0).count());
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
+    if(argc > 1 && std::strcmp(argv[1], "coldstart") == 0)
+        return cold_start();
     if(argc != 4 || (std::strcmp(argv[1], "wrapper") != 0 && std::strcmp(argv[1], "backend") != 0))
     {
         std::fprintf(stderr, "usage: forwarded wrapper|backend <calls> <threads>\n");

@@ -70,5 +70,32 @@ per_call() { # (instr(2N) - instr(N)) / N, so start-up cost cancels out
     w=$(minimum "${ws[@]}"); b=$(minimum "${bs[@]}")
     echo "| $t | $w | $b | $(echo "$w - $b" | bc) |"
   done
+  echo
+  echo "## Cold start: the first convolution of a fresh process"
+  echo
+  echo "A 1x16x32x32 * 16x16x3x3 fp32 miopenConvolutionForward, timed inside 11 fresh processes per"
+  echo "mode (interleaved); enabled includes loading the hipDNN backend and building the plan. With"
+  echo "hipDNN's MIOpen provider engine the convolution runs the same MIOpen kernel as disabled (the"
+  echo "comparison RFC exit criterion 4 asks for); the reference engine is other CPU code."
+  echo
+  echo "| mode | median (us) | min | max |"
+  echo "| --- | --- | --- | --- |"
+  dis=(); en=(); pr=()
+  cold() { env "$@" "$OUT/forwarded" coldstart 0 0 2>/dev/null | sed -n 's/coldstart us=//p'; }
+  for _ in $(seq 11); do
+    dis+=("$(cold MIOPEN_HIPDNN_FORWARDING=disabled)")
+    en+=("$(cold MIOPEN_HIPDNN_FORWARDING=enabled HIPDNN_BACKEND_LIBRARY_PATH="$HD/lib")")
+    pr+=("$(cold MIOPEN_HIPDNN_FORWARDING=enabled HIPDNN_BACKEND_LIBRARY_PATH="$HD/lib" HIPDNN_PLUGIN_DIR="$HD/provider_plugins")")
+  done
+  stats() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)], v[1], v[NR]}'; }
+  read -r dmed dmin dmax <<<"$(stats "${dis[@]}")"
+  read -r emed emin emax <<<"$(stats "${en[@]}")"
+  read -r pmed pmin pmax <<<"$(stats "${pr[@]}")"
+  echo "| disabled | $dmed | $dmin | $dmax |"
+  echo "| enabled, MIOpen provider engine | $pmed | $pmin | $pmax |"
+  echo "| enabled, reference engine | $emed | $emin | $emax |"
+  echo
+  echo "enabled / disabled (medians): provider engine $(echo "scale=2; $pmed / $dmed" | bc)," \
+       "reference engine $(echo "scale=2; $emed / $dmed" | bc)"
 } | tee "$OUT/report.md"
 echo "report: $OUT/report.md"
