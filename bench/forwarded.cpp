@@ -38,33 +38,50 @@ void must(bool ok, const char* what)
     }
 }
 
-double wrapper_thread(long calls)
+// An fp32 NCHW "same" convolution (stride 1, pad filter/2) on a new handle.
+struct SameConv
 {
     miopenHandle_t h;
-    must(miopenCreate(&h) == miopenStatusSuccess, "miopenCreate");
     miopenTensorDescriptor_t x, w, y;
-    miopenCreateTensorDescriptor(&x);
-    miopenCreateTensorDescriptor(&w);
-    miopenCreateTensorDescriptor(&y);
-    miopenSet4dTensorDescriptor(x, miopenFloat, N, C, H, W);
-    miopenSet4dTensorDescriptor(w, miopenFloat, K, C, 1, 1);
-    miopenSet4dTensorDescriptor(y, miopenFloat, N, K, H, W);
     miopenConvolutionDescriptor_t c;
-    miopenCreateConvolutionDescriptor(&c);
-    miopenInitConvolutionDescriptor(c, miopenConvolution, 0, 0, 1, 1, 1, 1);
-    std::vector<float> xv(N * C * H * W, 1.0f), wv(K * C, 1.0f), yv(N * K * H * W);
-    const float alpha = 1.0f, beta = 0.0f;
-    auto call = [&] {
+    std::vector<float> xv, wv, yv;
+
+    SameConv(int n, int ch, int hw, int k, int filter)
+    {
+        must(miopenCreate(&h) == miopenStatusSuccess, "miopenCreate");
+        miopenCreateTensorDescriptor(&x);
+        miopenCreateTensorDescriptor(&w);
+        miopenCreateTensorDescriptor(&y);
+        miopenSet4dTensorDescriptor(x, miopenFloat, n, ch, hw, hw);
+        miopenSet4dTensorDescriptor(w, miopenFloat, k, ch, filter, filter);
+        miopenSet4dTensorDescriptor(y, miopenFloat, n, k, hw, hw);
+        miopenCreateConvolutionDescriptor(&c);
+        const int pad = filter / 2;
+        miopenInitConvolutionDescriptor(c, miopenConvolution, pad, pad, 1, 1, 1, 1);
+        xv.assign(size_t(n * ch * hw * hw), 1.0f);
+        wv.assign(size_t(k * ch * filter * filter), 1.0f);
+        yv.assign(size_t(n * k * hw * hw), 0.0f);
+    }
+
+    miopenStatus_t forward()
+    {
+        const float alpha = 1.0f, beta = 0.0f;
         return miopenConvolutionForward(h, &alpha, x, xv.data(), w, wv.data(), c, miopenConvolutionFwdAlgoDirect,
                                         &beta, y, yv.data(), nullptr, 0);
-    };
+    }
+};
+
+double wrapper_thread(long calls)
+{
+    SameConv p(N, C, H, K, 1);
+    auto call = [&] { return p.forward(); };
     must(call() == miopenStatusSuccess, "first miopenConvolutionForward");
     auto t0 = std::chrono::steady_clock::now();
     for(long i = 0; i < calls; ++i)
         call();
     auto t1 = std::chrono::steady_clock::now();
-    must(yv[0] == 42.0f || yv[0] == float(C), "an engine ran");
-    miopenDestroy(h);
+    must(p.yv[0] == 42.0f || p.yv[0] == float(C), "an engine ran");
+    miopenDestroy(p.h);
     return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
 }
 
@@ -161,25 +178,9 @@ double backend_thread(long calls)
 
 int cold_start()
 {
-    const int n = 1, c = 16, hw = 32, k = 16;
-    miopenHandle_t h;
-    must(miopenCreate(&h) == miopenStatusSuccess, "miopenCreate");
-    miopenTensorDescriptor_t x, w, y;
-    miopenCreateTensorDescriptor(&x);
-    miopenCreateTensorDescriptor(&w);
-    miopenCreateTensorDescriptor(&y);
-    miopenSet4dTensorDescriptor(x, miopenFloat, n, c, hw, hw);
-    miopenSet4dTensorDescriptor(w, miopenFloat, k, c, 3, 3);
-    miopenSet4dTensorDescriptor(y, miopenFloat, n, k, hw, hw);
-    miopenConvolutionDescriptor_t cd;
-    miopenCreateConvolutionDescriptor(&cd);
-    miopenInitConvolutionDescriptor(cd, miopenConvolution, 1, 1, 1, 1, 1, 1);
-    std::vector<float> xv(size_t(n * c * hw * hw), 0.5f), wv(size_t(k * c * 9), 0.25f), yv(size_t(n * k * hw * hw));
-    const float alpha = 1.0f, beta = 0.0f;
+    SameConv p(1, 16, 32, 16, 3);
     auto t0 = std::chrono::steady_clock::now();
-    must(miopenConvolutionForward(h, &alpha, x, xv.data(), w, wv.data(), cd, miopenConvolutionFwdAlgoDirect, &beta, y,
-                                  yv.data(), nullptr, 0) == miopenStatusSuccess,
-         "first miopenConvolutionForward");
+    must(p.forward() == miopenStatusSuccess, "first miopenConvolutionForward");
     auto t1 = std::chrono::steady_clock::now();
     std::printf("coldstart us=%.1f\n", std::chrono::duration<double, std::micro>(t1 - t0).count());
     return 0;

@@ -110,8 +110,8 @@ fn ready(c: &Conv, spec: GraphSpec) -> Step<Ready> {
     };
     match state::plan(api, c.handle, hd, spec) {
         Ok(l) => {
-            let (plan, hit) = state::value(l);
-            Ok(Ready { hd, plan, hit })
+            let hit = l.is_hit();
+            Ok(Ready { hd, plan: l.into_value(), hit })
         }
         Err(BuildError::NoEngine) => Err(Outcome::Failed {
             status: status::to_miopen(hstatus::NOT_SUPPORTED),

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::ptr;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 
 use hipdnn_backend::abi::{status, Handle};
 use hipdnn_backend::api::Api;
@@ -89,13 +89,5 @@ pub fn release(api: Option<&Api>, h: sys::miopenHandle_t) -> (usize, bool) {
             (plans, true)
         }
         _ => (plans, false),
-    }
-}
-
-/// Keeps a looked-up plan alive for the duration of a call.
-pub fn value(l: Lookup<Plan>) -> (Arc<Plan>, bool) {
-    match l {
-        Lookup::Hit(p) => (p, true),
-        Lookup::Built(p) => (p, false),
     }
 }
