@@ -2,6 +2,7 @@
 # Installs every build/test dependency of this project on Debian 12 (run as root).
 # Idempotent: each step checks before it acts, so a second run only verifies.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib/trixie-debs.sh"
 
 PREFIX="${MIOPEN_WRAP_TOOLS_PREFIX:-/opt/miopen-wrap-tools}"
 CORROSION_VERSION_MIN="0.5"
@@ -23,21 +24,7 @@ fi
 if [ ! -f "$PREFIX/usr/lib/x86_64-linux-gnu/cmake/Corrosion/CorrosionConfig.cmake" ] &&
    [ -z "$(find "$PREFIX" -name CorrosionConfig.cmake 2>/dev/null | head -n1)" ]; then
   echo "setup-deps: fetching Corrosion (>= $CORROSION_VERSION_MIN) from Debian trixie into $PREFIX"
-  state=$(mktemp -d)
-  trap 'rm -rf "$state"' EXIT
-  mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$state/etc/preferences.d" "$state/deb"
-  cat > "$state/etc/sources.list" <<SRC
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main
-SRC
-  : > "$state/etc/status"
-  aptopts=(-o "Dir::State=$state" -o "Dir::State::Lists=$state/lists" -o "Dir::State::status=$state/etc/status"
-           -o "Dir::Cache=$state/cache" -o "Dir::Etc::SourceList=$state/etc/sources.list"
-           -o "Dir::Etc::SourceParts=/dev/null" -o "Dir::Etc::Preferences=$state/etc/preferences"
-           -o "Dir::Etc::PreferencesParts=$state/etc/preferences.d" -o "APT::Get::List-Cleanup=0")
-  apt-get "${aptopts[@]}" -o APT::Sandbox::User=root update -qq
-  (cd "$state/deb" && apt-get "${aptopts[@]}" -o APT::Sandbox::User=root download corrosion >/dev/null)
-  mkdir -p "$PREFIX"
-  dpkg -x "$state/deb"/corrosion_*.deb "$PREFIX"
+  trixie_unpack "$PREFIX" corrosion
 fi
 corrosion_cfg=$(find "$PREFIX" -name CorrosionConfig.cmake | head -n1)
 [ -n "$corrosion_cfg" ] || { echo "setup-deps: Corrosion not found under $PREFIX" >&2; exit 1; }

@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# real-miopen-check.sh -- build a real MIOpen tree twice, as it is
+# (pre-wrapper) and adopted (scripts/adopt-miopen-tree.sh), the same way with
+# the HIPNOGPU backend (no GPU, no ROCm install), install both, and check the
+# real pair:
+#   1. every gate of `miopen-wrap check all` on the adopted install, with the
+#      pre-wrapper libMIOpen.so as the baseline;
+#   2. test/real-miopen/consumer.cpp (public API calls that need no device),
+#      built against each install, run three ways -- pre binary on the
+#      pre-wrapper library, the same binary on the wrapper (drop-in), the
+#      adopted binary on the wrapper -- stdout compared byte for byte;
+#   3. facts for docs/adopting-in-miopen.md ("Real MIOpen"): export counts and
+#      differences, sizes, SONAME / DT_NEEDED / version nodes, RSS of the
+#      consumer process, build times (report.md and report.json).
+#
+#   scripts/real-miopen-check.sh <miopen-tree> [--work-dir DIR] [--half-include DIR]
+#                                [--jobs N] [--skip-deps] [--from-install]
+#   scripts/real-miopen-check.sh --ctest [<miopen-tree>] --work-dir DIR ...
+#
+#   <miopen-tree>      a MIOpen checkout (left untouched; copied). Git LFS
+#                      pointer files in place of src/kernels/*.kdb.bz2 are fine.
+#   --work-dir DIR     where everything goes (default /tmp/real-miopen-check);
+#                      DIR/ccache is the compiler cache both builds share
+#   --half-include DIR DIR/half.hpp or DIR/half/half.hpp is ROCm/half's
+#                      include/half.hpp (else setup-real-miopen-deps.sh
+#                      downloads it)
+#   --jobs N           parallel build jobs (default: nproc)
+#   --skip-deps        do not run scripts/setup-real-miopen-deps.sh
+#   --from-install     reuse DIR's installs; only run the checks and report
+#   --ctest            the tree may also come from $MIOPEN_WRAP_REAL_MIOPEN_TREE;
+#                      with neither, print why and exit 77 (CTest: skipped)
+# Environment: MIOPEN_WRAP_BIN, a built miopen-wrap (else the adoption builds
+# one); MIOPEN_WRAP_REAL_DEPS_PREFIX, where the dependencies go.
+# Exit status: 0 every step passed, 1 a step failed, 2 usage, 77 skipped.
+set -uo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+usage() { sed -n '2,35p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
+
+SRC=""; WORK=/tmp/real-miopen-check; HALF_SRC=""; JOBS=$(nproc); DEPS=1; FROM_INSTALL=0; CTEST=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --work-dir) WORK=$2; shift 2 ;;
+    --half-include) HALF_SRC=$2; shift 2 ;;
+    --jobs) JOBS=$2; shift 2 ;;
+    --skip-deps) DEPS=0; shift ;;
+    --from-install) FROM_INSTALL=1; shift ;;
+    --ctest) CTEST=1; shift ;;
+    -h|--help) usage ;;
+    -*) echo "real-miopen-check: unknown option $1" >&2; usage ;;
+    *) [ -z "$SRC" ] || { echo "real-miopen-check: one tree only" >&2; usage; }; SRC=$1; shift ;;
+  esac
+done
+if [ -z "$SRC" ] && [ $CTEST -eq 1 ]; then
+  SRC=${MIOPEN_WRAP_REAL_MIOPEN_TREE:-}
+  if [ -z "$SRC" ]; then
+    echo "real-miopen-check: SKIPPED: no MIOpen tree given; set MIOPEN_WRAP_REAL_MIOPEN_TREE (environment or" \
+         "CMake cache variable) to a MIOpen checkout to build and check the real pair"
+    exit 77
+  fi
+fi
+[ -n "$SRC" ] || usage
+[ -d "$SRC/src" ] && [ -f "$SRC/include/miopen/miopen.h" ] || {
+  echo "real-miopen-check: $SRC is not a MIOpen tree (needs src/ and include/miopen/miopen.h)" >&2; exit 2; }
+SRC=$(cd "$SRC" && pwd)
+mkdir -p "$WORK"; WORK=$(cd "$WORK" && pwd)
+case "$WORK/" in "$SRC/"*) echo "real-miopen-check: the work dir is inside the tree" >&2; exit 2 ;; esac
+
+LOGS=$WORK/logs; mkdir -p "$LOGS"
+STEPS=$WORK/steps.tsv; : > "$STEPS"
+FACTS=$WORK/facts.tsv; [ $FROM_INSTALL -eq 1 ] && [ -f "$FACTS" ] || : > "$FACTS"
+# step NAME STATUS DETAIL -- one line of the report
+step() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> "$STEPS"; echo "real-miopen: [$2] $1${3:+ -- $3}"; }
+# fact KEY VALUE -- a number for the report (last value of a key wins)
+fact() { printf '%s\t%s\n' "$1" "$2" >> "$FACTS"; }
+# run NAME CMD... -- output to logs/NAME.log; on failure its tail to stderr
+run() { local n=$1; shift; "$@" > "$LOGS/$n.log" 2>&1; local rc=$?
+  [ $rc -eq 0 ] || { echo "real-miopen: $n failed (exit $rc); last lines of $LOGS/$n.log:" >&2; tail -20 "$LOGS/$n.log" >&2; }
+  return $rc; }
+finish() { python3 -B "$REPO/test/real-miopen/report.py" --work "$WORK"; exit $?; }
+
+PRE=$WORK/pre; ADOPT=$WORK/adopt
+DEPS_PREFIX=${MIOPEN_WRAP_REAL_DEPS_PREFIX:-/opt/miopen-wrap-tools/real-miopen}
+
+# --- dependencies ---------------------------------------------------------------
+if [ $DEPS -eq 1 ]; then
+  deps_args=(--prefix "$DEPS_PREFIX"); [ -n "$HALF_SRC" ] && deps_args+=(--half-include "$HALF_SRC")
+  if run deps "$REPO/scripts/setup-real-miopen-deps.sh" "${deps_args[@]}"; then step deps ok "$DEPS_PREFIX"
+  else step deps FAIL "see $LOGS/deps.log"; finish; fi
+fi
+TRIXIE_INC=$DEPS_PREFIX/trixie/usr/include
+HALF_DIR=$DEPS_PREFIX/half-include
+for need in "$TRIXIE_INC/hip/hip_version.h" "$TRIXIE_INC/rocblas/rocblas.h" "$HALF_DIR/half/half.hpp"; do
+  [ -f "$need" ] || { step deps FAIL "$need missing: run scripts/setup-real-miopen-deps.sh"; finish; }
+done
+
+# --- the two trees, built the same way ----------------------------------------------
+# Both trees sit at <side>/tree with <side>/build next to them, so the compiler
+# sees the same relative paths and the adopted build reuses the pre-wrapper
+# build's ccache entries for every file the adoption did not change.
+export CCACHE_DIR=$WORK/ccache CCACHE_BASEDIR=$WORK CCACHE_NOHASHDIR=1
+ulimit -s unlimited  # clang-15 overflows 8 MB of stack on MIOpen's generated kernel.cpp
+configure_args=(
+  -DCMAKE_BUILD_TYPE=Release -DMIOPEN_BACKEND=HIPNOGPU
+  -DCMAKE_C_COMPILER=clang-15 -DCMAKE_CXX_COMPILER=clang++-15
+  -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+  # HIP 5.7 and rocBLAS headers from Debian 13 ahead of Debian 12's HIP 5.2
+  "-DCMAKE_CXX_FLAGS=-D__HIP_PLATFORM_AMD__=1 -isystem $TRIXIE_INC"
+  -DBoost_USE_STATIC_LIBS=OFF -DMIOPEN_USE_MLIR=OFF -DMIOPEN_USE_COMPOSABLEKERNEL=OFF
+  -DMIOPEN_USE_ROCBLAS=OFF -DMIOPEN_USE_HIPBLASLT=OFF -DMIOPEN_ENABLE_AI_KERNEL_TUNING=OFF
+  -DMIOPEN_ENABLE_AI_IMMED_MODE_FALLBACK=OFF -DMIOPEN_USE_ROCTRACER=OFF -DBUILD_TESTING=OFF
+  -DMIOPEN_BUILD_DRIVER=OFF
+  # the text perf-db's converter (tools/sqlite2txt) needs C++23's
+  # static_assert(false) rule, which clang-15 lacks
+  -DMIOPEN_USE_SQLITE_PERFDB=ON
+  "-DHALF_INCLUDE_DIR=$HALF_DIR")
+
+# build_side NAME DIR -- configure, build and install DIR/tree into DIR/install
+build_side() {
+  local name=$1 dir=$2 t0 t1 t2 t3
+  rm -rf "$dir/build" "$dir/install"
+  ccache -z >/dev/null 2>&1
+  t0=$(date +%s)
+  run "$name-configure" cmake -S "$dir/tree" -B "$dir/build" "${configure_args[@]}" \
+      "-DCMAKE_INSTALL_PREFIX=$dir/install" || { step "$name-build" FAIL "configure (see $LOGS/$name-configure.log)"; return 1; }
+  t1=$(date +%s)
+  run "$name-build" nice -n 5 cmake --build "$dir/build" -j "$JOBS" || { step "$name-build" FAIL "see $LOGS/$name-build.log"; return 1; }
+  t2=$(date +%s)
+  run "$name-install" cmake --install "$dir/build" || { step "$name-build" FAIL "install (see $LOGS/$name-install.log)"; return 1; }
+  t3=$(date +%s)
+  ccache --print-stats > "$LOGS/$name-ccache.tsv" 2>/dev/null
+  fact "$name.configure_s" $((t1 - t0)); fact "$name.build_s" $((t2 - t1)); fact "$name.install_s" $((t3 - t2))
+  local objs
+  objs=$(find "$dir/build/src" -name '*.o' -path '*MIOpen*' | wc -l)
+  fact "$name.objects" "$objs"
+  step "$name-build" ok "configure $((t1 - t0)) s, build $((t2 - t1)) s ($objs objects, -j $JOBS), install $((t3 - t2)) s"
+}
+
+if [ $FROM_INSTALL -eq 0 ]; then
+  rm -rf "$PRE/tree"; mkdir -p "$PRE"
+  if cp -a "$SRC" "$PRE/tree"; then step pre-tree ok "copy of $SRC"; else step pre-tree FAIL "copy to $PRE/tree"; finish; fi
+  build_side pre "$PRE" || finish
+
+  adopt_args=(--work-dir "$ADOPT"); [ -n "${MIOPEN_WRAP_BIN:-}" ] && adopt_args+=(--miopen-wrap "$MIOPEN_WRAP_BIN")
+  if run adopt "$REPO/scripts/adopt-miopen-tree.sh" "$SRC" "${adopt_args[@]}"; then
+    step adopt ok "$(grep -m1 'survivors' "$LOGS/adopt.log" | sed 's/^ *//')"
+  else step adopt FAIL "see $LOGS/adopt.log and $ADOPT/logs"; finish; fi
+  build_side adopt "$ADOPT" || finish
+fi
+
+lib_of() { find "$1/install" -name "$2" \( -type f -o -type l \) | head -n1; }
+PRE_LIB=$(lib_of "$PRE" libMIOpen.so.1); WRAPPER=$(lib_of "$ADOPT" libMIOpen.so.1)
+PRIVATE=$(lib_of "$ADOPT" libMIOpen_private.so.1)
+for f in PRE_LIB WRAPPER PRIVATE; do
+  [ -n "${!f}" ] || { step installs FAIL "$f not found under $WORK/*/install"; finish; }
+done
+step installs ok "baseline $PRE_LIB; wrapper $WRAPPER; private $PRIVATE"
+
+# --- 1. every gate on the real pair ----------------------------------------------------
+WRAP_BIN=${MIOPEN_WRAP_BIN:-$ADOPT/cargo-target/release/miopen-wrap}
+[ -x "$WRAP_BIN" ] || { step gates FAIL "no miopen-wrap at $WRAP_BIN (set MIOPEN_WRAP_BIN)"; finish; }
+run gates "$WRAP_BIN" check all --wrapper "$WRAPPER" --private "$PRIVATE" --baseline "$PRE_LIB" \
+    --expect-soname libMIOpen.so.1 --expect-private-soname libMIOpen_private.so.1 \
+    --public-include "$ADOPT/install/include" --private-include-subdir miopen_private \
+    --impl-sources "$ADOPT/tree/src"
+rc=$?
+summary=$(tail -n1 "$LOGS/gates.log")
+if [ $rc -eq 0 ]; then step gates ok "$summary"; else step gates FAIL "$summary (see $LOGS/gates.log)"; fi
+
+# --- 2. the public-API consumer on both libraries ----------------------------------------
+CONS=$WORK/consumer; mkdir -p "$CONS"
+# The HIPNOGPU private library leaves HIP symbols undefined (never called on
+# these paths): --allow-shlib-undefined.
+build_consumer() {  # build_consumer NAME SIDE-DIR
+  run "consumer-$1-build" clang++-15 -std=c++17 -O1 -Wall -Wextra -Werror -DMIOPEN_BETA_API=1 -D__HIP_PLATFORM_AMD__=1 \
+      -I "$2/install/include" "$REPO/test/real-miopen/consumer.cpp" -o "$CONS/consumer-$1" \
+      -L "$(dirname "$(lib_of "$2" libMIOpen.so.1)")" -lMIOpen -Wl,--allow-shlib-undefined
+}
+run_consumer() {  # run_consumer OUTNAME BINARY LIBDIR
+  env LD_LIBRARY_PATH="$3" MIOPEN_LOG_LEVEL=0 "$CONS/consumer-$2" > "$CONS/$1.stdout" 2> "$CONS/$1.stderr"
+  local rc=$?
+  echo "$rc" > "$CONS/$1.rc"
+  fact "consumer.$1.rc" "$rc"
+  fact "consumer.$1.vmhwm_kb" "$(awk '/VmHWM/ {print $3}' "$CONS/$1.stderr")"
+  fact "consumer.$1.vmrss_kb" "$(awk '/VmRSS/ {print $3}' "$CONS/$1.stderr")"
+  return $rc
+}
+if build_consumer pre "$PRE" && build_consumer adopt "$ADOPT"; then
+  step consumer-build ok "test/real-miopen/consumer.cpp against both installs"
+  ok=1
+  run_consumer baseline pre "$(dirname "$PRE_LIB")" || ok=0
+  run_consumer dropin pre "$(dirname "$WRAPPER")" || ok=0
+  run_consumer adopted adopt "$(dirname "$WRAPPER")" || ok=0
+  lines=$(wc -l < "$CONS/baseline.stdout")
+  fact consumer.stdout_lines "$lines"
+  fact consumer.stdout_bytes "$(wc -c < "$CONS/baseline.stdout")"
+  if [ $ok -eq 1 ] && cmp -s "$CONS/baseline.stdout" "$CONS/dropin.stdout" \
+       && cmp -s "$CONS/baseline.stdout" "$CONS/adopted.stdout" && [ "$lines" -gt 0 ]; then
+    step consumer-compare ok "3 runs, stdout byte-identical ($lines lines, $(tail -n1 "$CONS/baseline.stdout"))"
+  else
+    step consumer-compare FAIL "exit statuses $(cat "$CONS"/{baseline,dropin,adopted}.rc | tr '\n' ' ')or stdout differs (diff $CONS/baseline.stdout $CONS/dropin.stdout)"
+  fi
+else
+  step consumer-build FAIL "see $LOGS/consumer-*-build.log"
+fi
+
+# --- 3. facts --------------------------------------------------------------------------
+python3 -B "$REPO/test/real-miopen/elf_facts.py" --baseline "$PRE_LIB" --wrapper "$WRAPPER" --private "$PRIVATE" \
+  --out "$WORK/elf-facts.json" > "$LOGS/elf-facts.log" 2>&1 \
+  && step elf-facts ok "$WORK/elf-facts.json" || step elf-facts FAIL "see $LOGS/elf-facts.log"
+finish
