@@ -168,8 +168,13 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len()).any(|w| w == needle)
 }
 
+/// Whether MIOpen's version script (`lib.def`, `global: miopen*;`) exports a
+/// C-linkage definition of this name: every name with the prefix, an SQLite
+/// extension entry point such as `miopen_sqlite3_memvfs_init` as much as a
+/// `miopenFoo` entry point. Such a definition the header does not declare is
+/// a survivor: the wrapper must keep exporting it.
 fn starts_api(name: &str) -> bool {
-    name.strip_prefix("miopen").and_then(|r| r.chars().next()).map(|c| c.is_ascii_uppercase()).unwrap_or(false)
+    name.len() > "miopen".len() && name.starts_with("miopen")
 }
 
 fn is_string_literal(text: &str) -> bool {
