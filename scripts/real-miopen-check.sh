@@ -14,7 +14,7 @@
 #      consumer process, build times (report.md and report.json).
 #
 #   scripts/real-miopen-check.sh <miopen-tree> [--work-dir DIR] [--half-include DIR]
-#                                [--jobs N] [--skip-deps] [--from-install]
+#                                [--jobs N] [--opt-level N] [--skip-deps] [--from-install]
 #   scripts/real-miopen-check.sh --ctest [<miopen-tree>] --work-dir DIR ...
 #
 #   <miopen-tree>      a MIOpen checkout (left untouched; copied). Git LFS
@@ -25,6 +25,9 @@
 #                      include/half.hpp (else setup-real-miopen-deps.sh
 #                      downloads it)
 #   --jobs N           parallel build jobs (default: nproc)
+#   --opt-level N      compile both trees with -ON instead of the Release
+#                      build's -O3 (0 compiles fastest; the
+#                      gates and the consumer compare the trees, not speed)
 #   --skip-deps        do not run scripts/setup-real-miopen-deps.sh
 #   --from-install     reuse DIR's installs; only run the checks and report
 #   --ctest            the tree may also come from $MIOPEN_WRAP_REAL_MIOPEN_TREE;
@@ -35,14 +38,15 @@
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-usage() { sed -n '2,35p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,37p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
 
-SRC=""; WORK=/tmp/real-miopen-check; HALF_SRC=""; JOBS=$(nproc); DEPS=1; FROM_INSTALL=0; CTEST=0
+SRC=""; WORK=/tmp/real-miopen-check; HALF_SRC=""; JOBS=$(nproc); OPT=""; DEPS=1; FROM_INSTALL=0; CTEST=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --work-dir) WORK=$2; shift 2 ;;
     --half-include) HALF_SRC=$2; shift 2 ;;
     --jobs) JOBS=$2; shift 2 ;;
+    --opt-level) OPT=$2; shift 2 ;;
     --skip-deps) DEPS=0; shift ;;
     --from-install) FROM_INSTALL=1; shift ;;
     --ctest) CTEST=1; shift ;;
@@ -114,6 +118,10 @@ configure_args=(
   # static_assert(false) rule, which clang-15 lacks
   -DMIOPEN_USE_SQLITE_PERFDB=ON
   "-DHALF_INCLUDE_DIR=$HALF_DIR")
+if [ -n "$OPT" ]; then
+  configure_args+=("-DCMAKE_CXX_FLAGS_RELEASE=-O$OPT -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O$OPT -DNDEBUG")
+fi
+fact opt_level "${OPT:-3 (Release)}"
 
 # build_side NAME DIR -- configure, build and install DIR/tree into DIR/install
 build_side() {
