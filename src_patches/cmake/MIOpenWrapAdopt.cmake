@@ -17,6 +17,9 @@
 #   MIOPEN_WRAP_SOURCE_DIR    this repository (set by the patch; override with -D)
 #   MIOPEN_WRAP_VERSION_NODE  version node of the public exports
 #                             (default MIOPEN_${MIOPEN_BACKEND}_1, as MIOpen's lib.def)
+#   MIOPEN_WRAP_RELEASE_VERSION  release stamped into both libraries for the
+#                             co-versioning gate (default: PROJECT_VERSION, the
+#                             version MIOpen's rocm_setup_version() sets)
 #   MIOPEN_WRAP_RENAME_REPORT `miopen-wrap rename --report` JSON of the adopted
 #                             tree (default: <tree>/cmake/miopen-wrap-rename-report.json
 #                             when present); its survivors get wrapper stubs
@@ -51,6 +54,8 @@ include(GNUInstallDirs)
 
 set(MIOPEN_WRAP_VERSION_NODE "" CACHE STRING
   "Version node of libMIOpen.so's exports (empty: MIOPEN_<backend>_1)")
+set(MIOPEN_WRAP_RELEASE_VERSION "" CACHE STRING
+  "MIOpen release stamped into both libraries (empty: PROJECT_VERSION)")
 set(MIOPEN_WRAP_RENAME_REPORT "" CACHE FILEPATH
   "Rename report of the adopted tree (empty: <tree>/cmake/miopen-wrap-rename-report.json if present)")
 
@@ -82,7 +87,9 @@ function(miopen_wrap_adopt_wrapper)
       "(MIOPEN_BACKEND=${MIOPEN_BACKEND})")
   endif()
 
-  # The wrapper carries exactly the version the library had before the split.
+  # The wrapper carries exactly the file version the library had before the
+  # split (MIOpen: rocm_set_soversion(MIOpen 1.0) -> VERSION 1.0); the stamp
+  # carries the release (rocm_setup_version(VERSION 3.3.0) -> PROJECT_VERSION).
   get_target_property(version ${A_PRIVATE_TARGET} VERSION)
   get_target_property(soversion ${A_PRIVATE_TARGET} SOVERSION)
   if(NOT version)
@@ -91,6 +98,15 @@ function(miopen_wrap_adopt_wrapper)
   if(NOT soversion)
     string(REGEX MATCH "^[0-9]+" soversion "${version}")
   endif()
+  set(release "${MIOPEN_WRAP_RELEASE_VERSION}")
+  if(NOT release)
+    set(release "${PROJECT_VERSION}")
+  endif()
+  if(NOT release MATCHES "^[0-9]+\\.[0-9]+\\.[0-9]+")
+    message(FATAL_ERROR "miopen-hipdnn wrapper: no MIOpen release version (PROJECT_VERSION is "
+      "'${PROJECT_VERSION}'); configure with -DMIOPEN_WRAP_RELEASE_VERSION=<major>.<minor>.<patch>")
+  endif()
+  string(REGEX MATCH "^[0-9]+\\.[0-9]+\\.[0-9]+" release "${release}")
   set(node "${MIOPEN_WRAP_VERSION_NODE}")
   if(NOT node)
     set(node MIOPEN_${MIOPEN_BACKEND}_1)
@@ -117,6 +133,7 @@ function(miopen_wrap_adopt_wrapper)
     VERSION_NODE ${node}
     VERSION ${version}
     SOVERSION ${soversion}
+    RELEASE_VERSION ${release}
     ${report_args})
 
   # Consumers of the public library got HIP's host interface from it before.

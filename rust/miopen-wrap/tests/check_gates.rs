@@ -43,9 +43,22 @@ impl Fx {
     /// `cc -shared -fPIC -Wl,-soname,<soname> -Wl,--version-script,<map>` of
     /// `src` into `out`, linking `libs` (paths) for DT_NEEDED entries.
     fn shared(&self, out: &str, soname: &str, node: &str, src: &str, libs: &[&Path], extra: &[&str]) -> PathBuf {
+        let map = format!("{node} {{ global: miopen*; hipdnn*; _Z*; local: *; }};\n");
+        self.shared_with_map(out, soname, &map, src, libs, extra)
+    }
+
+    /// `shared` with the version script's text given.
+    fn shared_with_map(
+        &self,
+        out: &str,
+        soname: &str,
+        map: &str,
+        src: &str,
+        libs: &[&Path],
+        extra: &[&str],
+    ) -> PathBuf {
         let c = self.write(&format!("{out}.c"), src);
-        let map =
-            self.write(&format!("{out}.map"), &format!("{node} {{ global: miopen*; hipdnn*; _Z*; local: *; }};\n"));
+        let map = self.write(&format!("{out}.map"), map);
         let o = self.path(out);
         let mut cmd = Command::new("cc");
         cmd.args(["-shared", "-fPIC", "-o"])
@@ -281,6 +294,115 @@ fn no_dropped_fails_on_different_version_node() {
         &r,
         &["`miopenCreate@@MIOPEN_HIP_1` has a different version node", "miopenCreate@@MIOPEN_HIP_2"],
     );
+}
+
+// ------------------------------------------- no-dropped / abi: the export contract
+
+/// MIOpen's lib.def shape: `miopen*` at the node, no `local: *;`, so every
+/// other default-visibility symbol is exported unversioned.
+const LEAKY_MAP: &str = "MIOPEN_HIP_1 { global: miopen*; local: *boost*; };\n";
+/// Internal data objects of the kind MIOpen leaks (embedded kernel sizes,
+/// environment-variable objects).
+const INTERNAL_DATA: &str = "const unsigned long MIOPEN_KERNEL_CONV_SIZE = 42;\nint MIOPEN_DEBUG_CONV_X = 1;\n";
+
+/// (baseline with unversioned internal exports, private library with or
+/// without them, standard wrapper).
+fn leaky_pair(fx: &Fx, private_keeps_internal: bool) -> (PathBuf, PathBuf, PathBuf) {
+    let mut bsrc = String::from("typedef struct { int n; float f; } miopenThing;\n");
+    for f in API {
+        bsrc.push_str(&format!("int {f}(miopenThing *p) {{ return p->n; }}\n"));
+    }
+    bsrc.push_str("int miopenGlobalCounter = 3;\n");
+    bsrc.push_str(INTERNAL_DATA);
+    let b = fx.shared_with_map("leaky/libMIOpen.so.1", "libMIOpen.so.1", LEAKY_MAP, &bsrc, &[], &["-g"]);
+    let mut psrc = stamp("3.4.0");
+    for f in API {
+        psrc.push_str(&format!("int {f}_impl(void *p) {{ return p != 0; }}\n"));
+    }
+    if private_keeps_internal {
+        psrc.push_str(INTERNAL_DATA);
+    }
+    let p = fx.shared_with_map("leaky/libMIOpen_private.so.1", "libMIOpen_private.so.1", LEAKY_MAP, &psrc, &[], &[]);
+    let w = fx.wrapper(
+        "leaky/libMIOpen.so.1.w",
+        "libMIOpen.so.1",
+        "MIOPEN_HIP_1",
+        "3.4.0",
+        &p,
+        &[],
+        "int miopenGlobalCounter = 3;\n",
+        &[],
+    );
+    (b, p, w)
+}
+
+#[test]
+fn no_dropped_and_abi_leave_internal_exports_to_the_private_library() {
+    let fx = Fx::new();
+    let (b, p, w) = leaky_pair(&fx, true);
+    let r = check(&[&"no-dropped", &"--wrapper", &w, &"--baseline", &b, &"--private", &p]);
+    assert_pass("no-dropped", &r);
+    assert!(r.1.contains("baseline internal exports (unversioned in a versioned library; not API"), "{}", r.1);
+    assert!(r.1.contains("2 internal export(s) left to the private library"), "{}", r.1);
+    // abi applies the same contract: the internal objects are no removal.
+    let r = check(&[&"abi", &"--baseline", &b, &"--wrapper", &w]);
+    assert_pass("abi", &r);
+    assert!(r.1.contains("2 internal export(s) of the baseline"), "{}", r.1);
+    // Without --private, no-dropped says what it did not check.
+    let r = check(&[&"no-dropped", &"--wrapper", &w, &"--baseline", &b]);
+    assert_pass("no-dropped", &r);
+    assert!(r.1.contains("not checked (--private"), "{}", r.1);
+}
+
+#[test]
+fn no_dropped_fails_when_an_internal_export_is_gone_from_both_libraries() {
+    let fx = Fx::new();
+    let (b, p, w) = leaky_pair(&fx, false);
+    let r = check(&[&"no-dropped", &"--wrapper", &w, &"--baseline", &b, &"--private", &p]);
+    assert_fail("no-dropped", &r, &["`MIOPEN_DEBUG_CONV_X` (unversioned, internal)", "MIOPEN_KERNEL_CONV_SIZE"]);
+}
+
+#[test]
+fn no_dropped_still_fails_on_a_dropped_versioned_survivor_of_a_leaky_baseline() {
+    let fx = Fx::new();
+    let (b, p, _) = leaky_pair(&fx, true);
+    // An SQLite-extension-style C export matching `miopen*` is API (versioned).
+    let w = fx.wrapper("leaky2/libMIOpen.so.1", "libMIOpen.so.1", "MIOPEN_HIP_1", "3.4.0", &p, &[], "", &[]);
+    let r = check(&[&"no-dropped", &"--wrapper", &w, &"--baseline", &b, &"--private", &p]);
+    assert_fail("no-dropped", &r, &["`miopenGlobalCounter@@MIOPEN_HIP_1` is exported by the baseline but not"]);
+    let r = check(&[&"abi", &"--baseline", &b, &"--wrapper", &w]);
+    assert_fail("abi", &r, &["miopenGlobalCounter"]);
+}
+
+// ---------------------------------------------------------------- needed
+
+#[test]
+fn needed_passes_on_standard_wrapper() {
+    let fx = Fx::new();
+    let (p, w, _) = fx.standard();
+    let r = check(&[&"needed", &"--wrapper", &w, &"--private", &p]);
+    assert_pass("needed", &r);
+    assert!(r.1.contains("needs only libMIOpen_private.so.1 and the C runtime"), "{}", r.1);
+}
+
+#[test]
+fn needed_fails_on_a_leaked_link_dependency() {
+    let fx = Fx::new();
+    let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
+    let dep = fx.shared(
+        "libboost_fake.so.1.74.0",
+        "libboost_fake.so.1.74.0",
+        "FAKE_1",
+        "int miopen_fake(void) { return 0; }\n",
+        &[],
+        &[],
+    );
+    let w = fx.wrapper("libMIOpen.so.1", "libMIOpen.so.1", "MIOPEN_HIP_1", "3.4.0", &p, &[], "", &[&dep]);
+    let r = check(&[&"needed", &"--wrapper", &w, &"--private", &p]);
+    assert_fail("needed", &r, &["has DT_NEEDED `libboost_fake.so.1.74.0`", "1 unexpected DT_NEEDED"]);
+    // A deliberate extra dependency can be allowed by name.
+    let r = check(&[&"needed", &"--wrapper", &w, &"--private", &p, &"--allow-needed", &"libboost_fake.so.*"]);
+    assert_pass("needed", &r);
 }
 
 // ---------------------------------------------------------------- coversion
@@ -642,12 +764,12 @@ fn all_runs_every_gate_with_inputs_and_summarises() {
         &"libMIOpen.so.1",
     ]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("8 passed, 0 failed"), "{out}");
+    assert!(out.contains("9 passed, 0 failed"), "{out}");
 
-    // Without optional inputs only the four gates on the pair run.
+    // Without optional inputs only the five gates on the pair run.
     let (code, out) = check(&[&"all", &"--wrapper", &w, &"--private", &p]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("4 passed, 0 failed"), "{out}");
+    assert!(out.contains("5 passed, 0 failed"), "{out}");
     assert!(out.contains("not run: headers (inputs not given)"), "{out}");
 }
 
@@ -667,7 +789,7 @@ fn all_fails_and_counts_failures() {
     );
     let (code, out) = check(&[&"all", &"--wrapper", &w, &"--private", &p]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("1 passed, 3 failed (failed: no-impl-exports, superset, coversion)"), "{out}");
+    assert!(out.contains("2 passed, 3 failed (failed: no-impl-exports, superset, coversion)"), "{out}");
 }
 
 #[test]

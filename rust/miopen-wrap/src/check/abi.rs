@@ -15,6 +15,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
 
+use super::contract;
 use super::elf::ElfInfo;
 use super::error::{CheckError, Result};
 use super::report::GateReport;
@@ -258,7 +259,20 @@ pub fn abi(baseline: &Path, wrapper: &Path, opts: &AbiOptions) -> Result<GateRep
             "C++ (_Z) symbols not compared (--include-cxx compares them); {cxx_gone} of the baseline's are not exported by the wrapper (MIOpen internals, which stay in libMIOpen_private)"
         ));
     }
-    let (code, text) = abidiff(opts, baseline, wrapper, &[])?;
+    // The export contract (contract.rs), as no-dropped applies it: the
+    // baseline's internal exports are not API, so their absence from the
+    // wrapper is no removal.
+    let internal = contract::internal_exports(&b);
+    let mut contract_suppressions = Vec::new();
+    if !internal.is_empty() {
+        r.note(format!(
+            "{} internal export(s) of the baseline (unversioned in a versioned library; not API) not compared",
+            internal.len()
+        ));
+        contract_suppressions
+            .push(format!("^({})$", internal.iter().map(|n| regex_escape(n)).collect::<Vec<_>>().join("|")));
+    }
+    let (code, text) = abidiff(opts, baseline, wrapper, &contract_suppressions)?;
     let full = parse_abidiff(&text);
     r.note(format!("abidiff exit status {code}"));
     if full.summary_lines.is_empty() {
@@ -296,7 +310,9 @@ pub fn abi(baseline: &Path, wrapper: &Path, opts: &AbiOptions) -> Result<GateRep
             let re = format!("^({})$", candidates.iter().map(|n| regex_escape(n)).collect::<Vec<_>>().join("|"));
             // A suppression specification (not --drop, which does not
             // filter change reports) hides the Rust-described stubs.
-            let (_, t2) = abidiff(opts, baseline, wrapper, &[re])?;
+            let mut suppress = contract_suppressions.clone();
+            suppress.push(re);
+            let (_, t2) = abidiff(opts, baseline, wrapper, &suppress)?;
             (parse_abidiff(&t2), t2)
         };
         artifacts = full.changed().saturating_sub(real.changed());

@@ -8,6 +8,7 @@
 //! passed, 1 at least one gate failed, 2 usage error or a gate could not be
 //! evaluated (unreadable file, not ELF, abidiff missing or erroring).
 pub mod abi;
+pub mod contract;
 pub mod coversion;
 pub mod elf;
 pub mod error;
@@ -46,6 +47,16 @@ enum GateCmd {
     /// No `_impl` identifier in the public include tree (outside the private
     /// subtree); no implementation source includes miopen_impl.h.
     Headers(HeadersArgs),
+    /// The wrapper's DT_NEEDED: the private library and the C runtime only.
+    Needed {
+        #[arg(long)]
+        wrapper: PathBuf,
+        #[arg(long)]
+        private: PathBuf,
+        /// A further DT_NEEDED name to allow (glob; repeatable).
+        #[arg(long = "allow-needed", value_name = "GLOB")]
+        allow: Vec<String>,
+    },
     /// libMIOpen.so exports no `*_impl` symbol.
     NoImplExports {
         /// The public wrapper library (libMIOpen.so.<X>).
@@ -69,6 +80,10 @@ enum GateCmd {
         /// The pre-wrapper libMIOpen.so.<X>.
         #[arg(long)]
         baseline: PathBuf,
+        /// The private library: must still export the baseline's internal
+        /// (unversioned) exports.
+        #[arg(long)]
+        private: Option<PathBuf>,
         #[command(flatten)]
         ignore: IgnoreArgs,
     },
@@ -181,14 +196,26 @@ struct AllArgs {
     ignore: IgnoreArgs,
     #[command(flatten)]
     tools: AbiToolArgs,
+    /// A further DT_NEEDED name the wrapper may have (glob; repeatable).
+    #[arg(long = "allow-needed", value_name = "GLOB")]
+    allow_needed: Vec<String>,
     /// Gates to leave out (repeatable), e.g. --skip abi.
     #[arg(long, value_name = "GATE")]
     skip: Vec<String>,
 }
 
 /// Every gate name, in the order `all` runs them.
-pub const GATES: &[&str] =
-    &["headers", "no-impl-exports", "superset", "no-dropped", "coversion", "provider", "hipdnn-independence", "abi"];
+pub const GATES: &[&str] = &[
+    "headers",
+    "no-impl-exports",
+    "superset",
+    "no-dropped",
+    "coversion",
+    "needed",
+    "provider",
+    "hipdnn-independence",
+    "abi",
+];
 
 fn abi_options(t: &AbiToolArgs) -> abi::AbiOptions {
     abi::AbiOptions {
@@ -249,7 +276,10 @@ fn run_all(a: &AllArgs) -> i32 {
                 .then(|| headers::headers(&headers_options(&a.headers))),
             "no-impl-exports" => Some(symbols::no_impl_exports(&a.wrapper)),
             "superset" => Some(symbols::superset(&a.wrapper, &a.private)),
-            "no-dropped" => a.baseline.as_ref().map(|b| symbols::no_dropped(&a.wrapper, b, &a.ignore.ignore)),
+            "no-dropped" => {
+                a.baseline.as_ref().map(|b| symbols::no_dropped(&a.wrapper, b, Some(&a.private), &a.ignore.ignore))
+            }
+            "needed" => Some(contract::needed(&a.wrapper, &a.private, &a.allow_needed)),
             "coversion" => Some(coversion::coversion(&a.wrapper, &a.private, &coversion_options(&a.sonames))),
             "provider" => {
                 (!a.providers.is_empty()).then(|| symbols::provider(&a.private, &a.providers, Some(&a.wrapper)))
@@ -302,9 +332,10 @@ pub fn cli_main(args: &[String]) -> i32 {
         }
         GateCmd::NoImplExports { wrapper } => emit("no-impl-exports", symbols::no_impl_exports(wrapper)),
         GateCmd::Superset { wrapper, private } => emit("superset", symbols::superset(wrapper, private)),
-        GateCmd::NoDropped { wrapper, baseline, ignore } => {
-            emit("no-dropped", symbols::no_dropped(wrapper, baseline, &ignore.ignore))
+        GateCmd::NoDropped { wrapper, baseline, private, ignore } => {
+            emit("no-dropped", symbols::no_dropped(wrapper, baseline, private.as_deref(), &ignore.ignore))
         }
+        GateCmd::Needed { wrapper, private, allow } => emit("needed", contract::needed(wrapper, private, allow)),
         GateCmd::Coversion { wrapper, private, sonames } => {
             emit("coversion", coversion::coversion(wrapper, private, &coversion_options(sonames)))
         }

@@ -4,6 +4,7 @@ use miopen_forwarding_core::table::WRAPPER_ADDITIONS;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use super::contract::{self, BaselineExport};
 use super::elf::{ElfInfo, ElfKind};
 use super::error::Result;
 use super::report::{short_list, GateReport};
@@ -120,14 +121,19 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
     rec(&p, &t)
 }
 
-/// Gate `no-dropped`: every C (non-`_Z`) symbol the baseline exports is
-/// exported by the wrapper, with the same version node (and the same
-/// default/non-default binding) when the baseline's is versioned; and the
-/// wrapper exports no C symbol beyond them except its own API
-/// (`WRAPPER_ADDITIONS`).
-pub fn no_dropped(wrapper: &Path, baseline: &Path, ignore: &[String]) -> Result<GateReport> {
+/// Gate `no-dropped`: every C (non-`_Z`) API symbol the baseline exports
+/// (see `contract`) is exported by the wrapper, with the same version node
+/// (and the same default/non-default binding) when the baseline's is
+/// versioned; every internal one is still exported by the private library
+/// (when `private` is given); and the wrapper exports no C symbol beyond the
+/// baseline's except its own API (`WRAPPER_ADDITIONS`).
+pub fn no_dropped(wrapper: &Path, baseline: &Path, private: Option<&Path>, ignore: &[String]) -> Result<GateReport> {
     let w = ElfInfo::read_shared(wrapper)?;
     let b = ElfInfo::read_shared(baseline)?;
+    let p = private.map(ElfInfo::read_shared).transpose()?;
+    let private_exports: BTreeSet<&str> = p.iter().flat_map(|p| p.exports().map(|s| s.name.as_str())).collect();
+    let mut internal = 0usize;
+    let mut internal_lost = Vec::new();
     let mut r = GateReport::new("no-dropped");
     r.note(format!("baseline: {}", baseline.display()));
     r.note(format!("wrapper:  {}", wrapper.display()));
@@ -149,6 +155,20 @@ pub fn no_dropped(wrapper: &Path, baseline: &Path, ignore: &[String]) -> Result<
         }
         if LINKER_SYMBOLS.contains(&s.name.as_str()) || ignore.iter().any(|g| glob_match(g, &s.name)) {
             ignored.push(s.display());
+            continue;
+        }
+        if contract::classify(&b, s) == BaselineExport::Internal {
+            internal += 1;
+            if p.is_some() && !private_exports.contains(s.name.as_str()) {
+                internal_lost.push(s.name.clone());
+                r.problem(format!(
+                    "`{}` (unversioned, internal) is exported by the baseline but by neither {} nor {}: \
+                     binaries linked against the baseline can no longer resolve it",
+                    s.name,
+                    file_name(wrapper),
+                    private.map(file_name).unwrap_or_default()
+                ));
+            }
             continue;
         }
         considered += 1;
@@ -181,7 +201,21 @@ pub fn no_dropped(wrapper: &Path, baseline: &Path, ignore: &[String]) -> Result<
             }
         }
     }
-    r.note(format!("baseline C exports checked: {considered} (C++ `_Z` symbols skipped: {skipped_cxx})"));
+    r.note(format!("baseline C API exports checked: {considered} (C++ `_Z` symbols skipped: {skipped_cxx})"));
+    if internal > 0 {
+        r.note(match private {
+            Some(pp) => format!(
+                "baseline internal exports (unversioned in a versioned library; not API, not re-exported): {internal}, \
+                 {} of them still exported by {}",
+                internal - internal_lost.len(),
+                file_name(pp)
+            ),
+            None => format!(
+                "baseline internal exports (unversioned in a versioned library; not API): {internal}, \
+                 not checked (--private checks that the private library still exports them)"
+            ),
+        });
+    }
     let unexpected = unexpected_additions(&w, &b, ignore);
     for name in &unexpected {
         r.problem(format!(
@@ -195,13 +229,24 @@ pub fn no_dropped(wrapper: &Path, baseline: &Path, ignore: &[String]) -> Result<
     }
     r.summary = if !unexpected.is_empty() {
         format!("{} unexpected export(s): {}", unexpected.len(), short_list(&unexpected, 8))
+    } else if !internal_lost.is_empty() && dropped.is_empty() {
+        format!(
+            "{} internal baseline export(s) exported by neither library: {}",
+            internal_lost.len(),
+            short_list(&internal_lost, 8)
+        )
     } else if dropped.is_empty() {
         format!(
-            "all {considered} C symbols of {} are exported by {} with the same version node; \
-             no export beyond them but the wrapper's own ({})",
+            "all {considered} C API symbols of {} are exported by {} with the same version node; \
+             no export beyond them but the wrapper's own ({}){}",
             file_name(baseline),
             file_name(wrapper),
-            WRAPPER_ADDITIONS.join(", ")
+            WRAPPER_ADDITIONS.join(", "),
+            if internal > 0 {
+                format!("; {internal} internal export(s) left to the private library")
+            } else {
+                String::new()
+            }
         )
     } else {
         format!("{} baseline symbol(s) dropped or re-versioned: {}", dropped.len(), short_list(&dropped, 8))
