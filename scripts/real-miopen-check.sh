@@ -202,6 +202,14 @@ if build_consumer pre "$PRE" && build_consumer adopt "$ADOPT"; then
   lines=$(wc -l < "$CONS/baseline.stdout")
   fact consumer.stdout_lines "$lines"
   fact consumer.stdout_bytes "$(wc -c < "$CONS/baseline.stdout")"
+  # The comparison must be able to fail: a copy of the baseline's output with
+  # one probe result changed has to differ.
+  sed '0,/status=0/s//status=1/' "$CONS/baseline.stdout" > "$CONS/negative.stdout"
+  if cmp -s "$CONS/baseline.stdout" "$CONS/negative.stdout"; then
+    step consumer-compare-negative FAIL "a changed status line compared equal"
+  else
+    step consumer-compare-negative ok "a changed status line is told apart"
+  fi
   if [ $ok -eq 1 ] && cmp -s "$CONS/baseline.stdout" "$CONS/dropin.stdout" \
        && cmp -s "$CONS/baseline.stdout" "$CONS/adopted.stdout" && [ "$lines" -gt 0 ]; then
     step consumer-compare ok "3 runs, stdout byte-identical ($lines lines, $(tail -n1 "$CONS/baseline.stdout"))"

@@ -18,6 +18,18 @@ does, so survivors get stubs. Checks:
     libMIOpen_private.so exports miopenGetVersion_impl and not miopenGetVersion
   * <miopen/export.h> of the renamed target still defines MIOPEN_EXPORT
   * a consumer linked through MIOpen_with_plugins runs and reports the version
+  * what the real MIOpen pair exposed (issue 14), mirrored here: the layout
+    sets the release with rocm_setup_version(VERSION 3.3.0) and the file
+    version with rocm_set_soversion(MIOpen 1.0), links an internal library
+    into the target's interface (MIOpen's target_internal_library, Boost
+    there), and its lib.def has no `local: *;`, so internal data objects are
+    exported unversioned; the same layout without the patches builds the
+    pre-wrapper baseline, and
+      - both libraries are stamped miopen-version:3.3.0 (not the 1.0 file version)
+      - the wrapper's DT_NEEDED is the private library and the C runtime only
+      - `miopen-wrap check all` passes on the pair against the baseline
+        (survivors incl. a lowercase `miopen_*` C entry point, the internal
+        data objects left to the private library)
 """
 from __future__ import annotations
 
@@ -36,6 +48,12 @@ TOP = """\
 cmake_minimum_required(VERSION 3.25)
 project(MIOpen C CXX)
 set(CMAKE_CXX_STANDARD 17)
+# As rocm-cmake's: the release goes to PROJECT_VERSION.
+function(rocm_setup_version)
+  cmake_parse_arguments(A "" "VERSION" "" ${ARGN})
+  set(PROJECT_VERSION ${A_VERSION} PARENT_SCOPE)
+endfunction()
+rocm_setup_version(VERSION 3.3.0)
 set(MIOPEN_BACKEND HIP)
 set(CMAKE_LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
 set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
@@ -88,9 +106,18 @@ target_include_directories(MIOpen PUBLIC
 target_compile_definitions(MIOpen PRIVATE MIOPEN_BETA_API=1)
 target_compile_options(MIOpen PRIVATE -Wno-attributes)
 miopen_generate_export_header(MIOpen)
+# An internal library on the target's build interface, as MIOpen links Boost.
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/internal_dep.c "int synthetic_internal_dep(void) { return 1; }\\n")
+add_library(synthetic_internal_dep SHARED ${CMAKE_CURRENT_BINARY_DIR}/internal_dep.c)
+function(target_internal_library TARGET)
+    target_link_libraries(${TARGET} PRIVATE ${ARGN})
+    target_link_libraries(${TARGET} INTERFACE $<BUILD_INTERFACE:${ARGN}>)
+endfunction()
+target_internal_library(MIOpen synthetic_internal_dep)
 add_library(MIOpen_with_plugins INTERFACE)
 target_link_libraries(MIOpen_with_plugins INTERFACE MIOpen)
-file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/lib.def "MIOPEN_${MIOPEN_BACKEND}_1 { global: miopen*; local: *; };\\n")
+# MIOpen's shape: miopen* at the node, no `local: *;`.
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/lib.def "MIOPEN_${MIOPEN_BACKEND}_1 { global: miopen*; local: *boost*; };\\n")
 target_link_libraries(MIOpen PRIVATE "-Wl,--version-script=${CMAKE_CURRENT_BINARY_DIR}/lib.def")
 rocm_install_targets(
   TARGETS MIOpen
@@ -138,6 +165,57 @@ def expect(cond, what, detail=""):
             print("     " + detail[-4000:].replace("\n", "\n     "))
 
 
+# Objects of the kinds MIOpen exports by accident (embedded kernel sizes,
+# environment-variable objects): global namespace, so unmangled C names.
+INTERNAL_DATA = """\
+#include <cstddef>
+extern const std::size_t MIOPEN_KERNEL_SYNTHETIC_SIZE;
+const std::size_t MIOPEN_KERNEL_SYNTHETIC_SIZE = 4096;
+struct SyntheticEnvVar { const char* name; };
+SyntheticEnvVar MIOPEN_DEBUG_SYNTHETIC_FLAG{"MIOPEN_DEBUG_SYNTHETIC_FLAG"};
+"""
+
+
+def lay_out(tree: Path) -> None:
+    """Our MIOpen-shaped CMake layout and test sources around a mini tree."""
+    (tree / "CMakeLists.txt").write_text(TOP)
+    (tree / "src" / "CMakeLists.txt").write_text(SRC)
+    (tree / "src" / "synthetic_internal_data.cpp").write_text(INTERNAL_DATA)
+    (tree / "consumer").mkdir(exist_ok=True)
+    (tree / "consumer" / "CMakeLists.txt").write_text(CONSUMER_CMAKE)
+    (tree / "consumer" / "main.c").write_text(CONSUMER_C)
+
+
+def configure_and_build(tree: Path, build: Path, hip: Path, env: dict, what: str) -> bool:
+    shutil.rmtree(build, ignore_errors=True)
+    r = sh(["cmake", "-S", tree, "-B", build, "-DCMAKE_BUILD_TYPE=Release", f"-DSYNTH_HIP_INCLUDE={hip}"], env=env)
+    expect(r.returncode == 0, f"{what} configures", r.stdout + r.stderr)
+    if r.returncode:
+        return False
+    if what == "patched tree":
+        expect("MIOpen hipDNN wrapper: libMIOpen.so.1" in r.stdout, "configure reports the wrapper", r.stdout)
+    r = sh(["cmake", "--build", build, "-j", "2"], env=env)
+    expect(r.returncode == 0, f"{what} builds", r.stdout + r.stderr)
+    return r.returncode == 0
+
+
+def version_stamp(lib: Path) -> str:
+    r = sh(["readelf", "-p", ".miopen_version", lib])
+    return " ".join(re.findall(r"miopen-version:[0-9.]+", r.stdout))
+
+
+def needed(lib: Path) -> list[str]:
+    r = sh(["readelf", "-d", lib])
+    return re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", r.stdout)
+
+
+def find_miopen_wrap(given: Path | None, build: Path) -> Path | None:
+    if given:
+        return given
+    found = [p for p in build.rglob("miopen-wrap") if p.is_file() and os.access(p, os.X_OK)]
+    return found[0] if found else None
+
+
 def dynsyms(lib: Path) -> set[str]:
     r = sh(["nm", "-D", "--defined-only", lib])
     return {line.split()[-1].split("@")[0] for line in r.stdout.splitlines() if line.strip()}
@@ -150,22 +228,20 @@ def main() -> int:
     ap.add_argument("--repo", type=Path, default=REPO)
     ap.add_argument("--rename-report", type=Path,
                     help="the adopt run's rename-report.json (default: next to the renamed tree)")
+    ap.add_argument("--miopen-wrap", type=Path, help="miopen-wrap for the gates (default: the one the build made)")
     a = ap.parse_args()
     tree, build = a.work / "tree", a.work / "build"
+    base_tree, base_build = a.work / "baseline-tree", a.work / "baseline-build"
     if not (a.renamed_tree / "src").is_dir():
         print(f"no renamed tree at {a.renamed_tree} (run adopt_mini_miopen first)")
         return 1
     shutil.rmtree(tree, ignore_errors=True)
     shutil.copytree(a.renamed_tree, tree, symlinks=True)
-    (tree / "CMakeLists.txt").write_text(TOP)
-    (tree / "src" / "CMakeLists.txt").write_text(SRC)
+    lay_out(tree)
     report = a.rename_report or a.renamed_tree.parent / "rename-report.json"
     if report.is_file():  # as scripts/adopt-miopen-tree.sh does: survivors reach the wrapper
         (tree / "cmake").mkdir(exist_ok=True)
         shutil.copy(report, tree / "cmake" / "miopen-wrap-rename-report.json")
-    (tree / "consumer").mkdir(exist_ok=True)
-    (tree / "consumer" / "CMakeLists.txt").write_text(CONSUMER_CMAKE)
-    (tree / "consumer" / "main.c").write_text(CONSUMER_C)
 
     patcher = [sys.executable, "-B", a.repo / "src_patches" / "apply_src_patches.py", tree,
                "--wrap-source-dir", a.repo]
@@ -176,18 +252,9 @@ def main() -> int:
     expect(r.returncode == 0 and "nothing changed" in r.stdout, "second run changes nothing", r.stdout + r.stderr)
 
     hip = a.repo / "src_patches" / "standin" / "hip-include"
-    shutil.rmtree(build, ignore_errors=True)
     env = dict(os.environ)
     env.setdefault("CARGO_TARGET_DIR", str(a.work / "cargo-target"))
-    r = sh(["cmake", "-S", tree, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
-            f"-DSYNTH_HIP_INCLUDE={hip}"], env=env)
-    expect(r.returncode == 0, "patched tree configures", r.stdout + r.stderr)
-    if r.returncode:
-        return 1
-    expect("MIOpen hipDNN wrapper: libMIOpen.so.1" in r.stdout, "configure reports the wrapper", r.stdout)
-    r = sh(["cmake", "--build", build, "-j", "2"], env=env)
-    expect(r.returncode == 0, "patched tree builds", r.stdout + r.stderr)
-    if r.returncode:
+    if not configure_and_build(tree, build, hip, env, "patched tree"):
         return 1
     lib = build / "lib"
     wrapper, private = lib / "libMIOpen.so.1", lib / "libMIOpen_private.so.1"
@@ -213,6 +280,33 @@ def main() -> int:
     r = sh([build / "bin" / "synthetic_consumer"])
     expect(r.returncode == 0 and "version" in r.stdout, "consumer through MIOpen_with_plugins runs",
            r.stdout + r.stderr)
+
+    # --- what the real pair exposed (issue 14) ---------------------------------
+    stamps = (version_stamp(wrapper), version_stamp(private))
+    expect(stamps == ("miopen-version:3.3.0", "miopen-version:3.3.0"),
+           "both libraries stamped with the release (rocm_setup_version 3.3.0), not the 1.0 file version",
+           repr(stamps))
+    wneeded = needed(wrapper)
+    expect("libMIOpen_private.so.1" in wneeded and not [n for n in wneeded if "synthetic_internal_dep" in n],
+           "the target's internal library does not leak onto the wrapper's DT_NEEDED", " ".join(wneeded))
+    expect("libsynthetic_internal_dep.so" in needed(private), "the private library keeps its internal library",
+           " ".join(needed(private)))
+    shutil.rmtree(base_tree, ignore_errors=True)
+    shutil.copytree(a.repo / "test" / "mini-miopen", base_tree, symlinks=True)
+    lay_out(base_tree)
+    if configure_and_build(base_tree, base_build, hip, env, "pre-wrapper baseline (same layout, no patches)"):
+        baseline = base_build / "lib" / "libMIOpen.so.1"
+        bsyms = dynsyms(baseline)
+        expect({"MIOPEN_KERNEL_SYNTHETIC_SIZE", "MIOPEN_DEBUG_SYNTHETIC_FLAG"} <= bsyms,
+               "the baseline exports the internal data objects (lib.def has no `local: *;`)")
+        wrap_bin = find_miopen_wrap(a.miopen_wrap, build)
+        expect(wrap_bin is not None, "miopen-wrap found for the gates")
+        if wrap_bin:
+            r = sh([wrap_bin, "check", "all", "--wrapper", wrapper, "--private", private, "--baseline", baseline,
+                    "--expect-soname", "libMIOpen.so.1", "--expect-private-soname", "libMIOpen_private.so.1"])
+            print(r.stdout)
+            expect(r.returncode == 0, "miopen-wrap check all passes on the pair against the baseline",
+                   r.stdout + r.stderr)
     print(f"{len(failures)} failure(s)")
     return 1 if failures else 0
 

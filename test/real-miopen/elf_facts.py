@@ -56,9 +56,10 @@ def version_definitions(lib: str) -> list[str]:
     return names
 
 
-def exports(lib: str) -> dict[str, dict]:
+def exports(lib: str, version_nodes: list[str]) -> dict[str, dict]:
     """Defined global/weak dynamic symbols of default/protected visibility:
-    name -> {type, version, default}."""
+    name -> {type, version, default}; the marker symbols of version nodes
+    are not exports."""
     syms = {}
     for line in readelf("--dyn-syms", lib).splitlines():
         cols = line.split()
@@ -73,7 +74,7 @@ def exports(lib: str) -> dict[str, dict]:
         elif "@" in name:
             name, version = name.split("@", 1)
             default = False
-        if ndx == "ABS" and name == version:
+        if ndx == "ABS" and name in version_nodes:
             continue  # the marker symbol of a version node
         syms[name] = {"type": typ, "version": version, "default": default}
     return syms
@@ -96,10 +97,11 @@ def family(name: str) -> str:
 
 
 def describe(lib: str) -> dict:
-    syms = exports(lib)
+    nodes = version_definitions(lib)
+    syms = exports(lib, nodes)
     counts = collections.Counter(kind(n, i) for n, i in syms.items())
     return {"path": os.path.realpath(lib), "size_bytes": os.path.getsize(lib), **dynamic(lib),
-            "version_definitions": version_definitions(lib), "exports": len(syms),
+            "version_definitions": nodes, "exports": len(syms),
             "exports_by_kind": dict(sorted(counts.items())), "_syms": syms}
 
 

@@ -30,15 +30,31 @@ std::string GetUserFindDbPath()
 
 namespace {
 
+struct RecordFormat
+{
+    char record = 0;
+    char field  = 0;
+};
+
+// The separators, from the format's C entry point (find_db_format.cpp).
+RecordFormat Format()
+{
+    RecordFormat f;
+    if(miopen_mini_finddb_format_init(&f.record, &f.field) != 0)
+        MIOPEN_LOG_W("find-db format entry point failed");
+    return f;
+}
+
 std::string Serialize(const std::vector<FindDbEntry>& entries)
 {
+    const RecordFormat f = Format();
     std::ostringstream ss;
     for(std::size_t i = 0; i < entries.size(); ++i)
     {
         const auto& e = entries[i];
         if(i != 0)
-            ss << ";";
-        ss << e.solver << ":" << e.time_ms << "," << e.workspace << "," << e.solver_id;
+            ss << f.record;
+        ss << e.solver << ":" << e.time_ms << f.field << e.workspace << f.field << e.solver_id;
     }
     return ss.str();
 }
@@ -46,10 +62,11 @@ std::string Serialize(const std::vector<FindDbEntry>& entries)
 // Parses "name:time,ws,id;..."; malformed items are skipped.
 std::vector<FindDbEntry> Parse(const std::string& value)
 {
+    const RecordFormat f = Format();
     std::vector<FindDbEntry> out;
     std::istringstream items(value);
     std::string item;
-    while(std::getline(items, item, ';'))
+    while(std::getline(items, item, f.record))
     {
         const auto colon = item.find(':');
         if(colon == std::string::npos)
@@ -58,7 +75,7 @@ std::vector<FindDbEntry> Parse(const std::string& value)
         e.solver = item.substr(0, colon);
         std::istringstream fields(item.substr(colon + 1));
         char c1 = 0, c2 = 0;
-        if(fields >> e.time_ms >> c1 >> e.workspace >> c2 >> e.solver_id && c1 == ',' && c2 == ',')
+        if(fields >> e.time_ms >> c1 >> e.workspace >> c2 >> e.solver_id && c1 == f.field && c2 == f.field)
             out.push_back(e);
     }
     return out;

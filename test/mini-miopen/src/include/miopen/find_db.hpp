@@ -42,3 +42,6 @@ std::vector<FindDbEntry> FindConvolution(Handle& handle,
                                          std::size_t workspace_size);
 
 } // namespace miopen
+
+// Separators of a find-db record (find_db_format.cpp); 0 on success.
+extern "C" int miopen_mini_finddb_format_init(char* record_separator, char* field_separator);
