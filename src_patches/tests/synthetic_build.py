@@ -55,6 +55,9 @@ function(rocm_setup_version)
 endfunction()
 rocm_setup_version(VERSION 3.3.0)
 set(MIOPEN_BACKEND HIP)
+# Link as MIOpen's clang build does: without --as-needed (some GCC builds
+# default to it, which would hide a link dependency leaking onto the wrapper).
+add_link_options(LINKER:--no-as-needed)
 set(CMAKE_LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
 set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 include(GenerateExportHeader)
