@@ -184,8 +184,12 @@ build_consumer() {  # build_consumer NAME SIDE-DIR
       -I "$2/install/include" "$REPO/test/real-miopen/consumer.cpp" -o "$CONS/consumer-$1" \
       -L "$(dirname "$(lib_of "$2" libMIOpen.so.1)")" -lMIOpen -Wl,--allow-shlib-undefined
 }
+# Each run starts from empty user databases and caches: what one run stores
+# must not change what the next one finds.
 run_consumer() {  # run_consumer OUTNAME BINARY LIBDIR
-  env LD_LIBRARY_PATH="$3" MIOPEN_LOG_LEVEL=0 "$CONS/consumer-$2" > "$CONS/$1.stdout" 2> "$CONS/$1.stderr"
+  rm -rf "$CONS/$1.db"; mkdir -p "$CONS/$1.db"
+  env LD_LIBRARY_PATH="$3" MIOPEN_USER_DB_PATH="$CONS/$1.db" MIOPEN_CUSTOM_CACHE_DIR="$CONS/$1.db" \
+      "$CONS/consumer-$2" > "$CONS/$1.stdout" 2> "$CONS/$1.stderr"
   local rc=$?
   echo "$rc" > "$CONS/$1.rc"
   fact "consumer.$1.rc" "$rc"
