@@ -14,8 +14,9 @@
 #   4. g++ -fsyntax-only: miopen_impl.h and impl_typecheck.cpp against the
 #      tree's miopen.h (parse-only stand-ins for config.h/export.h/HIP)
 #   5. cargo build -p miopen-wrapper --release with the generated stubs
-#   6. src_patches (unless --no-cmake-patches): the CMake edits, then a
-#      second run that must change nothing
+#   6. src_patches (unless --no-cmake-patches): the CMake edits and the
+#      source edits (logger), then a second run that must change nothing
+#   7. the patched logger.hpp compiles with a renamed entry point using it
 # Exit status: 0 when every step passed, 1 otherwise (the report says which).
 #
 # Options:
@@ -156,6 +157,17 @@ else
   step src-patches skipped "--no-cmake-patches"
 fi
 
+# --- 7. the logger edit compiles --------------------------------------------------
+# MIOpen's patched logger.hpp with a renamed entry point that uses every logging
+# macro naming its function (the tree's own headers, parse-only stand-ins).
+if [ $CMAKE_PATCHES -eq 1 ]; then
+  if grep -q LoggingPublicName "$TREE/src/include/miopen/logger.hpp" 2>/dev/null \
+     && run logger-compile "$CXX" -std=c++17 -fsyntax-only -Wall -Wextra -Werror -DMIOPEN_INSTALLABLE=1 \
+          -DMIOPEN_USE_ROCTRACER=0 -I "$TREE/src/include" "${INC[@]}" "$REPO/src_patches/tests/logger_public_names.cpp"; then
+    step logger-compile ok "src/include/miopen/logger.hpp with the logger edit: logger_public_names.cpp compiles (-Wall -Wextra -Werror)"
+  else step logger-compile FAIL "see $LOGS/logger-compile.log"; fi
+fi
+
 # --- the report ---------------------------------------------------------------------
 python3 - "$WORK" "$TREE" "$SRC" <<'PY'
 import json, os, sys
@@ -210,6 +222,7 @@ if man:
              + f"; {st.get('stubs', ['', 'not run'])[1]}: " + (f"{stubs_n} defined in the compiled staticlib" if stubs_n is not None else "not compiled"))
     out["stubs_generated"] = len(eps); out["stubs_compiled"] = stubs_n
 L.append(f"  impl header / type check:      {st.get('typecheck', ['', 'not run'])[1]}")
+L.append(f"  logger edit compiles:          {st.get('logger-compile', ['', 'not run'])[1]}")
 if sp:
     L.append(f"  src_patches:                   " + (f"applied ({sp['changes']} change(s) in {sp['files_changed']} file(s))"
              if sp['changes'] else "already applied (0 changes)"))

@@ -34,6 +34,11 @@ target argument with a CMake-aware reader), never by line diffs:
                       MIOpen_private until the driver's layering refactor
                       (RFC 0001 §7) makes it a public-API-only consumer
 
+C++ source edits (source_edits.py), kept as data in source-edits/*.json:
+
+  logger-*            src/include/miopen/logger.hpp  MIOpen's logger names a
+                      renamed entry point miopenFoo, not miopenFoo_impl
+
 Idempotent: a second run finds every edit in place and changes nothing.
 A tree that does not match fails, naming the missing anchor, with exit 3.
 Each edited file is re-read by the CMake-aware reader and, when a `cmake`
@@ -57,6 +62,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cmake_lexer as L  # noqa: E402
+import source_edits  # noqa: E402
 
 PUB = "MIOpen"
 PRIV = "MIOpen_private"
@@ -414,6 +420,20 @@ def syntax_check(rel: str, text: str) -> str:
     return "lexer+cmake"
 
 
+def apply_source_edits(sources, steps: list[Step], check: bool, checked: list[str]) -> int:
+    """The C++ edits of source-edits/*.json (source_edits.py); returns the
+    number of files changed."""
+    changed = 0
+    for f in sources:
+        steps.extend(Step(r.id, r.file, r.changes, r.status, r.detail) for r in f.results)
+        if f.new != f.text:
+            changed += 1
+            checked.append(f"{f.rel} (anchors)")
+            if not check:
+                f.path.write_text(f.new)
+    return changed
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("tree", type=Path)
@@ -427,7 +447,8 @@ def main(argv=None) -> int:
     try:
         works = [patch_src(root, args.wrap_source_dir, steps)]
         works += patch_consumers(root, steps)
-    except AnchorMissing as e:
+        sources = source_edits.apply_all(root)
+    except (AnchorMissing, source_edits.SourceAnchorMissing) as e:
         print(f"src_patches: FAILED: {e}", file=sys.stderr)
         print(f"src_patches: the tree at {root} does not match; nothing was changed", file=sys.stderr)
         return 3
@@ -442,6 +463,7 @@ def main(argv=None) -> int:
             checked.append(f"{fw.rel} ({how})")
             if not args.check:
                 fw.path.write_text(new)
+    total += apply_source_edits(sources, steps, args.check, checked)
     for s in steps:
         if not s.status:
             s.status = ("due" if args.check else "applied") if s.changes else "already"
