@@ -315,7 +315,7 @@ def tuning_db(c):
 def log_routing_alone(c):
     def run(env):
         _, err = c.run(["repeat", "2"], env=dict({"MIOPEN_LOG_LEVEL": None}, **env))
-        return sum(1 for l in err if TRACE.match(l)), sum(1 for l in err if "_impl" in l)
+        return sum(1 for l in err if TRACE.match(l)), sum(1 for l in err if l.startswith("MIOpen(HIP): "))
     trace, miopen_log = run({"MIOPEN_HIPDNN_LOG_ROUTING": "1"})
     if trace < 3 or miopen_log:
         fail(f"MIOPEN_HIPDNN_LOG_ROUTING=1: routing trace ({trace} lines) without MIOpen's log ({miopen_log})")

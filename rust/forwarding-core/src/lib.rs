@@ -6,6 +6,7 @@
 //! unit-testable without either library.
 //!
 //! - [`config`]: `MIOPEN_HIPDNN_FORWARDING`, `MIOPEN_DISABLE_HIPDNN_FOR`, the banner;
+//! - [`environment`]: MIOpen's own variables under forwarding (decline or warn);
 //! - [`table`]: the forwarding table (entry point -> family -> handler);
 //! - [`routing`]: the per-call decision and its reason;
 //! - [`conv`]: the convolution problem model (descriptor fields -> graph spec or decline);
@@ -13,6 +14,7 @@
 //! - [`status`]: hipDNN status -> `miopenStatus_t`.
 pub mod config;
 pub mod conv;
+pub mod environment;
 pub mod plan_cache;
 pub mod routing;
 pub mod status;

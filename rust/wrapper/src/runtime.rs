@@ -133,6 +133,11 @@ pub fn config() -> &'static Config {
     let (forwarding, log_level) = (var(FORWARDING_VAR), var(LOG_LEVEL_VAR));
     let (disable_for, plan_cache_size) = (var(DISABLE_FOR_VAR), var(PLAN_CACHE_SIZE_VAR));
     let (log_routing, exit_summary) = (var(LOG_ROUTING_VAR), var(EXIT_SUMMARY_VAR));
+    // Every MIOpen variable as set now, read once (never modified: no setenv).
+    let miopen_vars: Vec<(String, String)> = std::env::vars_os()
+        .filter_map(|(n, v)| Some((n.into_string().ok()?, v.into_string().ok()?)))
+        .filter(|(n, _)| n.starts_with("MIOPEN_"))
+        .collect();
     let raw = RawEnv {
         forwarding: forwarding.as_deref(),
         log_level: log_level.as_deref(),
@@ -140,6 +145,7 @@ pub fn config() -> &'static Config {
         plan_cache_size: plan_cache_size.as_deref(),
         log_routing: log_routing.as_deref(),
         exit_summary: exit_summary.as_deref(),
+        miopen_vars: &miopen_vars,
     };
     let fresh = Box::into_raw(Box::new(Config::resolve(raw)));
     match CONFIG.compare_exchange(ptr::null_mut(), fresh, Ordering::AcqRel, Ordering::Acquire) {
