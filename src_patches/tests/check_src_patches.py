@@ -76,9 +76,15 @@ def run(tree: Path, *extra: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True)
 
 
+# The test bed's logger has MIOpen's shape: the source edits' anchors match it.
+LOGGER = (HERE.parents[1] / "test/mini-miopen/src/include/miopen/logger.hpp").read_text()
+
+
 def write(tree: Path, files: dict[str, str]) -> None:
     if tree.exists():
         shutil.rmtree(tree)
+    if "src/CMakeLists.txt" in files:
+        files = dict(files, **{"src/include/miopen/logger.hpp": LOGGER})
     for rel, text in files.items():
         p = tree / rel
         p.parent.mkdir(parents=True, exist_ok=True)
@@ -168,7 +174,8 @@ def fixture(work: Path) -> None:
     fresh = work / "fixture-check"
     write(fresh, {"src/CMakeLists.txt": SRC_OK})
     r4 = run(fresh, "--check")
-    expect(r4.returncode == 1 and snapshot(fresh) == {"src/CMakeLists.txt": SRC_OK},
+    expect(r4.returncode == 1 and snapshot(fresh) == {"src/CMakeLists.txt": SRC_OK,
+                                                      "src/include/miopen/logger.hpp": LOGGER},
            "--check on an unpatched tree: exit 1, nothing written", r4.stdout + r4.stderr)
 
 
