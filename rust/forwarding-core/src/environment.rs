@@ -91,7 +91,7 @@ pub const AUDITED: &[Audited] = &[
         name: "MIOPEN_ENABLE_LOGGING_CMD",
         applies: switched_on,
         treatment: Treatment::Warn,
-        why: "a forwarded convolution logs no MIOpenDriver command line (not implemented yet)",
+        why: "a forwarded convolution logs MIOpen's MIOpenDriver line from the wrapper; a forwarded miopenConvolutionBiasActivationForward logs none (MIOpen writes its line from the fusion plan)",
     },
     Audited {
         name: "MIOPEN_DISABLE_CACHE",
@@ -120,6 +120,9 @@ pub struct EnvPolicy {
     pub declines: Vec<String>,
     /// The one-time warnings (without the wrapper's prefix).
     pub warnings: Vec<String>,
+    /// `MIOPEN_ENABLE_LOGGING_CMD` is on: a forwarded convolution writes the
+    /// MIOpenDriver line MIOpen would have (`crate::driver_cmd`).
+    pub log_driver_cmd: bool,
 }
 
 impl EnvPolicy {
@@ -130,6 +133,9 @@ impl EnvPolicy {
         let mut set: Vec<(&str, &str)> = vars.into_iter().filter(|(n, _)| n.starts_with("MIOPEN_")).collect();
         set.sort();
         for (name, value) in set {
+            if name == "MIOPEN_ENABLE_LOGGING_CMD" {
+                policy.log_driver_cmd = switched_on(value);
+            }
             let Some(a) = audited(name).filter(|a| (a.applies)(value)) else { continue };
             let text = format!("{name}={value} ({})", a.why);
             match a.treatment {
@@ -205,6 +211,9 @@ mod tests {
             p.warnings[0].starts_with("MIOPEN_CUSTOM_CACHE_DIR=/c (") && p.warnings[0].contains("HIPDNN_CACHE_DIR")
         );
         assert_eq!(policy(&[("MIOPEN_ENABLE_LOGGING", "0")]), EnvPolicy::default());
-        assert_eq!(policy(&[("MIOPEN_ENABLE_LOGGING_CMD", "on")]).warnings.len(), 1);
+        let cmd = policy(&[("MIOPEN_ENABLE_LOGGING_CMD", "on")]);
+        assert!(cmd.log_driver_cmd && cmd.warnings.len() == 1, "{cmd:?}");
+        assert!(!policy(&[("MIOPEN_ENABLE_LOGGING_CMD", "off")]).log_driver_cmd);
+        assert!(!policy(&[]).log_driver_cmd);
     }
 }
