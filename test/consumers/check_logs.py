@@ -10,7 +10,9 @@ against
             (MIOPEN_DISABLE_HIPDNN_FOR=*)
 and requires MIOpen's log lines (stderr without the wrapper's own
 `MIOpen(hipDNN wrapper):` lines) byte-identical across the three, after
-pointer values (0x...) are replaced by `0xPTR`. Each run gets a fresh user db.
+pointer values (0x...) are replaced by `0xPTR`. Each run starts from a copy
+of one user db seeded by a first baseline run, so Find answers from the
+find-db instead of from timings that differ from run to run.
 
 --private-dir DIR puts DIR first on LD_LIBRARY_PATH for the wrapper runs (the
 negative control: a libMIOpen_private.so.1 built without the logger edit);
@@ -20,6 +22,7 @@ import argparse
 import difflib
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,13 +33,21 @@ LOUD = {"MIOPEN_LOG_LEVEL": "7", "MIOPEN_ENABLE_LOGGING": "1", "MIOPEN_ENABLE_LO
 SCRUB_PREFIXES = ("MIOPEN_", "HIPDNN_LOG")
 
 
-def run(cmd, env_extra):
+def run(cmd, env_extra, db_seed=None, keep_db=None):
+    """One run with its own user db: a copy of `db_seed` when given (so Find
+    answers from the find-db, not from timings that vary between runs);
+    `keep_db` receives the db the run leaves."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(SCRUB_PREFIXES)}
     env.update(LOUD)
     env.update(env_extra)
-    with tempfile.TemporaryDirectory() as db:
+    with tempfile.TemporaryDirectory() as work:
+        db = os.path.join(work, "db")
+        if db_seed:
+            shutil.copytree(db_seed, db)
         env["MIOPEN_USER_DB_PATH"] = db
         p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        if keep_db:
+            shutil.copytree(db, keep_db)
     if p.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed (exit {p.returncode}) with {env_extra}:\n{p.stderr[-3000:]}")
     return p.stderr
@@ -68,9 +79,13 @@ def main():
         "enabled": dict(wrapper_path, MIOPEN_HIPDNN_FORWARDING="enabled", MIOPEN_DISABLE_HIPDNN_FOR="*"),
     }
     logs, wrapper_lines = {}, {}
+    seed = os.path.join(a.out_dir, "seeded-db")
+    shutil.rmtree(seed, ignore_errors=True)
+    warm_up = [c.replace("{out}", os.path.join(a.out_dir, "warm-up.bin")) for c in a.command]
+    run(warm_up, runs["baseline"], keep_db=seed)
     for name, env in runs.items():
         cmd = [c.replace("{out}", os.path.join(a.out_dir, f"{name}.bin")) for c in a.command]
-        logs[name], wrapper_lines[name] = miopen_log(run(cmd, env))
+        logs[name], wrapper_lines[name] = miopen_log(run(cmd, env, db_seed=seed))
         with open(os.path.join(a.out_dir, f"{name}.log"), "w") as f:
             f.write(logs[name])
 

@@ -535,8 +535,10 @@ fn rewrite(
                 None => text += &format!("extern \"C\" decltype({n}) {n}_impl;{nl}"),
             }
         }
-        text += BLOCK_END;
-        text += nl;
+        // `#line` numbers the lines after the block as in the original
+        // source, so `__LINE__` (MIOpen's error messages and logs) and
+        // compiler diagnostics are unchanged by the rename.
+        text += &format!("#line {} {BLOCK_END}{nl}", line_of(src, pos));
         edits.push((pos, pos, text.into_bytes()));
     }
     edits.sort_by_key(|e| (e.0, e.1));
