@@ -153,7 +153,7 @@ mod tests {
     }
 
     fn nhwc(dims: &[i64]) -> Tensor {
-        let (n, c, h, w) = (dims[0], dims[1], dims[2], dims[3]);
+        let (c, h, w) = (dims[1], dims[2], dims[3]);
         Tensor { dtype: miopen_type::FLOAT, dims: dims.to_vec(), strides: vec![h * w * c, 1, w * c, c] }
     }
 
