@@ -206,7 +206,9 @@ if r:
     L.append(f"  collisions:                    {len(r['collisions'])}"
              + (": " + ", ".join(c["impl_name"] for c in r["collisions"]) if r["collisions"] else ""))
     if r.get("func_name_warnings"):
-        L.append(f"  note: {len(r['func_name_warnings'])} renamed functions log their own name via __func__ & co. (now the _impl name)")
+        fixed = st.get("logger-compile", ["", ""])[1] == "ok"
+        L.append(f"  note: {len(r['func_name_warnings'])} renamed functions log their own name via __func__ & co.; "
+                 + ("the logger edit logs them without _impl" if fixed else "without the logger edit they log the _impl name"))
     out["rename"] = {k: r[k] for k in ("public_names", "definitions_renamed", "call_sites_renamed", "declarations_renamed",
                                        "files_touched", "files_scanned", "left_alone_in_strings_comments", "collisions")}
     out["rename"]["survivors"] = [s["name"] for s in r["survivors"]]
