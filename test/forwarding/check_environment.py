@@ -44,7 +44,7 @@ WRAPPER = "MIOpen(hipDNN wrapper):"
 TRACE = re.compile(r"^MIOpen\(hipDNN wrapper\): (\w+) \[([^\]]*)\] -> (.+?) \((.*)\)$")
 POINTER = re.compile(r"0x[0-9a-fA-F]+")
 SCRUB = ("MIOPEN_", "HIPDNN_", "MINI_HIPDNN_")
-CONV_FAMILIES = ("conv_fwd", "conv_bwd_data", "conv_bwd_weights", "conv_bias_activation")
+CONV_FAMILIES = ("conv_fwd", "conv_bwd_data", "conv_bwd_weights", "conv_bias_activ")
 
 
 def fail(msg):
@@ -58,13 +58,13 @@ class Runner:
 
     def __init__(self, a):
         self.a = a
-        self.seeded = tempfile.TemporaryDirectory()
+        self.kept = tempfile.TemporaryDirectory()
         self.seeded_db = None
-        self.run("baseline")
-        self.seeded_db = os.path.join(self.seeded.name, "db")
-        shutil.copytree(self.last_db, self.seeded_db)
+        seeded = os.path.join(self.kept.name, "db")
+        self.run("baseline", keep_db=seeded)
+        self.seeded_db = seeded
 
-    def run(self, mode, extra=None):
+    def run(self, mode, extra=None, keep_db=None):
         env = {k: v for k, v in os.environ.items() if not k.startswith(SCRUB)}
         if mode == "baseline":
             env["LD_LIBRARY_PATH"] = self.a.baseline_dir
@@ -81,9 +81,8 @@ class Runner:
                 shutil.copytree(self.seeded_db, db)
             env["MIOPEN_USER_DB_PATH"] = db
             p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
-            if not self.seeded_db:
-                self.last_db = os.path.join(self.seeded.name, "first")
-                shutil.copytree(db, self.last_db)
+            if keep_db:
+                shutil.copytree(db, keep_db)
         if p.returncode != 0:
             fail(f"{mode} run with {extra} exited {p.returncode}:\n{p.stdout[-2000:]}\n{p.stderr[-3000:]}")
         if mode == "baseline" and WRAPPER in p.stderr:
