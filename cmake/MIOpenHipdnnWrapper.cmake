@@ -5,7 +5,7 @@
 #                             the public C API verbatim, DT_NEEDED on Private
 #   libMIOpen_private.so.<X>  the implementation, entry points renamed to _impl
 #
-# Usage (after corrosion_import_crate() imported `miopen-wrap` and `miopen-wrapper`):
+# Usage (after corrosion_import_crate() imported `miopen-wrap` and `miopen-abi-runtime`):
 #
 #   miopen_wrap_add_wrapper(
 #     WRAPPER_TARGET MIOpen             # new target; output libMIOpen.so
@@ -36,9 +36,9 @@ function(miopen_wrap_add_wrapper)
       message(FATAL_ERROR "miopen_wrap_add_wrapper: ${req} is required")
     endif()
   endforeach()
-  if(NOT TARGET miopen-wrap OR NOT TARGET miopen_wrapper-static)
+  if(NOT TARGET miopen-wrap OR NOT TARGET miopen_abi_runtime-static)
     message(FATAL_ERROR "miopen_wrap_add_wrapper: import the Rust crates first "
-      "(corrosion_import_crate(... CRATES miopen-wrap miopen-wrapper))")
+      "(corrosion_import_crate(... CRATES miopen-wrap miopen-abi-runtime))")
   endif()
 
   set(gen ${CMAKE_CURRENT_BINARY_DIR}/${W_WRAPPER_TARGET}_generated)
@@ -64,10 +64,10 @@ function(miopen_wrap_add_wrapper)
   endif()
 
   # The Rust staticlib includes the generated stubs (see rust/wrapper/build.rs).
-  corrosion_set_env_vars(miopen_wrapper MIOPEN_WRAP_GENERATED_DIR=${gen})
+  corrosion_set_env_vars(miopen_abi_runtime MIOPEN_WRAP_GENERATED_DIR=${gen})
   # Corrosion 0.5 runs cargo in `_cargo-build_<crate>`; older releases in
   # `cargo-build_<crate>`. The stubs must exist before either runs.
-  foreach(t _cargo-build_miopen_wrapper cargo-build_miopen_wrapper)
+  foreach(t _cargo-build_miopen_abi_runtime cargo-build_miopen_abi_runtime)
     if(TARGET ${t})
       add_dependencies(${t} ${W_WRAPPER_TARGET}_generate)
     endif()
@@ -98,7 +98,7 @@ static const char miopen_version_stamp[] = \"miopen-version:@W_VERSION@\";
   # references it. Private comes after the archive, which is what gives the
   # wrapper its DT_NEEDED on libMIOpen_private.so.<X>.
   target_link_libraries(${W_WRAPPER_TARGET} PRIVATE
-    "$<LINK_LIBRARY:WHOLE_ARCHIVE,miopen_wrapper-static>" ${W_PRIVATE_TARGET})
+    "$<LINK_LIBRARY:WHOLE_ARCHIVE,miopen_abi_runtime-static>" ${W_PRIVATE_TARGET})
   target_link_options(${W_WRAPPER_TARGET} PRIVATE
     "LINKER:--version-script=${gen}/libMIOpen.map" "LINKER:--no-undefined")
   set_target_properties(${W_WRAPPER_TARGET} PROPERTIES

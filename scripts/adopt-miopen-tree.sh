@@ -13,7 +13,7 @@
 #      export map, manifest, type check), survivors from the rename report
 #   4. g++ -fsyntax-only: miopen_impl.h and impl_typecheck.cpp against the
 #      tree's miopen.h (parse-only stand-ins for config.h/export.h/HIP)
-#   5. cargo build -p miopen-wrapper --release with the generated stubs
+#   5. cargo build -p miopen-abi-runtime --release with the generated stubs
 #   6. src_patches (unless --no-cmake-patches): the CMake edits, then a
 #      second run that must change nothing
 # Exit status: 0 when every step passed, 1 otherwise (the report says which).
@@ -103,7 +103,7 @@ run rename "$WRAP_BIN" rename --header "$HEADER" "${INC[@]}" --source "$TREE/src
 rc=$?
 case $rc in
   0) step rename ok "src/ renamed in place" ;;
-  3) step rename FAIL "collisions (see $LOGS/rename.log)" ;;
+  1) step rename FAIL "collisions (see $LOGS/rename.log)" ;;
   *) step rename FAIL "exit $rc (see $LOGS/rename.log)" ;;
 esac
 
@@ -131,11 +131,11 @@ else step typecheck FAIL "see $LOGS/impl-header.log / $LOGS/typecheck.log"; fi
 
 # --- 5. the Rust stubs ------------------------------------------------------------
 if [ -f "$GEN/stubs.rs" ] && run stubs-build env MIOPEN_WRAP_GENERATED_DIR="$GEN" CARGO_TARGET_DIR="$CARGO_TGT" \
-     cargo build -p miopen-wrapper --release --manifest-path "$REPO/Cargo.toml"; then
-  LIB=$CARGO_TGT/release/libmiopen_wrapper.a
+     cargo build -p miopen-abi-runtime --release --manifest-path "$REPO/Cargo.toml"; then
+  LIB=$CARGO_TGT/release/libmiopen_abi_runtime.a
   n=$(nm -g --defined-only "$LIB" 2>/dev/null | awk '$2=="T" && $3 ~ /^miopen/ {print $3}' | sort -u | wc -l)
   printf '%s\n' "$n" > "$WORK/stubs-defined.txt"
-  step stubs ok "cargo build -p miopen-wrapper --release: $n miopen* functions defined in libmiopen_wrapper.a"
+  step stubs ok "cargo build -p miopen-abi-runtime --release: $n miopen* functions defined in libmiopen_abi_runtime.a"
 else step stubs FAIL "see $LOGS/stubs-build.log"; fi
 
 # --- 6. src_patches ---------------------------------------------------------------

@@ -43,7 +43,7 @@ if(NOT TARGET miopen-wrap)
                          CRATES miopen-wrap)
   # The wrapper's own profile: fat LTO (see the project's Cargo.toml).
   corrosion_import_crate(MANIFEST_PATH ${MIOPEN_WRAP_SOURCE_DIR}/Cargo.toml
-                         CRATES miopen-wrapper PROFILE wrapper)
+                         CRATES miopen-abi-runtime PROFILE wrapper)
 endif()
 include(${MIOPEN_WRAP_SOURCE_DIR}/cmake/MIOpenHipdnnWrapper.cmake)
 include(GenerateExportHeader)
