@@ -54,6 +54,21 @@ impl SymbolGlobs {
     }
 }
 
+/// Globs matched against a whole relative, `/`-separated path (`*` and `?`
+/// stay within a component, `**` spans any number of them, none included).
+#[derive(Debug, Clone)]
+pub struct RelativeGlobs(GlobSet);
+
+impl RelativeGlobs {
+    pub fn new(patterns: &[String]) -> Result<Self, String> {
+        glob_set(patterns.iter().map(String::as_str), true).map(RelativeGlobs)
+    }
+
+    pub fn matches(&self, rel: &str) -> bool {
+        self.0.is_match(rel)
+    }
+}
+
 /// Which files of a tree a list of `--exclude` patterns covers. A pattern is
 /// an absolute path prefix, a glob without `/` matched against each
 /// component (`kernels`), or a glob with `/` matched against the relative
@@ -146,6 +161,14 @@ mod tests {
         assert!(!filter("*.cpp").covers("d/a.hpp", Path::new("/t/d/a.hpp")));
         assert!(!filter("src/*.cpp").covers("src/d/a.cpp", Path::new("/t/src/d/a.cpp")));
         assert!(PathFilter::new(&["a[".to_string()]).is_err());
+    }
+
+    #[test]
+    fn relative_globs() {
+        let g = RelativeGlobs::new(&["src/**/ck_impl/**/CMakeLists.txt".into()]).expect("valid");
+        assert!(g.matches("src/ck_impl/CMakeLists.txt"));
+        assert!(g.matches("src/a/ck_impl/b/CMakeLists.txt"));
+        assert!(!g.matches("src/CMakeLists.txt"));
     }
 
     #[test]
