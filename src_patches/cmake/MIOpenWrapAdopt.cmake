@@ -1,5 +1,5 @@
 # MIOpenWrapAdopt.cmake -- included by a MIOpen src/CMakeLists.txt that
-# src_patches/apply_src_patches.py edited. It brings in this repository's
+# `miopen-wrap adopt` edited (src_patches/cmake-edits.toml). It brings in this repository's
 # pieces and provides the two commands the edited MIOpen CMake calls:
 #
 #   miopen_wrap_private_export_header(<private-target>)

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""End-to-end check of src_patches + src_patches/cmake/MIOpenWrapAdopt.cmake
-without ROCm: a MIOpen-shaped CMake layout (our own minimal CMake, written
-here; no MIOpen text) around an already renamed mini MIOpen tree, patched by
-apply_src_patches.py, then configured and built for real.
+"""End-to-end check of `miopen-wrap adopt`'s CMake edits +
+src_patches/cmake/MIOpenWrapAdopt.cmake without ROCm: a MIOpen-shaped CMake
+layout (our own minimal CMake, written here; no MIOpen text) around an
+already renamed mini MIOpen tree, edited by `miopen-wrap adopt`, then
+configured and built for real.
 
-  synthetic_build.py --renamed-tree DIR --work DIR [--repo DIR]
+  synthetic_build.py --renamed-tree DIR --work DIR --miopen-wrap BIN [--repo DIR]
 
-DIR is the `tree/` of `scripts/adopt-miopen-tree.sh test/mini-miopen
---no-cmake-patches` (public entry points already in _impl form); its
+DIR is the `tree/` of `miopen-wrap adopt test/mini-miopen --skip cmake-edits
+--skip cmake-edits-check` (public entry points already in _impl form); its
 rename-report.json (next to it) is copied to <tree>/cmake/ as the command
 does, so survivors get stubs. Checks:
-  * the patcher applies, and a second run changes nothing
+  * the CMake edits apply, and a second run changes nothing
   * the patched tree configures (Corrosion, crates, miopen_wrap_add_wrapper)
     and builds libMIOpen.so (wrapper) + libMIOpen_private.so
   * libMIOpen.so exports miopenGetVersion@MIOPEN_HIP_1, no *_impl, and the
@@ -31,6 +32,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
+# The adopt steps that need the unrenamed sources: the tree is renamed already.
+SOURCE_STEPS = ["rename", "rename-check", "generate", "typecheck", "stubs"]
 
 TOP = """\
 cmake_minimum_required(VERSION 3.25)
@@ -148,6 +151,7 @@ def main() -> int:
     ap.add_argument("--renamed-tree", type=Path, required=True)
     ap.add_argument("--work", type=Path, required=True)
     ap.add_argument("--repo", type=Path, default=REPO)
+    ap.add_argument("--miopen-wrap", type=Path, required=True)
     ap.add_argument("--rename-report", type=Path,
                     help="the adopt run's rename-report.json (default: next to the renamed tree)")
     a = ap.parse_args()
@@ -160,20 +164,21 @@ def main() -> int:
     (tree / "CMakeLists.txt").write_text(TOP)
     (tree / "src" / "CMakeLists.txt").write_text(SRC)
     report = a.rename_report or a.renamed_tree.parent / "rename-report.json"
-    if report.is_file():  # as scripts/adopt-miopen-tree.sh does: survivors reach the wrapper
+    if report.is_file():  # as `miopen-wrap adopt` does: survivors reach the wrapper
         (tree / "cmake").mkdir(exist_ok=True)
         shutil.copy(report, tree / "cmake" / "miopen-wrap-rename-report.json")
     (tree / "consumer").mkdir(exist_ok=True)
     (tree / "consumer" / "CMakeLists.txt").write_text(CONSUMER_CMAKE)
     (tree / "consumer" / "main.c").write_text(CONSUMER_C)
 
-    patcher = [sys.executable, "-B", a.repo / "src_patches" / "apply_src_patches.py", tree,
-               "--wrap-source-dir", a.repo]
-    r = sh(patcher)
-    expect(r.returncode == 0, "src_patches applies to the synthetic layout", r.stdout + r.stderr)
+    adopt = [a.miopen_wrap, "adopt", tree, "--in-place", "--wrap-source-dir", a.repo,
+             "--work-dir", a.work / "adopt"] + [x for s in SOURCE_STEPS for x in ("--skip", s)]
+    r = sh(adopt)
+    expect(r.returncode == 0, "the CMake edits apply to the synthetic layout", r.stdout + r.stderr)
     print(r.stdout)
-    r = sh(patcher)
-    expect(r.returncode == 0 and "nothing changed" in r.stdout, "second run changes nothing", r.stdout + r.stderr)
+    r = sh(adopt)
+    expect(r.returncode == 0 and "already applied; nothing changed" in r.stderr, "second run changes nothing",
+           r.stdout + r.stderr)
 
     hip = a.repo / "src_patches" / "standin" / "hip-include"
     shutil.rmtree(build, ignore_errors=True)
