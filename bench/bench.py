@@ -8,7 +8,6 @@ import json
 import os
 import platform
 import re
-import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -68,6 +67,9 @@ def steady_state(a):
         runs = measure.interleaved(modes, a.rounds, lambda m: measure.field(
             measure.run([fw, m, str(a.steady_calls), str(threads)], env), "ns_per_call_mean"))
         out[threads] = {m: measure.stats(v) for m, v in runs.items()}
+    # Exact and noise-free: instructions per call, single thread.
+    out["instructions"] = {m: measure.instructions_per_call(fw, env, n=10_000, args=[m], tail=["1"])
+                           for m in ("wrapper", "backend")}
     return out
 
 
@@ -117,13 +119,13 @@ def main():
     ap = argparse.ArgumentParser()
     for name in ("build", "install", "bench", "baseline", "hipdnn", "layers", "docs"):
         ap.add_argument(f"--{name}", required=True)
-    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--hop-calls", type=int, default=20_000_000)
-    ap.add_argument("--steady-calls", type=int, default=200_000)
+    ap.add_argument("--steady-calls", type=int, default=50_000)
     ap.add_argument("--cold-runs", type=int, default=11)
     ap.add_argument("--layer-batch", type=int, default=1)
-    ap.add_argument("--layer-iters", type=int, default=3)
-    ap.add_argument("--layer-rounds", type=int, default=2)
+    ap.add_argument("--layer-iters", type=int, default=2)
+    ap.add_argument("--layer-rounds", type=int, default=1)
     ap.add_argument("--max-layers", type=int, default=100)
     ap.add_argument("--only", help="comma-separated sections to run (default: all)")
     a = ap.parse_args()

@@ -51,10 +51,11 @@ def callgrind_instructions(cmd, extra_env):
     return int(m.group(1))
 
 
-def instructions_per_call(binary, extra_env, n=100_000):
-    """(I(2n) - I(n)) / n: start-up and exit cancel out."""
-    a = callgrind_instructions([binary, str(n)], extra_env)
-    b = callgrind_instructions([binary, str(2 * n)], extra_env)
+def instructions_per_call(binary, extra_env, n=100_000, args=(), tail=()):
+    """(I(2n) - I(n)) / n: start-up and exit cancel out. The call count is
+    the argument after `args` (and before `tail`)."""
+    a = callgrind_instructions([binary, *args, str(n), *tail], extra_env)
+    b = callgrind_instructions([binary, *args, str(2 * n), *tail], extra_env)
     return (b - a) / n
 
 

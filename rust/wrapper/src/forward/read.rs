@@ -41,26 +41,32 @@ fn checked(status: sys::miopenStatus_t, what: &str) -> Result<(), String> {
     }
 }
 
+/// The most dimensions a descriptor read here can have (MIOpen's limit is 5;
+/// the getters' out-arrays live on the stack, so a read allocates only the
+/// two vectors it returns).
+const MAX_DIMS: usize = 8;
+
+/// The first `n` values, widened: the one allocation per array read.
+fn widen(v: &[i32; MAX_DIMS], n: usize) -> Vec<i64> {
+    v[..n].iter().map(|&x| i64::from(x)).collect()
+}
+
 pub fn tensor(desc: sys::miopenTensorDescriptor_t, what: &str) -> Result<Tensor, String> {
     let mut size = 0i32;
     // SAFETY: MIOpen's getter validates the descriptor; out-pointers are locals.
     checked(unsafe { sys::miopenGetTensorDescriptorSize_impl(desc, &mut size) }, what)?;
-    if !(1..=8).contains(&size) {
+    if !(1..=MAX_DIMS as i32).contains(&size) {
         return Err(format!("{what} has {size} dimensions (MIOpen decides)"));
     }
     let mut dtype = 0;
-    let mut dims = vec![0i32; size as usize];
-    let mut strides = vec![0i32; size as usize];
+    let (mut dims, mut strides) = ([0i32; MAX_DIMS], [0i32; MAX_DIMS]);
     checked(
-        // SAFETY: arrays sized by miopenGetTensorDescriptorSize, as the API requires.
+        // SAFETY: arrays of at least miopenGetTensorDescriptorSize elements, as the API requires.
         unsafe { sys::miopenGetTensorDescriptor_impl(desc, &mut dtype, dims.as_mut_ptr(), strides.as_mut_ptr()) },
         what,
     )?;
-    Ok(Tensor {
-        dtype,
-        dims: dims.into_iter().map(i64::from).collect(),
-        strides: strides.into_iter().map(i64::from).collect(),
-    })
+    let n = size as usize;
+    Ok(Tensor { dtype, dims: widen(&dims, n), strides: widen(&strides, n) })
 }
 
 pub fn conv(desc: sys::miopenConvolutionDescriptor_t) -> Result<ConvParams, String> {
@@ -68,14 +74,14 @@ pub fn conv(desc: sys::miopenConvolutionDescriptor_t) -> Result<ConvParams, Stri
     let mut n = 0i32;
     // SAFETY: as in `tensor`.
     checked(unsafe { sys::miopenGetConvolutionSpatialDim_impl(desc, &mut n) }, what)?;
-    if !(1..=8).contains(&n) {
+    if !(1..=MAX_DIMS as i32).contains(&n) {
         return Err(format!("convDesc has {n} spatial dimensions (MIOpen decides)"));
     }
     let len = n as usize;
-    let (mut pads, mut strides, mut dils) = (vec![0i32; len], vec![0i32; len], vec![0i32; len]);
+    let (mut pads, mut strides, mut dils) = ([0i32; MAX_DIMS], [0i32; MAX_DIMS], [0i32; MAX_DIMS]);
     let (mut got, mut mode) = (0i32, 0);
     checked(
-        // SAFETY: arrays of the descriptor's spatial rank.
+        // SAFETY: arrays of at least the descriptor's spatial rank.
         unsafe {
             sys::miopenGetConvolutionNdDescriptor_impl(
                 desc,
@@ -96,12 +102,11 @@ pub fn conv(desc: sys::miopenConvolutionDescriptor_t) -> Result<ConvParams, Stri
         checked(unsafe { sys::miopenGetConvolutionAttribute_impl(desc, a, &mut v) }, what)?;
         Ok(v)
     };
-    let wide = |v: Vec<i32>| v.into_iter().map(i64::from).collect();
     Ok(ConvParams {
         mode,
-        pads: wide(pads),
-        strides: wide(strides),
-        dilations: wide(dils),
+        pads: widen(&pads, len),
+        strides: widen(&strides, len),
+        dilations: widen(&dils, len),
         groups: i64::from(groups),
         deterministic: attribute(sys::MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC)?,
         fp16_alt_impl: attribute(sys::MIOPEN_CONVOLUTION_ATTRIB_FP16_ALT_IMPL)?,
