@@ -71,7 +71,7 @@ def steady_section(s, plots):
         lines += ["", "Instructions per call (callgrind, one thread, exact): through the wrapper "
                   f"{instr['wrapper']:.0f}, backend alone {instr['backend']:.0f}: the wrapper adds "
                   f"{instr['wrapper'] - instr['backend']:.0f} (including MIOpen Private's descriptor getters)."]
-    lines += ["", f"Runs per figure: {s[1]['wrapper']['runs']}.", "",
+    lines += ["", f"Runs per figure: {next(m for t, m in s.items() if t != 'instructions')['wrapper']['runs']}.", "",
               "![steady state](performance/steady.svg)", ""]
     return lines
 
