@@ -69,3 +69,15 @@ def evict_from_page_cache(paths):
             os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
         finally:
             os.close(fd)
+
+
+def inclusive_instructions(cmd, extra_env, function, out_file):
+    """Instructions spent in `function` and its callees over a whole run
+    (callgrind_annotate --inclusive=yes), or 0 when it never ran."""
+    run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}"] + cmd, extra_env)
+    text = subprocess.run(["callgrind_annotate", "--inclusive=yes", out_file], capture_output=True,
+                          text=True).stdout
+    for line in text.splitlines():
+        if function in line:
+            return int(line.split()[0].replace(",", ""))
+    return 0

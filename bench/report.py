@@ -70,7 +70,9 @@ def steady_section(s, plots):
     if instr:
         lines += ["", "Instructions per call (callgrind, one thread, exact): through the wrapper "
                   f"{instr['wrapper']:.0f}, backend alone {instr['backend']:.0f}: the wrapper adds "
-                  f"{instr['wrapper'] - instr['backend']:.0f} (including MIOpen Private's descriptor getters)."]
+                  f"{instr['wrapper'] - instr['backend']:.0f}, including MIOpen Private's descriptor getters, of which "
+                  f"{instr['test bed log-level reads']:.0f} are the test bed's getters reading MIOPEN_LOG_LEVEL with "
+                  "getenv on every call (real MIOpen reads its environment once and caches it)."]
     lines += ["", f"Runs per figure: {next(m for t, m in s.items() if t != 'instructions')['wrapper']['runs']}.", "",
               "![steady state](performance/steady.svg)", ""]
     return lines
