@@ -136,7 +136,11 @@ def main():
     ap.add_argument("--layer-rounds", type=int, default=1)
     ap.add_argument("--max-layers", type=int, default=100)
     ap.add_argument("--only", help="comma-separated sections to run (default: all)")
+    ap.add_argument("--report-only", action="store_true", help="rewrite the report from the last results.json")
     a = ap.parse_args()
+    if a.report_only:
+        report.write(json.load(open(os.path.join(a.bench, "results.json"))), a.docs)
+        return
     sections = {"hop": hop, "load": load_cost, "steady": steady_state, "cold": cold_start, "e2e": end_to_end}
     wanted = a.only.split(",") if a.only else list(sections)
     saved = os.path.join(a.bench, "results.json")

@@ -20,7 +20,7 @@ def hop_section(h, plots):
     lines += [row(k, v, "{:.3f}") for k, v in h["ns"].items()]
     lines += ["", "Instructions per call (callgrind, (I(200k) - I(100k)) / 100k: exact, noise-free):", "",
               "| library | instructions/call | over the pre-wrapper library |", "| --- | --- | --- |"]
-    lines += [f"| {k} | {v:.2f} | {v - base:+.2f} |" for k, v in h["instructions"].items()]
+    lines += [f"| {k} | {v:.2f} | {round(v - base, 2) + 0.0:+.2f} |" for k, v in h["instructions"].items()]
     svg.bars(os.path.join(plots, "hop.svg"), "Pass-through hop: min ns per miopenGetVersion call",
              [(k, v["min"]) for k, v in h["ns"].items()], "ns per call (min of runs)")
     svg.bars(os.path.join(plots, "hop-instructions.svg"), "Pass-through hop: instructions per call (callgrind)",
