@@ -3,12 +3,13 @@
 //! write what changed.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::lex::{self, Kind};
 use super::report::{self, Report};
 use super::scan::{self, DeclKind, Linkage, Scan, BLOCK_BEGIN, BLOCK_END};
 use super::{io_err, Mode, Options, RenameError};
+use crate::paths::{self, PathFilter};
 
 const FN_NAME_KEYWORDS: &[&str] = &["__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"];
 
@@ -40,100 +41,52 @@ pub struct Tree {
     pub entries: Vec<Entry>,
 }
 
-fn rel_str(p: &Path) -> String {
-    p.components()
-        .filter_map(|c| match c {
-            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-/// Glob match with `*` (not across `/`), `**` (across `/`) and `?`.
-pub fn glob_match(pat: &str, text: &str) -> bool {
-    fn rec(p: &[u8], t: &[u8]) -> bool {
-        match p.first() {
-            None => t.is_empty(),
-            Some(b'*') if p.get(1) == Some(&b'*') => {
-                let rest = if p.get(2) == Some(&b'/') { &p[3..] } else { &p[2..] };
-                (0..=t.len()).any(|i| rec(rest, &t[i..])) || (p.get(2) == Some(&b'/') && rec(&p[3..], t))
-            }
-            Some(b'*') => (0..=t.len()).take_while(|&i| i == 0 || t[i - 1] != b'/').any(|i| rec(&p[1..], &t[i..])),
-            Some(b'?') => !t.is_empty() && t[0] != b'/' && rec(&p[1..], &t[1..]),
-            Some(c) => t.first() == Some(c) && rec(&p[1..], &t[1..]),
-        }
-    }
-    rec(pat.as_bytes(), text.as_bytes())
-}
-
-/// Does `--exclude pattern` cover the relative path `rel` (a file or directory)?
-pub fn excluded(pattern: &str, rel: &str, abs: &Path) -> bool {
-    let pat = pattern.trim_end_matches('/');
-    if pat.is_empty() {
-        return false;
-    }
-    if Path::new(pat).is_absolute() {
-        return abs.starts_with(pat);
-    }
-    let pat = pat.trim_start_matches("./");
-    if !pat.contains('/') {
-        return rel.split('/').any(|c| glob_match(pat, c));
-    }
-    // Component-wise prefix: the pattern matches the path or one of its ancestors.
-    let comps: Vec<&str> = rel.split('/').collect();
-    (1..=comps.len()).any(|k| glob_match(pat, &comps[..k].join("/")))
-}
-
+/// Walk the source tree and classify every file: the header (or a
+/// byte-identical copy of it), excluded, an implementation source, other,
+/// or a symlink. Copy mode's output directory is left out when it lies
+/// inside the source tree.
 pub fn walk(opts: &Options) -> Result<Tree, RenameError> {
     let header = opts.header.canonicalize().map_err(io_err(&opts.header))?;
-    // A byte-identical copy of the header inside the tree is the header too.
     let header_text = std::fs::read(&header).map_err(io_err(&header))?;
-    let is_header_copy = |p: &Path| {
-        std::fs::metadata(p).map(|m| m.len() == header_text.len() as u64).unwrap_or(false)
-            && std::fs::read(p).map(|c| c == header_text).unwrap_or(false)
-    };
-    let skip_dir = match &opts.mode {
+    let excludes = PathFilter::new(&opts.excludes).map_err(RenameError::Usage)?;
+    let output_dir = match &opts.mode {
         Mode::Copy(o) => o.canonicalize().ok(),
         _ => None,
     };
+    let in_output = |dir: &Path| output_dir.as_ref().is_some_and(|o| dir.canonicalize().is_ok_and(|c| &c == o));
+    let files = paths::walk_tree(&opts.source, in_output).map_err(|(path, source)| RenameError::Io { path, source })?;
     let mut tree = Tree::default();
-    let mut stack = vec![(opts.source.clone(), PathBuf::new(), false)];
-    while let Some((dir, rel, excl)) = stack.pop() {
-        let mut items: Vec<_> =
-            std::fs::read_dir(&dir).map_err(io_err(&dir))?.collect::<Result<Vec<_>, _>>().map_err(io_err(&dir))?;
-        items.sort_by_key(|e| e.file_name());
-        for item in items.into_iter().rev() {
-            let abs = item.path();
-            let r = rel.join(item.file_name());
-            let rs = rel_str(&r);
-            let ft = item.file_type().map_err(io_err(&abs))?;
-            let is_excl = excl || opts.excludes.iter().any(|p| excluded(p, &rs, &abs));
-            if ft.is_dir() {
-                if let Some(sd) = &skip_dir {
-                    if abs.canonicalize().map(|c| &c == sd).unwrap_or(false) {
-                        continue;
-                    }
-                }
-                stack.push((abs, r, is_excl));
-                continue;
-            }
-            let kind = if ft.is_symlink() {
-                EntryKind::Symlink
-            } else if abs.canonicalize().map(|c| c == header).unwrap_or(false) || is_header_copy(&abs) {
-                EntryKind::Header
-            } else if is_excl {
-                EntryKind::Excluded
-            } else if is_source_name(&item.file_name().to_string_lossy(), &opts.extensions) {
-                EntryKind::Source
-            } else {
-                EntryKind::Other
-            };
-            tree.entries.push(Entry { rel: r, abs, kind, new_content: None });
-        }
+    for f in files {
+        let kind = classify(opts, &f, &header, &header_text, &excludes);
+        tree.entries.push(Entry { rel: f.rel, abs: f.abs, kind, new_content: None });
     }
     tree.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(tree)
+}
+
+fn classify(
+    opts: &Options,
+    f: &paths::TreeEntry,
+    header: &Path,
+    header_text: &[u8],
+    excludes: &PathFilter,
+) -> EntryKind {
+    // A byte-identical copy of the header inside the tree is the header too.
+    let is_header_copy = || {
+        std::fs::metadata(&f.abs).is_ok_and(|m| m.len() == header_text.len() as u64)
+            && std::fs::read(&f.abs).is_ok_and(|c| c == header_text)
+    };
+    if f.file_type.is_symlink() {
+        EntryKind::Symlink
+    } else if f.abs.canonicalize().is_ok_and(|c| c == header) || is_header_copy() {
+        EntryKind::Header
+    } else if excludes.covers(&paths::slash_path(&f.rel), &f.abs) {
+        EntryKind::Excluded
+    } else if is_source_name(&f.abs.file_name().unwrap_or_default().to_string_lossy(), &opts.extensions) {
+        EntryKind::Source
+    } else {
+        EntryKind::Other
+    }
 }
 
 /// `foo.cpp` for extension `cpp`; also a configure template `foo.cpp.in`
@@ -201,7 +154,7 @@ pub fn plan(opts: &Options, public: &BTreeMap<String, bool>, tree: &mut Tree) ->
     for ((i, src), toks) in to_lex.into_iter().zip(lexed) {
         let toks = toks?;
         let scan = scan::scan(&tree.entries[i].abs, &src, toks)?;
-        work.push(FileWork { entry: i, rel: rel_str(&tree.entries[i].rel), src, scan });
+        work.push(FileWork { entry: i, rel: paths::slash_path(&tree.entries[i].rel), src, scan });
     }
     let rel = |w: &FileWork| w.rel.clone();
 

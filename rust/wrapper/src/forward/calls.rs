@@ -11,19 +11,22 @@
 //! MIOpen Private accepts.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::ffi::c_void;
+use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
 use hipdnn_backend::abi::{status as hstatus, Handle};
 use hipdnn_backend::api::Api;
-use miopen_forwarding_core::conv::{self, uid, Fusion, GraphSpec};
+use miopen_forwarding_core::conv::{self, uid, Fusion, Problem};
 use miopen_forwarding_core::status::{self, miopen};
 use miopen_forwarding_core::Direction;
 
 use super::graph::{self, BuildError, Failure, Plan};
 use super::miopen_sys as sys;
 use super::read::{self, Tensors};
+use super::state::PlanKey;
 use super::{backend, note, private, state, Outcome};
 
 /// The descriptors every handler of a convolution problem has.
@@ -71,9 +74,38 @@ fn flatten(r: Step<Outcome>) -> Outcome {
     r.unwrap_or_else(|o| o)
 }
 
-fn spec_of(c: &Conv) -> Step<GraphSpec> {
-    let p = read::problem(c.dir, &c.t, c.cd).or_else(declined)?;
-    conv::translate(&p).or_else(|d| declined(d.0))
+/// This thread's descriptor reads and its last translated problem. Every
+/// call reads the descriptors again (they may have changed), into `scratch`
+/// (no allocation once warm); when they read as the last call's did on the
+/// same handle, its plan key is reused: no translation, no new key to hash
+/// and drop. A steady stream of the same call allocates nothing up to the
+/// plan-cache lookup.
+#[derive(Default)]
+struct Memo {
+    scratch: Option<Problem>,
+    last: Option<(Problem, Rc<PlanKey>)>,
+}
+
+thread_local! {
+    static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
+}
+
+/// The plan key of the call's problem (MIOpen handle, hipDNN graph), or why not.
+fn spec_of(c: &Conv) -> Step<Rc<PlanKey>> {
+    MEMO.with(|m| {
+        let Memo { scratch, last } = &mut *m.borrow_mut();
+        let p = scratch.get_or_insert_with(|| read::blank_problem(c.dir));
+        read::problem_into(c.dir, &c.t, c.cd, p).or_else(declined)?;
+        let h = c.handle as usize;
+        if let Some((seen, key)) = last {
+            if key.0 == h && seen == p {
+                return Ok(Rc::clone(key));
+            }
+        }
+        let key = Rc::new((h, conv::translate(p).or_else(|d| declined(d.0))?));
+        *last = Some((p.clone(), Rc::clone(&key)));
+        Ok(key)
+    })
 }
 
 /// A plan ready to run on the MIOpen handle's hipDNN handle.
@@ -101,14 +133,14 @@ fn api() -> Step<&'static Api> {
     })
 }
 
-fn ready(c: &Conv, spec: GraphSpec) -> Step<Ready> {
+fn ready(c: &Conv, key: Rc<PlanKey>) -> Step<Ready> {
     let api = api()?;
     let hd = match state::hipdnn_handle(api, c.handle) {
         Ok(h) => h,
         Err(None) => return declined("the handle is not readable (MIOpen decides)"),
         Err(Some(f)) => return Err(failed(f)),
     };
-    match state::plan(api, c.handle, hd, spec) {
+    match state::plan(api, hd, &key) {
         Ok(l) => {
             let hit = l.is_hit();
             Ok(Ready { hd, plan: l.into_value(), hit })
@@ -149,7 +181,7 @@ fn execute(r: &Ready, uids: &[i64], ptrs: &[*mut c_void], ws: &Workspace) -> Ste
     Ok(start.elapsed().as_secs_f32() * 1e3)
 }
 
-fn run_plain(c: &Conv, spec: GraphSpec, b: &Buffers, ws: &Workspace) -> Step<(Ready, f32)> {
+fn run_plain(c: &Conv, spec: Rc<PlanKey>, b: &Buffers, ws: &Workspace) -> Step<(Ready, f32)> {
     if b.any_null() {
         return declined("a data pointer is null (MIOpen decides)");
     }
@@ -353,7 +385,7 @@ pub fn bias_activation(c: &Conv, f: &Fused, b: &Buffers, ws: &Workspace) -> Outc
         if b.any_null() {
             return declined("a data pointer is null (MIOpen decides)");
         }
-        let r = ready(c, spec)?;
+        let r = ready(c, Rc::new((c.handle as usize, spec)))?;
         check_workspace(&r, ws)?;
         let mut uids = vec![uid::X, uid::W, uid::Y];
         let mut ptrs = vec![b.x, b.w, b.y];

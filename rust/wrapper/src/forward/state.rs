@@ -66,15 +66,10 @@ pub fn hipdnn_handle(api: &Api, h: sys::miopenHandle_t) -> Result<Handle, Option
     Ok(entry.handle as Handle)
 }
 
-/// The cached plan of `spec` on MIOpen handle `h`, built on a miss.
-pub fn plan(
-    api: &'static Api,
-    h: sys::miopenHandle_t,
-    hd: Handle,
-    spec: GraphSpec,
-) -> Result<Lookup<Plan>, BuildError> {
-    let key = (h as usize, spec);
-    plans().get_or_build(&key, || graph::build(api, hd, &key.1))
+/// The cached plan of `key` (a MIOpen handle and a graph), built on a miss
+/// with the handle's hipDNN handle `hd`.
+pub fn plan(api: &'static Api, hd: Handle, key: &PlanKey) -> Result<Lookup<Plan>, BuildError> {
+    plans().get_or_build(key, || graph::build(api, hd, &key.1))
 }
 
 /// `miopenDestroy(h)`: drop the handle's plans, then its hipDNN handle.

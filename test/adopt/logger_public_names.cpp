@@ -1,4 +1,4 @@
-// Compiled (syntax only) by the adopt command against a tree whose logger.hpp
+// Compiled (syntax only; CTest logger_edit_compiles) against a tree whose logger.hpp
 // carries the logger edit (src_patches/source-edits/logger.json): every macro
 // that names the calling function still compiles inside a renamed entry point,
 // and the public-name rule holds at compile time.
