@@ -16,10 +16,10 @@ to the tree root) and a list of edits by anchor. Kinds:
 An anchor that does not match fails with exit status 3 and nothing is
 written. A second run finds every edit done and changes nothing.
 
-Used by apply_src_patches.py on a whole tree, and on its own for a tree whose
-`src/` lives elsewhere (the test bed's renamed copy):
+Run on a MIOpen tree after `miopen-wrap adopt` (which does not read these
+files yet), and by the test bed's split on its renamed copy:
 
-  source_edits.py --src-root DIR [--check]
+  source_edits.py --src-root <tree>/src [--check]
 """
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ class SourceAnchorMissing(Exception):
 
 @dataclass
 class SourceEditResult:
-    """One edit's outcome, in the shape of apply_src_patches.Step."""
+    """One edit's outcome."""
     id: str
     file: str
     changes: int = 0
