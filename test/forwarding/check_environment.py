@@ -30,6 +30,9 @@ Subcommands (one CTest each):
       (--drop-wrapper-lines) removes the lines the wrapper wrote (each is the
       line just before a forwarded call's trace line); the comparison must
       then fail.
+  driver-replay --driver BIN --run-sample PATH
+      the distinct lines the wrapper wrote, replayed through MIOpenDriver
+      (every direction verified against the driver's reference).
 """
 import argparse
 import difflib
@@ -237,6 +240,26 @@ def driver_line(r, a):
           f"lines, {len(written)} of them written by the wrapper for forwarded calls (kinds: {', '.join(kinds)})")
 
 
+def driver_replay(r, a):
+    """The lines the wrapper wrote for forwarded calls, replayed through
+    MIOpenDriver (driver/tests/run_sample.py verifies each direction against
+    the driver's own reference): the logged command reproduces a problem."""
+    err = r.run("enabled", {"MIOPEN_ENABLE_LOGGING_CMD": "1"})[1]
+    lines = err.splitlines()
+    written = sorted({lines[i].split("./bin/MIOpenDriver ", 1)[1] for i in lines_written_by_wrapper(err)})
+    if len(written) < 10:
+        fail(f"only {len(written)} distinct driver lines written by the wrapper")
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as sample:
+        sample.write("\n".join(written) + "\n")
+        sample.flush()
+        cmd = [sys.executable, "-B", a.run_sample, "--driver", a.driver, "--baseline-dir", a.baseline_dir,
+               "--sample", sample.name, "--configs", "disabled"]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        fail(f"MIOpenDriver replay of the wrapper's lines failed:\n{p.stdout[-3000:]}\n{p.stderr[-2000:]}")
+    print(f"{len(written)} distinct driver lines written by the wrapper replay in MIOpenDriver, every direction PASS")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--consumer", required=True, help="conv_differential of the installed tree")
@@ -250,8 +273,11 @@ def main():
     v.add_argument("--expect", required=True, choices=("decline", "warn", "none"))
     d = sub.add_parser("driver-line")
     d.add_argument("--drop-wrapper-lines", action="store_true", help="negative control")
+    d = sub.add_parser("driver-replay")
+    d.add_argument("--driver", required=True, help="the installed MIOpenDriver")
+    d.add_argument("--run-sample", required=True, help="driver/tests/run_sample.py")
     a = ap.parse_args()
-    {"variable": variable, "driver-line": driver_line}[a.check](Runner(a), a)
+    {"variable": variable, "driver-line": driver_line, "driver-replay": driver_replay}[a.check](Runner(a), a)
 
 
 if __name__ == "__main__":
