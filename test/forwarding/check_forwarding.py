@@ -154,7 +154,9 @@ def cache_evict(c):
 
 
 def cache_release(c):
-    _, err = c.run(["release"])
+    out, err = c.run(["release"])
+    if "handle address reused: yes" not in out:
+        fail(f"the scenario needs the second handle at the first one's address (else it tests nothing): {out}")
     notes = [r for (_t, r) in conv_routes(err, "miopenConvolutionForward")]
     if notes != ["forwarded; plan cache miss", "forwarded; plan cache hit"] * 2:
         fail(f"a new handle after miopenDestroy must rebuild (even at a reused address): {notes}")
@@ -171,6 +173,17 @@ def cache_stream(c):
     if notes != ["forwarded; plan cache miss", "forwarded; plan cache hit"]:
         fail(f"the plan is reused on the new stream: {notes}")
     print("miopenSetStream: the cached plan runs on the new stream")
+
+
+def cache_stream_back(c):
+    _, err = c.run(["streamback"], env={"MINI_HIPDNN_TEST_TRACE_EXECUTE": "1"})
+    streams = [l.rsplit("stream ", 1)[-1] for l in err if l.startswith("mini-hipdnn: execute on engine")]
+    if len(streams) != 3 or streams[1] != "0x5eed00" or streams[2] != streams[0]:
+        fail(f"after another thread set the stream away and back, this thread's call must run on the original: {streams}")
+    notes = [r for (_t, r) in conv_routes(err, "miopenConvolutionForward")]
+    if notes != ["forwarded; plan cache miss", "forwarded; plan cache hit", "forwarded; plan cache hit"]:
+        fail(f"the plan is reused on every stream: {notes}")
+    print("miopenSetStream away and back on another thread: the next call runs on the original stream")
 
 
 # --- loader ------------------------------------------------------------------
@@ -378,7 +391,7 @@ TESTS = {
     "sequences_reference": lambda c: sequences(c, "reference"),
     "sequences_provider": lambda c: sequences(c, "provider"),
     "cache_repeat": cache_repeat, "cache_evict": cache_evict, "cache_release": cache_release,
-    "cache_stream": cache_stream, "loader_missing": loader_missing, "loader_wrong_major": loader_wrong_major,
+    "cache_stream": cache_stream, "cache_stream_back": cache_stream_back, "loader_missing": loader_missing, "loader_wrong_major": loader_wrong_major,
     "loader_missing_symbol": loader_missing_symbol, "loader_relative_env": loader_relative_env,
     "loader_threads": loader_threads, "loader_search_order": loader_search_order,
     "no_reentry": no_reentry, "tuning_db": tuning_db, "no_engine": no_engine,

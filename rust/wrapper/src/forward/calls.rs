@@ -26,7 +26,7 @@ use miopen_forwarding_core::Direction;
 use super::graph::{self, BuildError, Failure, Plan};
 use super::miopen_sys as sys;
 use super::read::{self, Tensors};
-use super::state::PlanKey;
+use super::state::{PlanKey, Unready};
 use super::{backend, note, private, state, Outcome};
 
 /// The descriptors every handler of a convolution problem has.
@@ -133,24 +133,22 @@ fn api() -> Step<&'static Api> {
     })
 }
 
-fn ready(c: &Conv, key: Rc<PlanKey>) -> Step<Ready> {
-    let api = api()?;
-    let hd = match state::hipdnn_handle(api, c.handle) {
-        Ok(h) => h,
-        Err(None) => return declined("the handle is not readable (MIOpen decides)"),
-        Err(Some(f)) => return Err(failed(f)),
-    };
-    match state::plan(api, hd, &key) {
-        Ok(l) => {
+fn ready(key: Rc<PlanKey>) -> Step<Ready> {
+    if let Some((hd, plan)) = state::from_slot(&key) {
+        return Ok(Ready { hd, plan, hit: true });
+    }
+    match state::ready(api()?, &key) {
+        Ok((hd, l)) => {
             let hit = l.is_hit();
             Ok(Ready { hd, plan: l.into_value(), hit })
         }
-        Err(BuildError::NoEngine) => Err(Outcome::Failed {
+        Err(Unready::NotAHandle) => declined("the handle is not readable (MIOpen decides)"),
+        Err(Unready::Handle(f) | Unready::Build(BuildError::Failed(f))) => Err(failed(f)),
+        Err(Unready::Build(BuildError::NoEngine)) => Err(Outcome::Failed {
             status: status::to_miopen(hstatus::NOT_SUPPORTED),
             hipdnn: hstatus::NOT_SUPPORTED,
             why: "hipDNN has no engine for this graph (its heuristic returned no configuration)".into(),
         }),
-        Err(BuildError::Failed(f)) => Err(failed(f)),
     }
 }
 
@@ -181,11 +179,11 @@ fn execute(r: &Ready, uids: &[i64], ptrs: &[*mut c_void], ws: &Workspace) -> Ste
     Ok(start.elapsed().as_secs_f32() * 1e3)
 }
 
-fn run_plain(c: &Conv, spec: Rc<PlanKey>, b: &Buffers, ws: &Workspace) -> Step<(Ready, f32)> {
+fn run_plain(spec: Rc<PlanKey>, b: &Buffers, ws: &Workspace) -> Step<(Ready, f32)> {
     if b.any_null() {
         return declined("a data pointer is null (MIOpen decides)");
     }
-    let r = ready(c, spec)?;
+    let r = ready(spec)?;
     check_workspace(&r, ws)?;
     let ms = execute(&r, &[uid::X, uid::W, uid::Y], &[b.x, b.w, b.y], ws)?;
     Ok((r, ms))
@@ -209,7 +207,7 @@ pub fn compute(c: &Conv, alpha: *const c_void, beta: *const c_void, b: &Buffers,
     flatten((|| {
         let spec = spec_of(c)?;
         unit_scales(alpha, beta)?;
-        let (r, _) = run_plain(c, spec, b, ws)?;
+        let (r, _) = run_plain(spec, b, ws)?;
         Ok(success(r.note()))
     })())
 }
@@ -220,7 +218,7 @@ pub fn immediate(c: &Conv, b: &Buffers, ws: &Workspace, id: u64) -> Outcome {
     flatten((|| {
         let spec = spec_of(c)?;
         valid_solution(c, id)?;
-        let (r, _) = run_plain(c, spec, b, ws)?;
+        let (r, _) = run_plain(spec, b, ws)?;
         Ok(success(r.note()))
     })())
 }
@@ -249,7 +247,7 @@ pub fn workspace_size(c: &Conv, out: *mut usize) -> Outcome {
         }
         let spec = spec_of(c)?;
         let private = private_workspace(c)?;
-        let r = ready(c, spec)?;
+        let r = ready(spec)?;
         let size = private.max(r.plan.workspace);
         // SAFETY: checked non-null; the caller's out-parameter.
         unsafe { *out = size };
@@ -276,7 +274,7 @@ pub fn find(
         }
         let spec = spec_of(c)?;
         let private = private_workspace(c)?;
-        let (r, ms) = run_plain(c, spec, b, ws)?;
+        let (r, ms) = run_plain(spec, b, ws)?;
         let memory = private.max(r.plan.workspace);
         let result = sys::miopenConvAlgoPerf_t {
             __bindgen_anon_1: sys::miopenConvAlgoPerf_t__bindgen_ty_1 { fwd_algo: direct_algorithm(c.dir) },
@@ -318,7 +316,7 @@ pub fn solutions(c: &Conv, max: usize, count: *mut usize, out: *mut sys::miopenC
     flatten((|| {
         let spec = spec_of(c)?;
         private_ok(private::solutions(c.dir, c.handle, c.t.query_order(c.dir), c.cd, max, count, out))?;
-        let r = ready(c, spec)?;
+        let r = ready(spec)?;
         // SAFETY: MIOpen succeeded, so `count` is valid and `out` holds that many.
         let n = unsafe { *count }.min(max);
         for i in 0..n {
@@ -338,7 +336,7 @@ pub fn solution_workspace(c: &Conv, id: u64, out: *mut usize) -> Outcome {
         }
         let spec = spec_of(c)?;
         let private = valid_solution(c, id)?;
-        let r = ready(c, spec)?;
+        let r = ready(spec)?;
         let size = private.max(r.plan.workspace);
         // SAFETY: checked non-null.
         unsafe { *out = size };
@@ -352,7 +350,7 @@ pub fn compile(c: &Conv, id: u64) -> Outcome {
     flatten((|| {
         let spec = spec_of(c)?;
         valid_solution(c, id)?;
-        let r = ready(c, spec)?;
+        let r = ready(spec)?;
         Ok(success(note(|| format!("plan ready; {}", r.note()))))
     })())
 }
@@ -385,7 +383,7 @@ pub fn bias_activation(c: &Conv, f: &Fused, b: &Buffers, ws: &Workspace) -> Outc
         if b.any_null() {
             return declined("a data pointer is null (MIOpen decides)");
         }
-        let r = ready(c, Rc::new((c.handle as usize, spec)))?;
+        let r = ready(Rc::new((c.handle as usize, spec)))?;
         check_workspace(&r, ws)?;
         let mut uids = vec![uid::X, uid::W, uid::Y];
         let mut ptrs = vec![b.x, b.w, b.y];
