@@ -50,7 +50,8 @@ struct Slot {
     stream: usize,
     hd: usize,
     /// Held strongly, so its address identifies the key for as long as the
-    /// slot compares with it.
+    /// slot compares with it (a repeat of the thread's last problem passes
+    /// the same key; another key is compared by value).
     key: Rc<PlanKey>,
     plan: Weak<Plan>,
     /// The plan cache's clock before the lookup that filled the slot.
@@ -88,7 +89,7 @@ pub fn from_slot(key: &Rc<PlanKey>) -> Option<(Handle, Arc<Plan>)> {
     SLOT.try_with(|slot| {
         let slot = slot.borrow();
         let s = slot.as_ref()?;
-        let fresh = Rc::ptr_eq(&s.key, key)
+        let fresh = (Rc::ptr_eq(&s.key, key) || s.key == *key)
             && s.stream == stream
             && s.generation == GENERATION.load(Ordering::Acquire)
             && cache.is_recent(s.stamp);
