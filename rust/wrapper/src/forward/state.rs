@@ -23,7 +23,8 @@ pub type PlanKey = (usize, GraphSpec);
 
 struct HipdnnHandle {
     handle: usize,
-    stream: usize,
+    /// The stream it was set to; `None` until the first set.
+    stream: Option<usize>,
 }
 
 static HANDLES: Mutex<Option<HashMap<usize, HipdnnHandle>>> = Mutex::new(None);
@@ -144,17 +145,20 @@ fn hipdnn_handle(api: &Api, h: sys::miopenHandle_t) -> Result<(Handle, usize), O
             if s != status::SUCCESS {
                 return Err(Some(Failure { step: "hipdnnCreate", status: s, message: graph::last_error(api) }));
             }
-            map.entry(h as usize).or_insert(HipdnnHandle { handle: created as usize, stream: 0 })
+            map.entry(h as usize).or_insert(HipdnnHandle { handle: created as usize, stream: None })
         }
     };
-    if entry.stream != stream || entry.stream == 0 {
-        next_generation();
+    if entry.stream != Some(stream) {
+        if entry.stream.is_some() {
+            // Moved: a slot filled before must not reach it on its old stream.
+            next_generation();
+        }
         // SAFETY: a handle this backend created; the stream is MIOpen's.
         let s = unsafe { (api.set_stream)(entry.handle as Handle, stream as sys::miopenAcceleratorQueue_t as _) };
         if s != status::SUCCESS {
             return Err(Some(Failure { step: "hipdnnSetStream", status: s, message: graph::last_error(api) }));
         }
-        entry.stream = stream;
+        entry.stream = Some(stream);
     }
     Ok((entry.handle as Handle, stream))
 }
