@@ -31,16 +31,25 @@ bool IsEnabled(const char* name)
 
 } // namespace
 
+// Like MIOpen, the logging variables are read once, at their first use:
+// every API call asks, and reading the environment each time would be the
+// larger part of a cheap call (a getter, say).
 bool IsLoggingFunctionCalls()
 {
-    return IsEnabled("MIOPEN_ENABLE_LOGGING") || IsLogging(LoggingLevel::Info);
+    static const bool enabled = IsEnabled("MIOPEN_ENABLE_LOGGING");
+    return enabled || IsLogging(LoggingLevel::Info);
 }
 
-bool IsLoggingCmd() { return IsEnabled("MIOPEN_ENABLE_LOGGING_CMD"); }
+bool IsLoggingCmd()
+{
+    static const bool enabled = IsEnabled("MIOPEN_ENABLE_LOGGING_CMD");
+    return enabled;
+}
 
 bool IsLogging(LoggingLevel level)
 {
-    auto current = CurrentLoggingLevel();
+    static const LoggingLevel configured = CurrentLoggingLevel();
+    auto current = configured;
     // Like an installed MIOpen: "default" means warnings and errors.
     if(current == LoggingLevel::Default)
         current = LoggingLevel::Warning;
