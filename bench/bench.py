@@ -70,8 +70,8 @@ def steady_state(a):
     # Exact and noise-free: instructions per call, single thread.
     out["instructions"] = {m: measure.instructions_per_call(fw, env, n=10_000, args=[m], tail=["1"])
                            for m in ("wrapper", "backend")}
-    # The test bed's getters check MIOPEN_LOG_LEVEL with getenv on every call
-    # (real MIOpen reads it once): how much of the wrapper's share that is.
+    # Every test-bed getter asks whether to log (the level is read once, as in
+    # MIOpen): how much of the wrapper's share that check is.
     calls = 20_000
     out["instructions"]["test bed log-level reads"] = measure.inclusive_instructions(
         [fw, "wrapper", str(calls), "1"], env, "miopen::IsLogging(", os.path.join(a.bench, "steady.callgrind")) / calls

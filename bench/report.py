@@ -71,8 +71,8 @@ def steady_section(s, plots):
         lines += ["", "Instructions per call (callgrind, one thread, exact): through the wrapper "
                   f"{instr['wrapper']:.0f}, backend alone {instr['backend']:.0f}: the wrapper adds "
                   f"{instr['wrapper'] - instr['backend']:.0f}, including MIOpen Private's descriptor getters, of which "
-                  f"{instr['test bed log-level reads']:.0f} are the test bed's getters reading MIOPEN_LOG_LEVEL with "
-                  "getenv on every call (real MIOpen reads its environment once and caches it)."]
+                  f"{instr['test bed log-level reads']:.0f} are the test bed's logging checks in them "
+                  "(miopen::IsLogging; the logging variables are read once, at first use, as in MIOpen)."]
     lines += ["", f"Runs per figure: {next(m for t, m in s.items() if t != 'instructions')['wrapper']['runs']}.", "",
               "![steady state](performance/steady.svg)", ""]
     return lines
