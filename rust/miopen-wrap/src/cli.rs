@@ -55,6 +55,8 @@ enum Command {
     Check(crate::check::GateCommand),
     /// The whole adoption of a MIOpen tree: rename, generate, compile checks, CMake edits.
     Adopt(crate::adopt::AdoptArgs),
+    /// Apply the adoption's C++ source edits (the logger) to a src/ directory of its own.
+    SourceEdits(crate::adopt::SourceEditsArgs),
 }
 
 /// Parse the command line, run the command, return its exit status.
@@ -71,6 +73,7 @@ pub fn run() -> i32 {
         Command::Generate(args) => crate::generate::cli(&args),
         Command::Check(gate) => crate::check::cli(&gate),
         Command::Adopt(args) => crate::adopt::cli(&args),
+        Command::SourceEdits(args) => crate::adopt::source_edits_cli(&args),
     };
     exit.code()
 }

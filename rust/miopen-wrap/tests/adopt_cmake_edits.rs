@@ -1,4 +1,4 @@
-//! `miopen-wrap adopt --skip <source steps>` on fixture trees written here
+//! `miopen-wrap adopt --skip <other steps>` on fixture trees written here
 //! (our own minimal CMake, shaped like the statements the edits anchor on; no
 //! MIOpen text): the CMake edits, their idempotence, `--check`, and trees
 //! whose anchors are missing.
@@ -51,8 +51,17 @@ add_executable(public_only_test p.cpp)
 target_link_libraries(public_only_test fixture::other)
 "#;
 
-/// The steps that need a MIOpen source tree; these tests run the CMake edits alone.
-const SOURCE_STEPS: &[&str] = &["rename", "rename-check", "generate", "typecheck", "stubs"];
+/// The steps other than the CMake edits; these tests run the CMake edits alone.
+const OTHER_STEPS: &[&str] = &[
+    "rename",
+    "rename-check",
+    "generate",
+    "typecheck",
+    "stubs",
+    "source-edits",
+    "source-edits-check",
+    "logger-compile",
+];
 
 fn write_tree(root: &Path, files: &[(&str, &str)]) {
     for (rel, text) in files {
@@ -84,7 +93,7 @@ fn snapshot(root: &Path) -> BTreeMap<PathBuf, String> {
 fn adopt(tree: &Path, work: &Path, extra: &[&str]) -> (Output, String) {
     let mut cmd = Command::new(BIN);
     cmd.arg("adopt").arg(tree).arg("--work-dir").arg(work).args(["--wrap-source-dir", "/fixture/wrap"]);
-    for s in SOURCE_STEPS {
+    for s in OTHER_STEPS {
         cmd.args(["--skip", s]);
     }
     let out = cmd.args(extra).output().expect("run miopen-wrap adopt");

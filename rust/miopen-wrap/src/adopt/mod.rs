@@ -9,13 +9,20 @@
 //!    `miopen*` functions its staticlib defines counted;
 //! 6. `cmake-edits`: MIOpen's CMake edited by anchors
 //!    (`src_patches/cmake-edits.toml`), then `cmake-edits-check`: a second
-//!    run changes nothing.
+//!    run changes nothing;
+//! 7. `source-edits`: MIOpen's C++ sources edited by anchors
+//!    (`src_patches/source-edits/*.json`: the logger names a renamed entry
+//!    point `miopenFoo`), then `source-edits-check`: a second run changes
+//!    nothing;
+//! 8. `logger-compile`: the edited `logger.hpp` compiles in a renamed entry
+//!    point using every logging macro that names its function.
 //!
-//! `--check` changes nothing: it runs the two idempotence checks on the
+//! `--check` changes nothing: it runs the three idempotence checks on the
 //! tree itself and fails when anything is still due.
 mod cmake;
 mod edits;
 mod report;
+mod source_edits;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -28,6 +35,9 @@ use crate::header::ParseOptions;
 use crate::rename::{self, Mode};
 pub use edits::{EditsReport, BUILTIN_EDITS};
 use report::{AdoptReport, StepStatus};
+pub use source_edits::{
+    apply_source_edits, cli as source_edits_cli, load_source_edits, EditRoot, SourceEditsArgs, BUILTIN_SOURCE_EDITS,
+};
 
 /// The repository this tool was built from: the runtime crate, the
 /// parse-only stand-ins and the CMake helpers live there.
@@ -43,10 +53,13 @@ pub enum Step {
     Stubs,
     CmakeEdits,
     CmakeEditsCheck,
+    SourceEdits,
+    SourceEditsCheck,
+    LoggerCompile,
 }
 
 impl Step {
-    pub const ALL: [Step; 7] = [
+    pub const ALL: [Step; 10] = [
         Step::Rename,
         Step::RenameCheck,
         Step::Generate,
@@ -54,6 +67,9 @@ impl Step {
         Step::Stubs,
         Step::CmakeEdits,
         Step::CmakeEditsCheck,
+        Step::SourceEdits,
+        Step::SourceEditsCheck,
+        Step::LoggerCompile,
     ];
 
     pub fn name(self) -> &'static str {
@@ -65,12 +81,16 @@ impl Step {
             Step::Stubs => "stubs",
             Step::CmakeEdits => "cmake-edits",
             Step::CmakeEditsCheck => "cmake-edits-check",
+            Step::SourceEdits => "source-edits",
+            Step::SourceEditsCheck => "source-edits-check",
+            Step::LoggerCompile => "logger-compile",
         }
     }
 
-    /// Steps that need `include/miopen/miopen.h` and `src/`.
+    /// Steps that need `include/miopen/miopen.h` and `src/` (the edits need
+    /// only the files they anchor on).
     fn needs_sources(self) -> bool {
-        !matches!(self, Step::CmakeEdits | Step::CmakeEditsCheck)
+        !matches!(self, Step::CmakeEdits | Step::CmakeEditsCheck | Step::SourceEdits | Step::SourceEditsCheck)
     }
 }
 
@@ -95,8 +115,8 @@ pub enum ReportFormat {
 #[command(
     long_about = "The whole adoption of a MIOpen source tree: rename the public entry points to _impl in src/, \
 check a second rename has nothing to do, generate the wrapper's files, compile miopen_impl.h and the type check, \
-build the runtime crate with the generated stubs, and edit MIOpen's CMake by anchors (src_patches/cmake-edits.toml), \
-checking a second run changes nothing. Works on a copy (<work-dir>/tree) unless --in-place. Writes \
+build the runtime crate with the generated stubs, edit MIOpen's CMake (src_patches/cmake-edits.toml) and C++ sources \
+(src_patches/source-edits/*.json) by anchors, checking a second run changes nothing, and compile the edited logger. Works on a copy (<work-dir>/tree) unless --in-place. Writes \
 <work-dir>/adopt-report.json and per-step logs under <work-dir>/logs.",
     after_help = crate::cli::EXIT_STATUS_HELP
 )]
@@ -106,7 +126,7 @@ pub struct AdoptArgs {
     /// Edit the tree itself instead of a copy.
     #[arg(long, conflicts_with = "check")]
     pub in_place: bool,
-    /// Change nothing: fail when a rename or a CMake edit is still due in the tree.
+    /// Change nothing: fail when a rename, a CMake edit or a source edit is still due in the tree.
     #[arg(long)]
     pub check: bool,
     /// Where the copy, generated files, reports, logs and cargo output go
@@ -131,6 +151,15 @@ pub struct AdoptArgs {
     /// Read the CMake edits from this file instead of the built-in src_patches/cmake-edits.toml.
     #[arg(long, value_name = "FILE")]
     pub cmake_edits: Option<PathBuf>,
+    /// Read the source edits from the *.json files of this directory instead of the built-in src_patches/source-edits.
+    #[arg(long, value_name = "DIR")]
+    pub source_edits: Option<PathBuf>,
+}
+
+/// The edits data of one run.
+struct EditsData {
+    cmake: edits::EditsFile,
+    source: Vec<source_edits::SourceEditsFile>,
 }
 
 /// Where everything of one run lives.
@@ -221,7 +250,10 @@ fn run(args: &AdoptArgs) -> Result<AdoptReport, String> {
         Some(p) => std::fs::read_to_string(p).map_err(|e| format!("--cmake-edits {}: {e}", p.display()))?,
         None => BUILTIN_EDITS.to_string(),
     };
-    let edits = edits::parse_edits(&edits_text, "CMake edits").map_err(|e| e.to_string())?;
+    let edits = EditsData {
+        cmake: edits::parse_edits(&edits_text, "CMake edits").map_err(|e| e.to_string())?,
+        source: load_source_edits(args.source_edits.as_deref()).map_err(|e| e.to_string())?,
+    };
     let l = layout(args)?;
     let mut report = AdoptReport::new(&l.source, &l.tree, &l.work);
     if args.check {
@@ -235,7 +267,7 @@ fn run(args: &AdoptArgs) -> Result<AdoptReport, String> {
     Ok(report)
 }
 
-fn adopt(args: &AdoptArgs, l: &Layout, edits: &edits::EditsFile, report: &mut AdoptReport) {
+fn adopt(args: &AdoptArgs, l: &Layout, edits: &EditsData, report: &mut AdoptReport) {
     let runs = |s: Step| !args.skip.contains(&s);
     if args.in_place {
         report.step("tree", StepStatus::Ok, format!("in place: {}", l.tree.display()));
@@ -259,23 +291,27 @@ fn adopt(args: &AdoptArgs, l: &Layout, edits: &edits::EditsFile, report: &mut Ad
             Step::Generate => generate_step(l, &parse, report),
             Step::Typecheck => typecheck_step(l, &parse),
             Step::Stubs => stubs_step(l, report),
-            Step::CmakeEdits => cmake_edits_step(l, edits, false, report),
-            Step::CmakeEditsCheck => cmake_edits_step(l, edits, true, report),
+            Step::CmakeEdits => cmake_edits_step(l, &edits.cmake, false, report),
+            Step::CmakeEditsCheck => cmake_edits_step(l, &edits.cmake, true, report),
+            Step::SourceEdits => source_edits_step(l, &edits.source, false, report),
+            Step::SourceEditsCheck => source_edits_step(l, &edits.source, true, report),
+            Step::LoggerCompile => logger_compile_step(l, &parse),
         };
         report.step(step.name(), status, detail);
     }
 }
 
-fn check_only(args: &AdoptArgs, l: &Layout, edits: &edits::EditsFile, report: &mut AdoptReport) {
+fn check_only(args: &AdoptArgs, l: &Layout, edits: &EditsData, report: &mut AdoptReport) {
     let parse = parse_options(args, l);
-    for step in [Step::RenameCheck, Step::CmakeEditsCheck] {
+    for step in [Step::RenameCheck, Step::CmakeEditsCheck, Step::SourceEditsCheck] {
         if args.skip.contains(&step) {
             report.step(step.name(), StepStatus::Skipped, "--skip");
             continue;
         }
         let (status, detail) = match step {
             Step::RenameCheck => rename_check_step(l, &parse, report),
-            _ => cmake_edits_step(l, edits, true, report),
+            Step::CmakeEditsCheck => cmake_edits_step(l, &edits.cmake, true, report),
+            _ => source_edits_step(l, &edits.source, true, report),
         };
         report.step(step.name(), status, detail);
     }
@@ -472,6 +508,62 @@ fn cmake_edits_step(
         report.cmake_edits = Some(r);
     }
     (status, detail)
+}
+
+fn source_edits_step(
+    l: &Layout,
+    specs: &[source_edits::SourceEditsFile],
+    check_only: bool,
+    report: &mut AdoptReport,
+) -> (StepStatus, String) {
+    let r = match apply_source_edits(specs, EditRoot::Tree(&l.tree), check_only) {
+        Ok(r) => r,
+        Err(e) => return (StepStatus::Fail, format!("{e}; nothing was changed")),
+    };
+    let _ = std::fs::write(
+        l.logs.join(format!("source-edits{}.log", if check_only { "-check" } else { "" })),
+        report::render_edits(&r),
+    );
+    let (status, detail) = match (check_only, r.changes) {
+        (true, 0) => (StepStatus::Ok, "second run: nothing due".to_string()),
+        (true, due) => (StepStatus::Fail, format!("{due} change(s) still due")),
+        (false, 0) => (StepStatus::Ok, "already applied; nothing changed".to_string()),
+        (false, n) => (StepStatus::Ok, format!("applied {n} change(s) to {} file(s)", r.files_changed)),
+    };
+    if check_only {
+        report.source_edits_due = Some(r.changes);
+    } else {
+        report.source_edits = Some(r);
+    }
+    (status, detail)
+}
+
+/// The edited logger.hpp of the tree compiles in a renamed entry point that
+/// uses every logging macro naming its function (`src_patches/tests/
+/// logger_public_names.cpp`, which also asserts the public-name rule).
+fn logger_compile_step(l: &Layout, parse: &ParseOptions) -> (StepStatus, String) {
+    let logger = l.tree.join("src/include/miopen/logger.hpp");
+    let edited = std::fs::read_to_string(&logger).is_ok_and(|t| t.contains("LoggingPublicName"));
+    if !edited {
+        return (StepStatus::Fail, format!("{} does not carry the logger edit (source-edits)", logger.display()));
+    }
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
+    let mut compile = Command::new(&cxx);
+    compile
+        .args(["-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror"])
+        .args(["-DMIOPEN_INSTALLABLE=1", "-DMIOPEN_USE_ROCTRACER=0", "-I"])
+        .arg(l.tree.join("src/include"));
+    for d in &parse.include_dirs {
+        compile.arg("-I").arg(d);
+    }
+    compile.arg(l.wrap.join("src_patches/tests/logger_public_names.cpp"));
+    match run_logged(l, "logger-compile", &mut compile) {
+        Ok(()) => (
+            StepStatus::Ok,
+            format!("src/include/miopen/logger.hpp with the logger edit: logger_public_names.cpp compiles ({cxx} -Wall -Wextra -Werror)"),
+        ),
+        Err(e) => (StepStatus::Fail, e),
+    }
 }
 
 /// `cp -a` of a directory: files, directories and symlinks (not followed).

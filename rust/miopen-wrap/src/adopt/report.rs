@@ -53,6 +53,8 @@ pub struct AdoptReport {
     pub stubs_compiled: Option<usize>,
     pub cmake_edits: Option<EditsReport>,
     pub cmake_edits_due: Option<usize>,
+    pub source_edits: Option<EditsReport>,
+    pub source_edits_due: Option<usize>,
 }
 
 impl AdoptReport {
@@ -69,6 +71,8 @@ impl AdoptReport {
             stubs_compiled: None,
             cmake_edits: None,
             cmake_edits_due: None,
+            source_edits: None,
+            source_edits_due: None,
         }
     }
 
@@ -100,7 +104,7 @@ impl AdoptReport {
             self.source, self.tree, self.work_dir
         );
         match &self.rename {
-            Some(r) => rename_lines(&mut t, r),
+            Some(r) => rename_lines(&mut t, r, self.status_of("logger-compile") == "ok"),
             None => t.push_str("  rename: no report (rename did not run to completion)\n"),
         }
         if let Some(m) = &self.manifest {
@@ -118,20 +122,23 @@ impl AdoptReport {
         }
         let _ = writeln!(t, "  impl header / type check:      {}", self.status_of("typecheck"));
         if let Some(e) = &self.cmake_edits {
-            let what = if e.changes > 0 {
-                format!("applied ({} change(s) in {} file(s))", e.changes, e.files_changed)
-            } else {
-                "already applied (0 changes)".into()
-            };
-            let _ = writeln!(t, "  CMake edits:                   {what}");
+            let _ = writeln!(t, "  CMake edits:                   {}", edits_summary(e));
             t.push_str(&render_edits(e));
         }
+        if let Some(e) = &self.source_edits {
+            let _ = writeln!(t, "  source edits:                  {}", edits_summary(e));
+            t.push_str(&render_edits(e));
+        }
+        let _ = writeln!(t, "  logger edit compiles:          {}", self.status_of("logger-compile"));
         let mut second = Vec::new();
         if let Some(n) = self.rename_files_due {
             second.push(format!("rename {n} file(s) due"));
         }
         if let Some(n) = self.cmake_edits_due {
             second.push(format!("CMake edits {n} change(s) due"));
+        }
+        if let Some(n) = self.source_edits_due {
+            second.push(format!("source edits {n} change(s) due"));
         }
         let second = if second.is_empty() { "not run".to_string() } else { second.join("; ") };
         let _ = writeln!(t, "  second run:                    {second}");
@@ -148,7 +155,11 @@ impl AdoptReport {
             .collect();
         let mut out = json!({
             "source": self.source, "tree": self.tree, "work_dir": self.work_dir, "ok": self.ok, "steps": steps,
-            "second_run": {"rename_files_due": self.rename_files_due, "cmake_edits_changes_due": self.cmake_edits_due},
+            "second_run": {
+                "rename_files_due": self.rename_files_due,
+                "cmake_edits_changes_due": self.cmake_edits_due,
+                "source_edits_changes_due": self.source_edits_due,
+            },
         });
         if let Some(r) = &self.rename {
             out["rename"] = json!({
@@ -166,11 +177,14 @@ impl AdoptReport {
         if let Some(e) = &self.cmake_edits {
             out["cmake_edits"] = json!(e);
         }
+        if let Some(e) = &self.source_edits {
+            out["source_edits"] = json!(e);
+        }
         serde_json::to_string_pretty(&out).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
     }
 }
 
-fn rename_lines(t: &mut String, r: &RenameReport) {
+fn rename_lines(t: &mut String, r: &RenameReport, logger_edited: bool) {
     let (pn, d, la) = (&r.public_names, &r.definitions_renamed, &r.left_alone_in_strings_comments);
     let names = |v: Vec<&str>| if v.is_empty() { String::new() } else { format!(": {}", v.join(", ")) };
     let _ = writeln!(
@@ -210,18 +224,31 @@ fn rename_lines(t: &mut String, r: &RenameReport) {
     if !r.func_name_warnings.is_empty() {
         let _ = writeln!(
             t,
-            "  note: {} renamed functions log their own name via __func__ & co. (now the _impl name)",
-            r.func_name_warnings.len()
+            "  note: {} renamed functions log their own name via __func__ & co.; {}",
+            r.func_name_warnings.len(),
+            if logger_edited {
+                "the logger edit logs them without _impl"
+            } else {
+                "without the logger edit they log the _impl name"
+            }
         );
     }
 }
 
-/// One line per CMake edit outcome.
+fn edits_summary(e: &EditsReport) -> String {
+    if e.changes > 0 {
+        format!("applied ({} change(s) in {} file(s))", e.changes, e.files_changed)
+    } else {
+        "already applied (0 changes)".into()
+    }
+}
+
+/// One line per edit outcome (CMake or source).
 pub fn render_edits(e: &EditsReport) -> String {
     let mut t = String::new();
     for s in &e.steps {
         let changes = if s.changes > 0 { format!(" ({})", s.changes) } else { String::new() };
-        let _ = writeln!(t, "      {:<19} {:<8} {}{changes}", s.id, s.status, s.file);
+        let _ = writeln!(t, "      {:<20} {:<8} {}{changes}", s.id, s.status, s.file);
     }
     t
 }
