@@ -53,7 +53,7 @@ enum Command {
     /// Release gates on the built or installed library pair.
     #[command(subcommand)]
     Check(crate::check::GateCommand),
-    /// The whole adoption of a MIOpen tree: rename, generate, compile checks, CMake edits.
+    /// The whole adoption of a MIOpen tree: rename, generate, compile checks, CMake and source edits.
     Adopt(crate::adopt::AdoptArgs),
     /// Apply the adoption's C++ source edits (the logger) to a src/ directory of its own.
     SourceEdits(crate::adopt::SourceEditsArgs),

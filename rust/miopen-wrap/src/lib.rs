@@ -1,7 +1,7 @@
 //! Tools that turn a MIOpen source tree into the public wrapper + private
 //! implementation pair: `rename` (source rename to `_impl`), `generate`
 //! (stubs, `miopen_impl.h`, export map, manifest), `check` (release gates)
-//! and `adopt` (all of it on a MIOpen tree, with the CMake edits).
+//! and `adopt` (all of it on a MIOpen tree, with the CMake and source edits).
 pub mod adopt;
 pub mod check;
 pub mod cli;
