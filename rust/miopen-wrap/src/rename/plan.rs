@@ -100,7 +100,7 @@ pub fn is_source_name(name: &str, extensions: &[String]) -> bool {
 }
 
 /// One identifier occurrence of a renamed name (or of its `_impl` form).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 struct Occ {
     tok: usize,
     /// The base name (`miopenFoo`).

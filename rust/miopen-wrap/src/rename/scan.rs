@@ -35,7 +35,7 @@ pub enum Linkage {
     ExternCBlock,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct FnDecl {
     /// Index of the name token in `Scan::toks`.
     pub name_tok: usize,
@@ -49,7 +49,7 @@ pub struct FnDecl {
     pub body: Option<(usize, usize)>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Directive {
     /// `include`, `define`, `if`, ... (empty for a null directive).
     pub name: String,
@@ -63,7 +63,7 @@ pub struct Directive {
     pub pp_depth: usize,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Block {
     /// Byte range of the whole lines the block occupies (with the final newline).
     pub start: usize,
