@@ -539,7 +539,7 @@ fn source_edits_step(
 }
 
 /// The edited logger.hpp of the tree compiles in a renamed entry point that
-/// uses every logging macro naming its function (`src_patches/tests/
+/// uses every logging macro naming its function (`test/adopt/
 /// logger_public_names.cpp`, which also asserts the public-name rule).
 fn logger_compile_step(l: &Layout, parse: &ParseOptions) -> (StepStatus, String) {
     let logger = l.tree.join("src/include/miopen/logger.hpp");
@@ -556,7 +556,7 @@ fn logger_compile_step(l: &Layout, parse: &ParseOptions) -> (StepStatus, String)
     for d in &parse.include_dirs {
         compile.arg("-I").arg(d);
     }
-    compile.arg(l.wrap.join("src_patches/tests/logger_public_names.cpp"));
+    compile.arg(l.wrap.join("test/adopt/logger_public_names.cpp"));
     match run_logged(l, "logger-compile", &mut compile) {
         Ok(()) => (
             StepStatus::Ok,
