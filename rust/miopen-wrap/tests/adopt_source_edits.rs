@@ -145,6 +145,11 @@ fn a_missing_anchor_is_named_and_nothing_changes() {
         assert_eq!(o.status.code(), Some(1), "case {i}: source-edits fails the same way\n{out}");
         assert!(out.contains(message), "{out}");
     }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(tmp.path().join("src")).expect("mkdir");
+    let (o, out) = run(&["source-edits", "--src-root"], &tmp.path().join("src"));
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("anchor file src/include/miopen/logger.hpp not found"), "no logger.hpp: named\n{out}");
 }
 
 #[test]
