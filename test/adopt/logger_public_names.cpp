@@ -1,4 +1,5 @@
-// Compiled (syntax only; CTest logger_edit_compiles) against a tree whose logger.hpp
+// Compiled (syntax only; CTest logger_edit_compiles, step logger-compile of
+// `miopen-wrap adopt`) against a tree whose logger.hpp
 // carries the logger edit (src_patches/source-edits/logger.json): every macro
 // that names the calling function still compiles inside a renamed entry point,
 // and the public-name rule holds at compile time.

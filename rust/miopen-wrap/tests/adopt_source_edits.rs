@@ -2,7 +2,8 @@
 //! and `miopen-wrap source-edits` on a fixture logger written here (our own
 //! minimal header, shaped like the lines the edits anchor on; no MIOpen
 //! text): the edits, their idempotence, `--check`, a missing anchor, and the
-//! `logger-compile` step with and without the edit.
+//! `logger-compile` step with and without the edit; and the edits on the test
+//! bed's logger, which has MIOpen's shape.
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -182,5 +183,24 @@ fn source_edits_command_edits_a_src_directory_once() {
     let (o, out) = run(&["source-edits", "--check", "--src-root"], &src);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(!out.contains("due"), "{out}");
+    assert_eq!(logger(tmp.path()), edited);
+}
+
+#[test]
+fn source_edits_apply_to_the_test_beds_logger_once() {
+    let bed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test/mini-miopen/src/include/miopen/logger.hpp");
+    let original = std::fs::read_to_string(&bed).expect("the test bed's logger (MIOpen's shape)");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    tree_with_logger(tmp.path(), &original);
+    let src = tmp.path().join("src");
+    let (o, out) = run(&["source-edits", "--check", "--src-root"], &src);
+    assert_eq!(o.status.code(), Some(1), "an edit is due on the unedited logger\n{out}");
+    let (o, out) = run(&["source-edits", "--src-root"], &src);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    let edited = logger(tmp.path());
+    assert!(edited.contains("LoggingPublicName") && edited != original);
+    let (o, out) = run(&["source-edits", "--check", "--src-root"], &src);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(!out.contains("applied") && !out.contains("due"), "{out}");
     assert_eq!(logger(tmp.path()), edited);
 }
