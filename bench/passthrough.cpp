@@ -1,8 +1,19 @@
 // Wrapper overhead on the cheapest entry point (RFC §4.3.2 measures the same
 // way): `passthrough <calls>` times <calls> calls of miopenGetVersion and
-// prints ns/call and the process's peak/current RSS. Run against the
-// baseline (LD_LIBRARY_PATH) and the wrapper by bench/run.sh.
+// prints ns/call, the process's peak/current RSS and its page faults.
+// Built twice (bench/CMakeLists.txt): against libMIOpen.so (run against the
+// wrapper, the pre-wrapper baseline or the bare tail-jump shim, chosen by
+// LD_LIBRARY_PATH) and, as passthrough_impl, calling miopenGetVersion_impl in
+// libMIOpen_private.so directly (no hop at all).
+#ifdef CALL_IMPL
+#include <miopen/miopen_impl.h>
+#define GET_VERSION miopenGetVersion_impl
+#else
 #include <miopen/miopen.h>
+#define GET_VERSION miopenGetVersion
+#endif
+
+#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
@@ -25,16 +36,18 @@ int main(int argc, char** argv)
 {
     long calls = argc > 1 ? std::atol(argv[1]) : 10000000;
     size_t a, b, c, sink = 0;
-    miopenGetVersion(&a, &b, &c); // first call: initialisation, not timed
+    GET_VERSION(&a, &b, &c); // first call: initialisation, not timed
     auto t0 = std::chrono::steady_clock::now();
     for(long i = 0; i < calls; ++i)
     {
-        miopenGetVersion(&a, &b, &c);
+        GET_VERSION(&a, &b, &c);
         sink += a;
     }
     auto t1 = std::chrono::steady_clock::now();
-    double ns = std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
-    std::printf("calls=%ld ns_per_call=%.3f vm_rss_kb=%ld vm_hwm_kb=%ld sink=%zu\n", calls, ns,
-                status_kb("VmRSS:"), status_kb("VmHWM:"), sink);
+    double ns = std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls ? calls : 1);
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    std::printf("calls=%ld ns_per_call=%.3f vm_rss_kb=%ld vm_hwm_kb=%ld major_faults=%ld minor_faults=%ld sink=%zu\n",
+                calls, ns, status_kb("VmRSS:"), status_kb("VmHWM:"), ru.ru_majflt, ru.ru_minflt, sink);
     return 0;
 }

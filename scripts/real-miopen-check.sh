@@ -152,8 +152,8 @@ if [ $FROM_INSTALL -eq 0 ]; then
   if cp -a "$SRC" "$PRE/tree"; then step pre-tree ok "copy of $SRC"; else step pre-tree FAIL "copy to $PRE/tree"; finish; fi
   build_side pre "$PRE" || finish
 
-  adopt_args=(--work-dir "$ADOPT"); [ -n "${MIOPEN_WRAP_BIN:-}" ] && adopt_args+=(--miopen-wrap "$MIOPEN_WRAP_BIN")
-  if run adopt "$REPO/scripts/adopt-miopen-tree.sh" "$SRC" "${adopt_args[@]}"; then
+  adopt_cmd=("$REPO/scripts/adopt-miopen-tree.sh"); [ -n "${MIOPEN_WRAP_BIN:-}" ] && adopt_cmd=("$MIOPEN_WRAP_BIN" adopt)
+  if run adopt "${adopt_cmd[@]}" "$SRC" --work-dir "$ADOPT"; then
     step adopt ok "$(grep -m1 'survivors' "$LOGS/adopt.log" | sed 's/^ *//')"
   else step adopt FAIL "see $LOGS/adopt.log and $ADOPT/logs"; finish; fi
   build_side adopt "$ADOPT" || finish
@@ -168,7 +168,8 @@ done
 step installs ok "baseline $PRE_LIB; wrapper $WRAPPER; private $PRIVATE"
 
 # --- 1. every gate on the real pair ----------------------------------------------------
-WRAP_BIN=${MIOPEN_WRAP_BIN:-$ADOPT/cargo-target/release/miopen-wrap}
+# scripts/adopt-miopen-tree.sh builds the tool with `cargo run --release` (cargo's target dir).
+WRAP_BIN=${MIOPEN_WRAP_BIN:-${CARGO_TARGET_DIR:-$REPO/target}/release/miopen-wrap}
 [ -x "$WRAP_BIN" ] || { step gates FAIL "no miopen-wrap at $WRAP_BIN (set MIOPEN_WRAP_BIN)"; finish; }
 run gates "$WRAP_BIN" check all --wrapper "$WRAPPER" --private "$PRIVATE" --baseline "$PRE_LIB" \
     --expect-soname libMIOpen.so.1 --expect-private-soname libMIOpen_private.so.1 \

@@ -1,5 +1,5 @@
 # MIOpenWrapAdopt.cmake -- included by a MIOpen src/CMakeLists.txt that
-# src_patches/apply_src_patches.py edited. It brings in this repository's
+# `miopen-wrap adopt` edited (src_patches/cmake-edits.toml). It brings in this repository's
 # pieces and provides the two commands the edited MIOpen CMake calls:
 #
 #   miopen_wrap_private_export_header(<private-target>)
@@ -14,7 +14,12 @@
 #       installs miopen_impl.h under include/miopen_private.
 #
 # Cache variables:
-#   MIOPEN_WRAP_SOURCE_DIR    this repository (set by the patch; override with -D)
+#   MIOPEN_WRAP_SOURCE_DIR    this repository (set by the edit; override with -D):
+#                             the runtime crate and the CMake modules
+#   MIOPEN_WRAP_EXECUTABLE    an installed miopen-wrap (`cmake --install` of this
+#                             repository puts it in <prefix>/bin); empty: found on
+#                             PATH, else built from MIOPEN_WRAP_SOURCE_DIR
+#   MIOPEN_WRAP_CORROSION_HINT  a prefix holding Corrosion when not on CMAKE_PREFIX_PATH
 #   MIOPEN_WRAP_VERSION_NODE  version node of the public exports
 #                             (default MIOPEN_${MIOPEN_BACKEND}_1, as MIOpen's lib.def)
 #   MIOPEN_WRAP_RELEASE_VERSION  release stamped into both libraries for the
@@ -31,26 +36,19 @@ if(NOT EXISTS "${MIOPEN_WRAP_SOURCE_DIR}/cmake/MIOpenHipdnnWrapper.cmake")
     "configure with -DMIOPEN_WRAP_SOURCE_DIR=<repo>")
 endif()
 
-# --- Rust crates (tools + wrapper) through Corrosion -------------------------
-list(APPEND CMAKE_PREFIX_PATH /opt/miopen-wrap-tools/usr)
-if(NOT Rust_COMPILER)
-  execute_process(COMMAND rustup which rustc OUTPUT_VARIABLE _miopen_wrap_rustc
-                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE _miopen_wrap_rc)
-  if(_miopen_wrap_rc EQUAL 0 AND EXISTS "${_miopen_wrap_rustc}")
-    set(Rust_COMPILER "${_miopen_wrap_rustc}" CACHE FILEPATH "rustc used by Corrosion")
+# --- the runtime crate (built with this tree's stubs) and the tool ------------
+include(${MIOPEN_WRAP_SOURCE_DIR}/cmake/MIOpenHipdnnWrapper.cmake)
+miopen_wrap_import_runtime(MANIFEST_PATH ${MIOPEN_WRAP_SOURCE_DIR}/Cargo.toml)
+if(NOT MIOPEN_WRAP_EXECUTABLE AND NOT TARGET miopen-wrap)
+  find_program(_miopen_wrap_on_path miopen-wrap)
+  if(_miopen_wrap_on_path)
+    set(MIOPEN_WRAP_EXECUTABLE ${_miopen_wrap_on_path} CACHE FILEPATH "An installed miopen-wrap" FORCE)
+  else()
+    # No installed tool: build it from the repository.
+    miopen_wrap_import_tool(MANIFEST_PATH ${MIOPEN_WRAP_SOURCE_DIR}/Cargo.toml)
   endif()
 endif()
-find_package(Corrosion 0.5 REQUIRED)
-if(NOT TARGET miopen-wrap)
-  corrosion_import_crate(MANIFEST_PATH ${MIOPEN_WRAP_SOURCE_DIR}/Cargo.toml
-                         CRATES miopen-wrap)
-  # The wrapper's own profile: fat LTO (see the project's Cargo.toml).
-  corrosion_import_crate(MANIFEST_PATH ${MIOPEN_WRAP_SOURCE_DIR}/Cargo.toml
-                         CRATES miopen-wrapper PROFILE wrapper)
-endif()
-include(${MIOPEN_WRAP_SOURCE_DIR}/cmake/MIOpenHipdnnWrapper.cmake)
 include(GenerateExportHeader)
-include(GNUInstallDirs)
 
 set(MIOPEN_WRAP_VERSION_NODE "" CACHE STRING
   "Version node of libMIOpen.so's exports (empty: MIOPEN_<backend>_1)")
@@ -58,14 +56,6 @@ set(MIOPEN_WRAP_RELEASE_VERSION "" CACHE STRING
   "MIOpen release stamped into both libraries (empty: PROJECT_VERSION)")
 set(MIOPEN_WRAP_RENAME_REPORT "" CACHE FILEPATH
   "Rename report of the adopted tree (empty: <tree>/cmake/miopen-wrap-rename-report.json if present)")
-
-function(_miopen_wrap_install_file file dest)
-  if(COMMAND rocm_install)
-    rocm_install(FILES ${file} DESTINATION ${dest})
-  else()
-    install(FILES ${file} DESTINATION ${dest})
-  endif()
-endfunction()
 
 function(miopen_wrap_private_export_header target)
   # The header's export/import switch stays MIOpen_EXPORTS, the define the
@@ -88,8 +78,9 @@ function(miopen_wrap_adopt_wrapper)
   endif()
 
   # The wrapper carries exactly the file version the library had before the
-  # split (MIOpen: rocm_set_soversion(MIOpen 1.0) -> VERSION 1.0); the stamp
-  # carries the release (rocm_setup_version(VERSION 3.3.0) -> PROJECT_VERSION).
+  # split (MIOpen: rocm_set_soversion(MIOpen 1.0) -> VERSION 1.0;
+  # miopen_wrap_add_wrapper reads the private target's when it has them); the
+  # stamp carries the release (rocm_setup_version(VERSION 3.3.0) -> PROJECT_VERSION).
   get_target_property(version ${A_PRIVATE_TARGET} VERSION)
   get_target_property(soversion ${A_PRIVATE_TARGET} SOVERSION)
   if(NOT version)
@@ -134,17 +125,12 @@ function(miopen_wrap_adopt_wrapper)
     VERSION ${version}
     SOVERSION ${soversion}
     RELEASE_VERSION ${release}
-    ${report_args})
+    ${report_args}
+    # MIOpen's own install rules (edited) install the two libraries.
+    INSTALL)
 
   # Consumers of the public library got HIP's host interface from it before.
   if(TARGET hip::host)
     target_link_libraries(${A_WRAPPER_TARGET} INTERFACE hip::host)
   endif()
-
-  # The private include subtree: miopen_impl.h reaches consumers of the
-  # private library only (its INTERFACE_INCLUDE_DIRECTORIES, set by the module).
-  get_target_property(gen ${A_WRAPPER_TARGET} MIOPEN_WRAP_GENERATED_DIR)
-  _miopen_wrap_install_file(${gen}/include/miopen/miopen_impl.h
-                            ${CMAKE_INSTALL_INCLUDEDIR}/miopen_private/miopen)
-  _miopen_wrap_install_file(${gen}/manifest.json ${CMAKE_INSTALL_DATADIR}/miopen-wrap)
 endfunction()

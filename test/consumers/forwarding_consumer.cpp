@@ -240,15 +240,56 @@ int problems(int k)
 int release()
 {
     std::vector<char> ws(1 << 20);
+    miopenHandle_t first = nullptr;
     for(int round = 0; round < 2; ++round)
     {
         miopenHandle_t h;
         must(miopenCreate(&h), "create");
+        if(round == 0)
+            first = h;
+        else
+        {
+            // The checker needs the new handle at the old one's address (a
+            // per-thread plan slot keyed by it must not serve the new
+            // handle): hold the handles the allocator gives out elsewhere
+            // until it hands that address out again.
+            std::vector<miopenHandle_t> elsewhere;
+            while(h != first && elsewhere.size() < 256)
+            {
+                elsewhere.push_back(h);
+                must(miopenCreate(&h), "create");
+            }
+            for(auto e : elsewhere)
+                miopenDestroy(e);
+            std::printf("handle address reused: %s\n", h == first ? "yes" : "no");
+        }
         Conv p(1, 3, 4, 6);
         line("forward", forward(h, p, 0.0f, miopenConvolutionFwdAlgoDirect, ws), p.yv);
         line("forward", forward(h, p, 0.0f, miopenConvolutionFwdAlgoDirect, ws), p.yv);
         line("destroy", miopenDestroy(h));
     }
+    return 0;
+}
+
+// The stream set away and back by another thread between two calls of this
+// one: this thread's last call ran on the original stream, and so must the
+// next, although the hipDNN handle was moved meanwhile.
+int stream_away_and_back()
+{
+    miopenHandle_t h;
+    must(miopenCreate(&h), "create");
+    Conv p(1, 3, 4, 6);
+    std::vector<char> ws(1 << 20);
+    miopenAcceleratorQueue_t original = nullptr;
+    must(miopenGetStream(h, &original), "get stream");
+    line("forward", forward(h, p, 0.0f, miopenConvolutionFwdAlgoDirect, ws), p.yv);
+    std::thread([&] {
+        line("set stream", miopenSetStream(h, reinterpret_cast<miopenAcceleratorQueue_t>(std::uintptr_t(0x5eed00))));
+        line("forward", forward(h, p, 0.0f, miopenConvolutionFwdAlgoDirect, ws), p.yv);
+        line("set stream back", miopenSetStream(h, original));
+    }).join();
+    line("forward", forward(h, p, 0.0f, miopenConvolutionFwdAlgoDirect, ws), p.yv);
+    miopenDestroy(h);
     return 0;
 }
 
@@ -353,6 +394,8 @@ int main(int argc, char** argv)
         return release();
     if(std::strcmp(mode, "stream") == 0)
         return stream();
+    if(std::strcmp(mode, "streamback") == 0)
+        return stream_away_and_back();
     if(std::strcmp(mode, "threads") == 0)
         return threads();
     if(std::strcmp(mode, "find") == 0)
@@ -361,6 +404,6 @@ int main(int argc, char** argv)
         return exit_from_thread();
     if(std::strcmp(mode, "forkexit") == 0)
         return fork_child_exits();
-    std::fprintf(stderr, "usage: forwarding_consumer sequences|repeat N|problems K|release|stream|threads|find|exitthread|forkexit\n");
+    std::fprintf(stderr, "usage: forwarding_consumer sequences|repeat N|problems K|release|stream|streamback|threads|find|exitthread|forkexit\n");
     return 2;
 }

@@ -5,8 +5,8 @@ Runs test/consumers/faults_consumer with forwarding enabled and disabled under
 one fault (the hipDNN test bed's knobs, or a missing/broken backend) and
 checks, per call: the status returned, miopenGetLastForwardedError's record,
 miopenGetErrorString's prefix, the stderr diagnostic, and that nothing was
-run on MIOpen Private instead (MIOpen's own log at level 5 names every
-`_impl` it ran).
+run on MIOpen Private instead (MIOpen's own call log at level 5 shows every
+entry point it ran).
 """
 import argparse
 import os
@@ -14,6 +14,8 @@ import re
 import subprocess
 import sys
 import tempfile
+
+from check_forwarding import miopen_ran
 
 LINE = re.compile(r"^(.*?) status=(-?\d+) outcome=(\d) hipdnn=(-?\d+) entry=(\S+) errstr=(.*?) msg=(.*)$")
 DIAG = "MIOpen(hipDNN wrapper): error: MIOPEN_HIPDNN_FORWARDING=enabled but the hipDNN backend is unavailable"
@@ -105,12 +107,16 @@ def check_enabled(a, name, env, expect, diag):
         lines = [l for l in err if l.startswith("MIOpen(hipDNN wrapper): error: miopen")]
         if len(lines) != failed:
             fail(f"{name}: expected {failed} error line(s) on stderr at MIOpen's default level: {err}")
-    # Nothing retried on MIOpen Private: its log (level 5) names every _impl it ran.
+    # Nothing retried on MIOpen Private: its call log (level 5) shows every
+    # entry point it ran, as the disabled run's log must show these.
     _, _, err5 = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled"), level="5")
+    _, _, disabled5 = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="disabled"), level="5")
     for call, (status, _h, _n) in expect.items():
-        impl = {"Find": "miopenFindConvolutionForwardAlgorithm_impl", "forward": "miopenConvolutionForward_impl"}.get(call)
-        if status != 0 and impl and any(impl in l for l in err5):
-            fail(f"{name}: {impl} ran after the forwarded call failed")
+        ep = {"Find": "miopenFindConvolutionForwardAlgorithm", "forward": "miopenConvolutionForward"}.get(call)
+        if ep and not miopen_ran(disabled5, ep):
+            fail(f"{name}: the disabled run's log does not show {ep} (a retry would go unseen)")
+        if status != 0 and ep and miopen_ran(err5, ep):
+            fail(f"{name}: {ep} ran on MIOpen Private after the forwarded call failed")
     print(f"{name}: " + ", ".join(f"{c} -> {calls[c]['status']} (hipDNN {calls[c]['hipdnn']})" for c in expect))
 
 

@@ -74,6 +74,12 @@ def calls(out):
     return res
 
 
+def miopen_ran(err, entry):
+    """Whether MIOpen's own call log (level 5) shows `entry` running in MIOpen
+    Private: its signature line, under the public name the logger prints."""
+    return any(l.startswith("MIOpen(HIP): ") and f" {entry}(" in l for l in err)
+
+
 def conv_routes(err, entry):
     return [(t, r) for (ep, _fam, t, r) in traces(err) if ep == entry]
 
@@ -148,7 +154,9 @@ def cache_evict(c):
 
 
 def cache_release(c):
-    _, err = c.run(["release"])
+    out, err = c.run(["release"])
+    if "handle address reused: yes" not in out:
+        fail(f"the scenario needs the second handle at the first one's address (else it tests nothing): {out}")
     notes = [r for (_t, r) in conv_routes(err, "miopenConvolutionForward")]
     if notes != ["forwarded; plan cache miss", "forwarded; plan cache hit"] * 2:
         fail(f"a new handle after miopenDestroy must rebuild (even at a reused address): {notes}")
@@ -165,6 +173,17 @@ def cache_stream(c):
     if notes != ["forwarded; plan cache miss", "forwarded; plan cache hit"]:
         fail(f"the plan is reused on the new stream: {notes}")
     print("miopenSetStream: the cached plan runs on the new stream")
+
+
+def cache_stream_back(c):
+    _, err = c.run(["streamback"], env={"MINI_HIPDNN_TEST_TRACE_EXECUTE": "1"})
+    streams = [l.rsplit("stream ", 1)[-1] for l in err if l.startswith("mini-hipdnn: execute on engine")]
+    if len(streams) != 3 or streams[1] != "0x5eed00" or streams[2] != streams[0]:
+        fail(f"after another thread set the stream away and back, this thread's call must run on the original: {streams}")
+    notes = [r for (_t, r) in conv_routes(err, "miopenConvolutionForward")]
+    if notes != ["forwarded; plan cache miss", "forwarded; plan cache hit", "forwarded; plan cache hit"]:
+        fail(f"the plan is reused on every stream: {notes}")
+    print("miopenSetStream away and back on another thread: the next call runs on the original stream")
 
 
 # --- loader ------------------------------------------------------------------
@@ -259,9 +278,12 @@ def no_engine(c):
         r = conv_routes(err, ep)
         if len(r) != 1 or r[0][0] != reason or "no engine" not in r[0][1]:
             fail(f"no engine: {ep} must trace '-> {reason} (hipDNN has no engine ...)': {r}")
-    for ep in ("miopenFindConvolutionForwardAlgorithm_impl", "miopenConvolutionForward_impl"):
-        if any(ep in l for l in err):
-            fail(f"no engine: {ep} ran, so the call was retried on MIOpen Private")
+    _, disabled_err = c.run(["find"], env={"MIOPEN_HIPDNN_FORWARDING": "disabled"})
+    for ep in ("miopenFindConvolutionForwardAlgorithm", "miopenConvolutionForward"):
+        if not miopen_ran(disabled_err, ep):
+            fail(f"no engine: the disabled run's log does not show {ep} (the check below could not see a retry)")
+        if miopen_ran(err, ep):
+            fail(f"no engine: {ep} ran on MIOpen Private, so the call was retried there")
     print("no engine: miopenStatusNotImplemented, nothing run on MIOpen Private")
 
 
@@ -272,13 +294,15 @@ def no_reentry(c):
     if len(execs) != 2 or any("MIOPEN_ENGINE" not in l for l in execs):
         fail(f"the MIOpen provider engine ran Find and the call: {execs}")
     # The provider called MIOpen Private's Find and convolution (MIOpen's own
-    # log names them), yet each public entry point shows exactly one wrapper
-    # trace line: nothing came back through libMIOpen.so.
+    # call log shows them, under their public names: the program's calls were
+    # forwarded, so MIOpen Private saw only the provider's), yet each public
+    # entry point shows exactly one wrapper trace line: nothing came back
+    # through libMIOpen.so.
     for ep in ("miopenFindConvolutionForwardAlgorithm", "miopenConvolutionForward"):
         if len(conv_routes(err, ep)) != 1:
             fail(f"{ep}: expected exactly the program's one call in the wrapper trace: {conv_routes(err, ep)}")
-        if not any(f"{ep}_impl" in l for l in err):
-            fail(f"{ep}_impl: the provider's call into MIOpen Private is not in MIOpen's log")
+        if not miopen_ran(err, ep):
+            fail(f"{ep}: the provider's call into MIOpen Private is not in MIOpen's log")
     print("no re-entry: the provider's MIOpen calls reach Private directly")
 
 
@@ -315,7 +339,7 @@ def tuning_db(c):
 def log_routing_alone(c):
     def run(env):
         _, err = c.run(["repeat", "2"], env=dict({"MIOPEN_LOG_LEVEL": None}, **env))
-        return sum(1 for l in err if TRACE.match(l)), sum(1 for l in err if "_impl" in l)
+        return sum(1 for l in err if TRACE.match(l)), sum(1 for l in err if l.startswith("MIOpen(HIP): "))
     trace, miopen_log = run({"MIOPEN_HIPDNN_LOG_ROUTING": "1"})
     if trace < 3 or miopen_log:
         fail(f"MIOPEN_HIPDNN_LOG_ROUTING=1: routing trace ({trace} lines) without MIOpen's log ({miopen_log})")
@@ -367,7 +391,7 @@ TESTS = {
     "sequences_reference": lambda c: sequences(c, "reference"),
     "sequences_provider": lambda c: sequences(c, "provider"),
     "cache_repeat": cache_repeat, "cache_evict": cache_evict, "cache_release": cache_release,
-    "cache_stream": cache_stream, "loader_missing": loader_missing, "loader_wrong_major": loader_wrong_major,
+    "cache_stream": cache_stream, "cache_stream_back": cache_stream_back, "loader_missing": loader_missing, "loader_wrong_major": loader_wrong_major,
     "loader_missing_symbol": loader_missing_symbol, "loader_relative_env": loader_relative_env,
     "loader_threads": loader_threads, "loader_search_order": loader_search_order,
     "no_reentry": no_reentry, "tuning_db": tuning_db, "no_engine": no_engine,

@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use crate::environment::EnvPolicy;
 use crate::plan_cache;
 use crate::table::Family;
 
@@ -208,6 +209,9 @@ pub struct RawEnv<'a> {
     pub exit_summary: Option<&'a str>,
     /// `MIOPEN_HIPDNN_PLAN_CACHE_SIZE`.
     pub plan_cache_size: Option<&'a str>,
+    /// Every `MIOPEN_*` variable set (name, value), for the audited ones
+    /// (`crate::environment`).
+    pub miopen_vars: &'a [(String, String)],
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -230,6 +234,8 @@ pub struct Config {
     plan_cache_error: Option<String>,
     /// Switch variables whose value was not understood (name, value).
     switch_errors: Vec<(&'static str, String)>,
+    /// MIOpen's own variables that decline or warn under forwarding.
+    pub env: EnvPolicy,
 }
 
 impl Config {
@@ -254,6 +260,7 @@ impl Config {
             Err(e) => (plan_cache::DEFAULT_CAPACITY, Some(e)),
         };
         let opt_out = OptOut::parse(raw.disable_for);
+        let env = EnvPolicy::from_vars(raw.miopen_vars.iter().map(|(n, v)| (n.as_str(), v.as_str())));
         Config {
             mode,
             source,
@@ -264,6 +271,7 @@ impl Config {
             plan_cache_capacity,
             plan_cache_error,
             switch_errors,
+            env,
         }
     }
 
@@ -290,7 +298,14 @@ impl Config {
         let switches = self.switch_errors.iter().map(|(name, v)| {
             format!("{PREFIX}: warning: {name}={v:?} is not recognised; accepted values are 1/0 (or yes/no, true/false, on/off, enable(d)/disable(d)); using 0")
         });
-        [mode, self.opt_out.warning(), cache].into_iter().flatten().chain(switches).collect()
+        // MIOpen's own variables only change meaning while forwarding.
+        let env = self
+            .env
+            .warnings
+            .iter()
+            .filter(|_| self.mode == Mode::Enabled)
+            .map(|w| format!("{PREFIX}: warning: {w}; forwarding goes on"));
+        [mode, self.opt_out.warning(), cache].into_iter().flatten().chain(switches).chain(env).collect()
     }
 
     /// Whether the configuration banner is printed: when forwarding is
@@ -309,6 +324,9 @@ impl Config {
         // The opt-out only matters while forwarding: mention it only then.
         if let (Mode::Enabled, Some(raw)) = (self.mode, &self.opt_out.raw) {
             why.push_str(&format!("; {DISABLE_FOR_VAR}={raw}"));
+        }
+        if let (Mode::Enabled, Some(reason)) = (self.mode, self.env.decline_reason()) {
+            why.push_str(&format!("; convolutions stay on MIOpen while {reason}"));
         }
         format!("{PREFIX}: forwarding {} ({why})", self.mode)
     }
@@ -488,6 +506,18 @@ mod tests {
     }
 
     #[test]
+    fn miopen_variables_warn_and_decline_only_while_forwarding() {
+        let vars = [("MIOPEN_ENABLE_LOGGING".to_string(), "1".to_string()), ("MIOPEN_FIND_ENFORCE".into(), "3".into())];
+        let with = |forwarding| Config::resolve(RawEnv { forwarding, miopen_vars: &vars, ..RawEnv::default() });
+        let on = with(Some("enabled"));
+        assert_eq!(on.warnings().len(), 1);
+        assert!(on.warnings()[0].starts_with("MIOpen(hipDNN wrapper): warning: MIOPEN_ENABLE_LOGGING=1 ("));
+        assert!(on.banner().contains("; convolutions stay on MIOpen while MIOPEN_FIND_ENFORCE=3 ("), "{}", on.banner());
+        let off = with(None);
+        assert!(off.warnings().is_empty() && !off.wants_banner() && off.pass_through_only());
+    }
+
+    #[test]
     fn warnings_come_in_variable_order() {
         let c = Config::resolve(RawEnv {
             forwarding: Some("on"),
@@ -496,6 +526,7 @@ mod tests {
             plan_cache_size: Some("-1"),
             log_routing: None,
             exit_summary: Some("often"),
+            miopen_vars: &[],
         });
         let w = c.warnings();
         assert_eq!(w.len(), 4);

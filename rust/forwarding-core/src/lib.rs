@@ -6,13 +6,17 @@
 //! unit-testable without either library.
 //!
 //! - [`config`]: `MIOPEN_HIPDNN_FORWARDING`, `MIOPEN_DISABLE_HIPDNN_FOR`, the banner;
+//! - [`environment`]: MIOpen's own variables under forwarding (decline or warn);
 //! - [`table`]: the forwarding table (entry point -> family -> handler);
 //! - [`routing`]: the per-call decision and its reason;
 //! - [`conv`]: the convolution problem model (descriptor fields -> graph spec or decline);
+//! - [`driver_cmd`]: MIOpen's `MIOPEN_ENABLE_LOGGING_CMD` line for a forwarded convolution;
 //! - [`plan_cache`]: the bounded, thread-safe plan cache and its counters;
 //! - [`status`]: hipDNN status -> `miopenStatus_t`.
 pub mod config;
 pub mod conv;
+pub mod driver_cmd;
+pub mod environment;
 pub mod plan_cache;
 pub mod routing;
 pub mod status;

@@ -175,6 +175,10 @@ pub struct PlanCache<K, V> {
     evictions: AtomicU64,
     /// Mirror of the entry count, so [`PlanCache::stats`] needs no lock.
     len: AtomicUsize,
+    /// Mirror of the last tick handed out, so a caller that keeps a value
+    /// outside the cache can tell without the lock whether it is still safe
+    /// from eviction ([`PlanCache::is_recent`]).
+    clock: AtomicU64,
 }
 
 impl<K: Eq + Hash + Clone, V> PlanCache<K, V> {
@@ -188,7 +192,32 @@ impl<K: Eq + Hash + Clone, V> PlanCache<K, V> {
             misses: AtomicU64::new(0),
             evictions: AtomicU64::new(0),
             len: AtomicUsize::new(0),
+            clock: AtomicU64::new(0),
         }
+    }
+
+    /// The recency clock, to read *before* a lookup: the entry that lookup
+    /// returns is stamped at least this recent.
+    pub fn clock(&self) -> u64 {
+        self.clock.load(Ordering::Relaxed)
+    }
+
+    /// Whether an entry looked up after reading `stamp` from
+    /// [`PlanCache::clock`] is still among the recent half of the cache. An
+    /// eviction removes the least recent of `capacity + 1` distinct ticks,
+    /// so it never takes an entry stamped within the last `capacity`: a
+    /// caller that serves the value itself while this holds, and looks it up
+    /// again (refreshing it) once it does not, keeps it from being evicted
+    /// while it is in use.
+    pub fn is_recent(&self, stamp: u64) -> bool {
+        self.clock().wrapping_sub(stamp) < (self.capacity / 2) as u64
+    }
+
+    /// Count a hit served from a copy of a cached value outside the cache
+    /// (the per-thread slot of the forwarded steady state), so the counters
+    /// stay true.
+    pub fn count_hit(&self) {
+        self.hits.fetch_add(1, Ordering::Relaxed);
     }
 
     pub fn capacity(&self) -> usize {
@@ -222,7 +251,7 @@ impl<K: Eq + Hash + Clone, V> PlanCache<K, V> {
     fn insert_or_join(&self, key: &K, built: Arc<V>) -> Arc<V> {
         let (kept, dropped) = {
             let mut inner = self.lock();
-            match inner.touch(key) {
+            let kept = match inner.touch(key) {
                 Some(winner) => (winner, vec![built]),
                 None => {
                     inner.insert(key.clone(), Arc::clone(&built));
@@ -231,7 +260,9 @@ impl<K: Eq + Hash + Clone, V> PlanCache<K, V> {
                     self.len.store(inner.entries.len(), Ordering::Relaxed);
                     (built, evicted)
                 }
-            }
+            };
+            self.clock.store(inner.next_tick, Ordering::Relaxed);
+            kept
         };
         drop(dropped);
         kept
@@ -243,7 +274,12 @@ impl<K: Eq + Hash + Clone, V> PlanCache<K, V> {
         if self.capacity == 0 {
             return None;
         }
-        let found = self.lock().touch(key);
+        let found = {
+            let mut inner = self.lock();
+            let found = inner.touch(key);
+            self.clock.store(inner.next_tick, Ordering::Relaxed);
+            found
+        };
         if found.is_some() {
             self.hits.fetch_add(1, Ordering::Relaxed);
         }
@@ -336,6 +372,49 @@ mod tests {
         }
         assert_eq!(*build(&cache, 2).into_value(), "plan 2");
         assert_eq!(cache.stats(), stats(3, 2, 0, 2, 4));
+    }
+
+    /// A value served outside the cache and refreshed whenever `is_recent`
+    /// says so is never evicted, however many others come and go; left
+    /// alone, it is.
+    #[test]
+    fn a_value_refreshed_when_no_longer_recent_is_never_evicted() {
+        for capacity in [2usize, 3, 4, 8] {
+            let cache = PlanCache::new(capacity);
+            let mut stamp = cache.clock();
+            build(&cache, 0);
+            for other in 1..100 {
+                if !cache.is_recent(stamp) {
+                    stamp = cache.clock();
+                    assert!(cache.get(&0).is_some(), "capacity {capacity}: refreshed value gone after {other}");
+                }
+                build(&cache, other);
+                assert!(cache.stats().entries <= capacity);
+            }
+            assert!(cache.get(&0).is_some(), "capacity {capacity}");
+            cache.count_hit();
+            let neglected = PlanCache::new(capacity);
+            build(&neglected, 0);
+            for other in 1..100 {
+                build(&neglected, other);
+            }
+            assert!(neglected.get(&0).is_none(), "capacity {capacity}: never refreshed, still cached");
+        }
+    }
+
+    #[test]
+    fn is_recent_within_half_the_capacity() {
+        // A miss ticks twice (the failed lookup, the insertion).
+        let cache = PlanCache::new(8);
+        let stamp = cache.clock();
+        build(&cache, 1);
+        assert!(cache.is_recent(stamp));
+        build(&cache, 2);
+        assert!(!cache.is_recent(stamp));
+        assert!(!PlanCache::<u32, String>::new(1).is_recent(0), "capacity 1: nothing is served outside");
+        let before = cache.stats().hits;
+        cache.count_hit();
+        assert_eq!(cache.stats().hits, before + 1);
     }
 
     #[test]

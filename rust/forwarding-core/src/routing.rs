@@ -23,6 +23,9 @@ pub enum Reason {
     NotInForwardingSet,
     /// The entry point's family is named in MIOPEN_DISABLE_HIPDNN_FOR.
     OptedOut,
+    /// A MIOpen variable whose meaning hipDNN cannot keep is set
+    /// (`crate::environment`): the call stays with MIOpen, which honours it.
+    MiopenVariable,
     /// Routed to the forwarding handler.
     Forwardable,
 }
@@ -35,6 +38,7 @@ impl Reason {
             Reason::ForwardingDisabled => "forwarding disabled",
             Reason::NotInForwardingSet => "not in the forwarding set",
             Reason::OptedOut => "opted out",
+            Reason::MiopenVariable => "declined: a MIOpen variable is set",
             Reason::Forwardable => "forwarded",
         }
     }
@@ -42,8 +46,9 @@ impl Reason {
     /// The routing-trace text: [`Reason::as_str`], except that an opt-out
     /// names the variable and its value so the user sees what to change.
     pub fn describe(self, config: &Config) -> String {
-        match (self, &config.opt_out.raw) {
-            (Reason::OptedOut, Some(raw)) => format!("opted out: {DISABLE_FOR_VAR}={raw}"),
+        match (self, &config.opt_out.raw, config.env.decline_reason()) {
+            (Reason::OptedOut, Some(raw), _) => format!("opted out: {DISABLE_FOR_VAR}={raw}"),
+            (Reason::MiopenVariable, _, Some(reason)) => decline_text(reason),
             _ => self.as_str().to_string(),
         }
     }
@@ -79,6 +84,11 @@ pub fn decide_family(config: &Config, family: Option<Family>) -> Decision {
     };
     if config.opted_out(family) {
         return Decision::private(Reason::OptedOut);
+    }
+    // Every family of the table is a convolution family, which is what the
+    // audited variables are about.
+    if config.env.decline_reason().is_some() {
+        return Decision::private(Reason::MiopenVariable);
     }
     Decision { route: Route::Hipdnn, reason: Reason::Forwardable }
 }
@@ -163,6 +173,30 @@ mod tests {
         for row in FORWARDING_TABLE {
             assert_eq!(decide(&only_bad, row.entry_point), FORWARDED);
         }
+    }
+
+    #[test]
+    fn a_declining_miopen_variable_keeps_the_table_on_miopen_and_is_named() {
+        let vars = [("MIOPEN_DEBUG_CONV_WINOGRAD".to_string(), "0".to_string())];
+        let c = Config::resolve(RawEnv { forwarding: Some("enabled"), miopen_vars: &vars, ..RawEnv::default() });
+        for row in FORWARDING_TABLE {
+            assert_eq!(decide(&c, row.entry_point), private(Reason::MiopenVariable), "{}", row.entry_point);
+        }
+        assert_eq!(decide(&c, "miopenCreate"), private(Reason::NotInForwardingSet));
+        assert_eq!(
+            Reason::MiopenVariable.describe(&c),
+            "declined: MIOPEN_DEBUG_CONV_WINOGRAD=0 (selects MIOpen convolution solvers; hipDNN engines cannot honour it)"
+        );
+        // The opt-out is reported first; disabled stays disabled.
+        let both = Config::resolve(RawEnv {
+            forwarding: Some("enabled"),
+            disable_for: Some("conv_fwd"),
+            miopen_vars: &vars,
+            ..RawEnv::default()
+        });
+        assert_eq!(decide(&both, "miopenConvolutionForward"), private(Reason::OptedOut));
+        let off = Config::resolve(RawEnv { miopen_vars: &vars, ..RawEnv::default() });
+        assert_eq!(decide(&off, "miopenConvolutionForward"), private(Reason::ForwardingDisabled));
     }
 
     #[test]

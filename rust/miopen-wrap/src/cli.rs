@@ -1,37 +1,96 @@
-//! Command-line front end. Each tool family owns its own argument parsing
-//! (`<family>::cli_main`), so this file only dispatches on the first word.
+//! Command-line front end: one clap `Subcommand` per job and one exit-status
+//! convention for all of them ([`Exit`]).
+use clap::{Parser, Subcommand};
 
-const USAGE: &str = "usage: miopen-wrap <command> [options]
+/// Shown under every command's `--help`.
+pub const EXIT_STATUS_HELP: &str = "Exit status: 0 pass; 1 a check failed (a release gate, work still due under \
+--check, rename collisions, an adoption step); 2 usage error, or the command could not run (missing input or \
+tool, unreadable file).";
 
-commands:
-  rename    rename public entry points to their _impl form in a MIOpen source tree
-  generate  emit wrapper stubs, miopen_impl.h, export map and manifest from miopen.h
-  check     release gates on built or installed libraries
+/// The exit status of every `miopen-wrap` command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Exit {
+    Pass = 0,
+    /// The command ran and found a problem.
+    CheckFailed = 1,
+    /// Usage error, or the command could not run.
+    CouldNotRun = 2,
+}
 
-scripts/adopt-miopen-tree.sh runs rename + generate + compile checks on a MIOpen
-tree given by path and prints one report.
+impl Exit {
+    pub fn code(self) -> i32 {
+        self as i32
+    }
 
-Run `miopen-wrap <command> --help` for the options of one command.";
+    /// `Pass` when true, `CheckFailed` when false.
+    pub fn check(passed: bool) -> Exit {
+        if passed {
+            Exit::Pass
+        } else {
+            Exit::CheckFailed
+        }
+    }
+}
 
+#[derive(Debug, Parser)]
+#[command(
+    name = "miopen-wrap",
+    version,
+    about = "Turn a MIOpen source tree into the libMIOpen.so wrapper / libMIOpen_private.so pair (RFC 0001)",
+    after_help = EXIT_STATUS_HELP
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Rename public entry points miopenFoo -> miopenFoo_impl in a MIOpen source tree.
+    Rename(crate::rename::RenameArgs),
+    /// Emit wrapper stubs, miopen_impl.h, export map and manifest from miopen.h.
+    Generate(crate::generate::GenerateArgs),
+    /// Release gates on the built or installed library pair.
+    #[command(subcommand)]
+    Check(crate::check::GateCommand),
+    /// The whole adoption of a MIOpen tree: rename, generate, compile checks, CMake and source edits.
+    Adopt(crate::adopt::AdoptArgs),
+    /// Apply the adoption's C++ source edits (the logger) to a src/ directory of its own.
+    SourceEdits(crate::adopt::SourceEditsArgs),
+}
+
+/// Parse the command line, run the command, return its exit status.
 pub fn run() -> i32 {
-    let args: Vec<String> = std::env::args().collect();
-    let Some(cmd) = args.get(1) else {
-        eprintln!("{USAGE}");
-        return 2;
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { Exit::CouldNotRun } else { Exit::Pass }.code();
+        }
     };
-    // clap in each family expects argv[0]; give it "miopen-wrap <command>".
-    let rest: Vec<String> = std::iter::once(format!("miopen-wrap {cmd}")).chain(args[2..].iter().cloned()).collect();
-    match cmd.as_str() {
-        "rename" => crate::rename::cli_main(&rest),
-        "generate" => crate::generate::cli_main(&rest),
-        "check" => crate::check::cli_main(&rest),
-        "-h" | "--help" | "help" => {
-            println!("{USAGE}");
-            0
-        }
-        other => {
-            eprintln!("miopen-wrap: unknown command `{other}`\n\n{USAGE}");
-            2
-        }
+    let exit = match cli.command {
+        Command::Rename(args) => crate::rename::cli(&args),
+        Command::Generate(args) => crate::generate::cli(&args),
+        Command::Check(gate) => crate::check::cli(&gate),
+        Command::Adopt(args) => crate::adopt::cli(&args),
+        Command::SourceEdits(args) => crate::adopt::source_edits_cli(&args),
+    };
+    exit.code()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn exit_status_values_are_the_documented_ones() {
+        assert_eq!((Exit::Pass.code(), Exit::CheckFailed.code(), Exit::CouldNotRun.code()), (0, 1, 2));
+        assert!(EXIT_STATUS_HELP.contains("0 pass; 1 a check failed"));
     }
 }

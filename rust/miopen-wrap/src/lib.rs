@@ -1,9 +1,12 @@
 //! Tools that turn a MIOpen source tree into the public wrapper + private
 //! implementation pair: `rename` (source rename to `_impl`), `generate`
-//! (stubs, `miopen_impl.h`, export map, manifest) and `check` (release gates).
+//! (stubs, `miopen_impl.h`, export map, manifest), `check` (release gates)
+//! and `adopt` (all of it on a MIOpen tree, with the CMake and source edits).
+pub mod adopt;
 pub mod check;
 pub mod cli;
 pub mod generate;
 pub mod header;
 pub mod libclang;
+pub mod paths;
 pub mod rename;

@@ -90,29 +90,18 @@ impl Fx {
         self.shared(out, soname, "MIOPEN_PRIVATE_1", &src, &[], &[])
     }
 
-    /// The wrapper: a stub per entry point forwarding to `_impl`, plus
-    /// `extra_src`; linked against `private` (its DT_NEEDED).
-    #[allow(clippy::too_many_arguments)]
-    fn wrapper(
-        &self,
-        out: &str,
-        soname: &str,
-        node: &str,
-        version: &str,
-        private: &Path,
-        skip: &[&str],
-        extra_src: &str,
-        extra_libs: &[&Path],
-    ) -> PathBuf {
-        let mut src = stamp(version);
-        for f in API.iter().filter(|f| !skip.contains(f)) {
-            src.push_str(&format!("extern int {f}_impl(void *p);\nint {f}(void *p) {{ return {f}_impl(p); }}\n"));
+    /// A wrapper fixture linked against `private`; see [`WrapperFixture`].
+    fn wrapper<'a>(&'a self, private: &'a Path) -> WrapperFixture<'a> {
+        WrapperFixture {
+            fx: self,
+            private,
+            file: "libMIOpen.so.1",
+            node: "MIOPEN_HIP_1",
+            version: "3.4.0",
+            without: &[],
+            extra_source: "",
+            extra_libs: Vec::new(),
         }
-        src.push_str("int miopenGetLastForwardedError(void) { return 0; }\n");
-        src.push_str(extra_src);
-        let mut libs = vec![private];
-        libs.extend_from_slice(extra_libs);
-        self.shared(out, soname, node, &src, &libs, &[])
     }
 
     /// The pre-wrapper library: the public API implemented directly.
@@ -132,18 +121,66 @@ impl Fx {
     /// A standard good set: (private, wrapper, baseline).
     fn standard(&self) -> (PathBuf, PathBuf, PathBuf) {
         let p = self.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
-        let w = self.wrapper(
-            "libMIOpen.so.1",
-            "libMIOpen.so.1",
-            "MIOPEN_HIP_1",
-            "3.4.0",
-            &p,
-            &[],
-            "int miopenGlobalCounter = 3;\n",
-            &[],
-        );
+        let w = self.wrapper(&p).extra_source("int miopenGlobalCounter = 3;\n").build();
         let b = self.baseline("baseline/libMIOpen.so.1", false, &[]);
         (p, w, b)
+    }
+}
+
+/// The wrapper: a stub per entry point forwarding to `_impl`, plus the
+/// wrapper's own export, linked against the private library (its
+/// DT_NEEDED). Defaults: `libMIOpen.so.1`, node `MIOPEN_HIP_1`, version
+/// 3.4.0, every entry point, nothing else.
+struct WrapperFixture<'a> {
+    fx: &'a Fx,
+    private: &'a Path,
+    file: &'a str,
+    node: &'a str,
+    version: &'a str,
+    without: &'a [&'a str],
+    extra_source: &'a str,
+    extra_libs: Vec<&'a Path>,
+}
+
+impl<'a> WrapperFixture<'a> {
+    /// Output file, relative to the fixture directory.
+    fn file(mut self, file: &'a str) -> Self {
+        self.file = file;
+        self
+    }
+    fn node(mut self, node: &'a str) -> Self {
+        self.node = node;
+        self
+    }
+    fn version(mut self, version: &'a str) -> Self {
+        self.version = version;
+        self
+    }
+    /// Entry points without a stub.
+    fn without(mut self, names: &'a [&'a str]) -> Self {
+        self.without = names;
+        self
+    }
+    /// C source appended to the stubs.
+    fn extra_source(mut self, src: &'a str) -> Self {
+        self.extra_source = src;
+        self
+    }
+    /// Another library to link (a DT_NEEDED entry).
+    fn linking(mut self, lib: &'a Path) -> Self {
+        self.extra_libs.push(lib);
+        self
+    }
+    fn build(self) -> PathBuf {
+        let mut src = stamp(self.version);
+        for f in API.iter().filter(|f| !self.without.contains(f)) {
+            src.push_str(&format!("extern int {f}_impl(void *p);\nint {f}(void *p) {{ return {f}_impl(p); }}\n"));
+        }
+        src.push_str("int miopenGetLastForwardedError(void) { return 0; }\n");
+        src.push_str(self.extra_source);
+        let mut libs = vec![self.private];
+        libs.extend(self.extra_libs);
+        self.fx.shared(self.file, "libMIOpen.so.1", self.node, &src, &libs, &[])
     }
 }
 
@@ -190,16 +227,7 @@ fn no_impl_exports_passes_on_clean_wrapper() {
 fn no_impl_exports_fails_on_wrapper_exporting_impl() {
     let fx = Fx::new();
     let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
-    let w = fx.wrapper(
-        "libMIOpen.so.1",
-        "libMIOpen.so.1",
-        "MIOPEN_HIP_1",
-        "3.4.0",
-        &p,
-        &[],
-        "int miopenLeaky_impl(void) { return 1; }\n",
-        &[],
-    );
+    let w = fx.wrapper(&p).extra_source("int miopenLeaky_impl(void) { return 1; }\n").build();
     let r = check(&[&"no-impl-exports", &"--wrapper", &w]);
     assert_fail("no-impl-exports", &r, &["miopenLeaky_impl@@MIOPEN_HIP_1"]);
 }
@@ -220,7 +248,7 @@ fn superset_passes_and_lists_wrapper_only_additions() {
 fn superset_fails_when_wrapper_misses_an_entry_point() {
     let fx = Fx::new();
     let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
-    let w = fx.wrapper("libMIOpen.so.1", "libMIOpen.so.1", "MIOPEN_HIP_1", "3.4.0", &p, &["miopenDestroy"], "", &[]);
+    let w = fx.wrapper(&p).without(&["miopenDestroy"]).build();
     let r = check(&[&"superset", &"--wrapper", &w, &"--private", &p]);
     assert_fail("superset", &r, &["`miopenDestroy` is not exported", "miopenDestroy_impl"]);
 }
@@ -246,7 +274,7 @@ fn no_dropped_accepts_the_wrapper_api_and_fails_on_an_unexpected_export() {
     assert_pass("no-dropped", &r);
     assert!(r.1.contains("no export beyond them but the wrapper's own (miopenGetLastForwardedError)"), "{}", r.1);
     let extra = "int miopenGlobalCounter = 3;\nint miopenSurpriseExport(void) { return 1; }\n";
-    let w = fx.wrapper("extra/libMIOpen.so.1", "libMIOpen.so.1", "MIOPEN_HIP_1", "3.4.0", &p, &[], extra, &[]);
+    let w = fx.wrapper(&p).file("extra/libMIOpen.so.1").extra_source(extra).build();
     let r = check(&[&"no-dropped", &"--wrapper", &w, &"--baseline", &b]);
     assert_fail("no-dropped", &r, &["`miopenSurpriseExport` is exported by", "not a wrapper addition"]);
 }
@@ -255,16 +283,7 @@ fn no_dropped_accepts_the_wrapper_api_and_fails_on_an_unexpected_export() {
 fn no_dropped_fails_on_missing_entry_point() {
     let fx = Fx::new();
     let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
-    let w = fx.wrapper(
-        "libMIOpen.so.1",
-        "libMIOpen.so.1",
-        "MIOPEN_HIP_1",
-        "3.4.0",
-        &p,
-        &["miopenGetVersion"],
-        "int miopenGlobalCounter = 3;\n",
-        &[],
-    );
+    let w = fx.wrapper(&p).without(&["miopenGetVersion"]).extra_source("int miopenGlobalCounter = 3;\n").build();
     let b = fx.baseline("baseline/libMIOpen.so.1", false, &[]);
     let r = check(&[&"no-dropped", &"--wrapper", &w, &"--baseline", &b]);
     assert_fail("no-dropped", &r, &["`miopenGetVersion@@MIOPEN_HIP_1` is exported by the baseline but not"]);
@@ -277,16 +296,7 @@ fn no_dropped_fails_on_missing_entry_point() {
 fn no_dropped_fails_on_different_version_node() {
     let fx = Fx::new();
     let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
-    let w = fx.wrapper(
-        "libMIOpen.so.1",
-        "libMIOpen.so.1",
-        "MIOPEN_HIP_2",
-        "3.4.0",
-        &p,
-        &[],
-        "int miopenGlobalCounter = 3;\n",
-        &[],
-    );
+    let w = fx.wrapper(&p).node("MIOPEN_HIP_2").extra_source("int miopenGlobalCounter = 3;\n").build();
     let b = fx.baseline("baseline/libMIOpen.so.1", false, &[]);
     let r = check(&[&"no-dropped", &"--wrapper", &w, &"--baseline", &b]);
     assert_fail(
@@ -323,16 +333,7 @@ fn leaky_pair(fx: &Fx, private_keeps_internal: bool) -> (PathBuf, PathBuf, PathB
         psrc.push_str(INTERNAL_DATA);
     }
     let p = fx.shared_with_map("leaky/libMIOpen_private.so.1", "libMIOpen_private.so.1", LEAKY_MAP, &psrc, &[], &[]);
-    let w = fx.wrapper(
-        "leaky/libMIOpen.so.1.w",
-        "libMIOpen.so.1",
-        "MIOPEN_HIP_1",
-        "3.4.0",
-        &p,
-        &[],
-        "int miopenGlobalCounter = 3;\n",
-        &[],
-    );
+    let w = fx.wrapper(&p).file("leaky/libMIOpen.so.1.w").extra_source("int miopenGlobalCounter = 3;\n").build();
     (b, p, w)
 }
 
@@ -367,7 +368,7 @@ fn no_dropped_still_fails_on_a_dropped_versioned_survivor_of_a_leaky_baseline() 
     let fx = Fx::new();
     let (b, p, _) = leaky_pair(&fx, true);
     // An SQLite-extension-style C export matching `miopen*` is API (versioned).
-    let w = fx.wrapper("leaky2/libMIOpen.so.1", "libMIOpen.so.1", "MIOPEN_HIP_1", "3.4.0", &p, &[], "", &[]);
+    let w = fx.wrapper(&p).file("leaky2/libMIOpen.so.1").build();
     let r = check(&[&"no-dropped", &"--wrapper", &w, &"--baseline", &b, &"--private", &p]);
     assert_fail("no-dropped", &r, &["`miopenGlobalCounter@@MIOPEN_HIP_1` is exported by the baseline but not"]);
     let r = check(&[&"abi", &"--baseline", &b, &"--wrapper", &w]);
@@ -397,7 +398,7 @@ fn needed_fails_on_a_leaked_link_dependency() {
         &[],
         &[],
     );
-    let w = fx.wrapper("libMIOpen.so.1", "libMIOpen.so.1", "MIOPEN_HIP_1", "3.4.0", &p, &[], "", &[&dep]);
+    let w = fx.wrapper(&p).linking(&dep).build();
     let r = check(&[&"needed", &"--wrapper", &w, &"--private", &p]);
     assert_fail("needed", &r, &["has DT_NEEDED `libboost_fake.so.1.74.0`", "1 unexpected DT_NEEDED"]);
     // A deliberate extra dependency can be allowed by name.
@@ -405,14 +406,14 @@ fn needed_fails_on_a_leaked_link_dependency() {
     assert_pass("needed", &r);
 }
 
-// ---------------------------------------------------------------- coversion
+// ---------------------------------------------------------------- co-versioning
 
 #[test]
-fn coversion_passes_on_matching_pair() {
+fn co_versioning_passes_on_matching_pair() {
     let fx = Fx::new();
     let (p, w, _) = fx.standard();
     let r = check(&[
-        &"coversion",
+        &"co-versioning",
         &"--wrapper",
         &w,
         &"--private",
@@ -422,25 +423,25 @@ fn coversion_passes_on_matching_pair() {
         &"--expect-private-soname",
         &"libMIOpen_private.so.1",
     ]);
-    assert_pass("coversion", &r);
+    assert_pass("co-versioning", &r);
     assert!(r.1.contains("= 3.4.0"), "{}", r.1);
 }
 
 #[test]
-fn coversion_fails_on_mismatched_version_metadata() {
+fn co_versioning_fails_on_mismatched_version_metadata() {
     let fx = Fx::new();
     let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
-    let w = fx.wrapper("libMIOpen.so.1", "libMIOpen.so.1", "MIOPEN_HIP_1", "3.5.0", &p, &[], "", &[]);
-    let r = check(&[&"coversion", &"--wrapper", &w, &"--private", &p]);
+    let w = fx.wrapper(&p).version("3.5.0").build();
+    let r = check(&[&"co-versioning", &"--wrapper", &w, &"--private", &p]);
     assert_fail(
-        "coversion",
+        "co-versioning",
         &r,
         &["version metadata disagree", "libMIOpen.so.1 is 3.5.0", "libMIOpen_private.so.1 is 3.4.0"],
     );
 }
 
 #[test]
-fn coversion_fails_without_version_section() {
+fn co_versioning_fails_without_version_section() {
     let fx = Fx::new();
     let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
     let w = fx.shared(
@@ -451,29 +452,29 @@ fn coversion_fails_without_version_section() {
         &[&p],
         &[],
     );
-    let r = check(&[&"coversion", &"--wrapper", &w, &"--private", &p]);
-    assert_fail("coversion", &r, &["libMIOpen.so.1 has no .miopen_version section"]);
+    let r = check(&[&"co-versioning", &"--wrapper", &w, &"--private", &p]);
+    assert_fail("co-versioning", &r, &["libMIOpen.so.1 has no .miopen_version section"]);
 }
 
 #[test]
-fn coversion_fails_on_soversion_skew_and_unexpected_soname() {
+fn co_versioning_fails_on_soversion_skew_and_unexpected_soname() {
     let fx = Fx::new();
     // Private at SOVERSION 2, wrapper at SOVERSION 1 but linked against it.
     let p = fx.private("libMIOpen_private.so.2", "libMIOpen_private.so.2", "3.4.0", &[]);
-    let w = fx.wrapper("libMIOpen.so.1", "libMIOpen.so.1", "MIOPEN_HIP_1", "3.4.0", &p, &[], "", &[]);
-    let r = check(&[&"coversion", &"--wrapper", &w, &"--private", &p, &"--expect-soname", &"libMIOpen.so.3"]);
-    assert_fail("coversion", &r, &["SOVERSION mismatch", "libMIOpen_private.so.2", "expected `libMIOpen.so.3`"]);
+    let w = fx.wrapper(&p).build();
+    let r = check(&[&"co-versioning", &"--wrapper", &w, &"--private", &p, &"--expect-soname", &"libMIOpen.so.3"]);
+    assert_fail("co-versioning", &r, &["SOVERSION mismatch", "libMIOpen_private.so.2", "expected `libMIOpen.so.3`"]);
 }
 
 #[test]
-fn coversion_fails_when_wrapper_needs_another_private() {
+fn co_versioning_fails_when_wrapper_needs_another_private() {
     let fx = Fx::new();
     let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
-    let w = fx.wrapper("libMIOpen.so.1", "libMIOpen.so.1", "MIOPEN_HIP_1", "3.4.0", &p, &[], "", &[]);
+    let w = fx.wrapper(&p).build();
     // A private library with another SONAME than the one the wrapper needs.
     let other = fx.private("other/libMIOpen_private.so.1", "libMIOpen_private-0badc0de.so", "3.4.0", &[]);
-    let r = check(&[&"coversion", &"--wrapper", &w, &"--private", &other]);
-    assert_fail("coversion", &r, &["has no DT_NEEDED `libMIOpen_private-0badc0de.so`", "`libMIOpen_private.so.1`"]);
+    let r = check(&[&"co-versioning", &"--wrapper", &w, &"--private", &other]);
+    assert_fail("co-versioning", &r, &["has no DT_NEEDED `libMIOpen_private-0badc0de.so`", "`libMIOpen_private.so.1`"]);
 }
 
 /// What a wheel bundler does: copy both, give each a hashed SONAME and
@@ -497,24 +498,24 @@ fn bundle_rename(fx: &Fx, p: &Path, w: &Path, replace_needed: bool) -> (PathBuf,
 }
 
 #[test]
-fn renamed_pair_passes_coversion_and_superset() {
+fn renamed_pair_passes_co_versioning_and_superset() {
     let fx = Fx::new();
     let (p, w, _) = fx.standard();
     let (rp, rw) = bundle_rename(&fx, &p, &w, true);
-    let r = check(&[&"coversion", &"--wrapper", &rw, &"--private", &rp]);
-    assert_pass("coversion", &r);
+    let r = check(&[&"co-versioning", &"--wrapper", &rw, &"--private", &rp]);
+    assert_pass("co-versioning", &r);
     assert!(r.1.contains("renamed pair"), "{}", r.1);
     assert_pass("superset", &check(&[&"superset", &"--wrapper", &rw, &"--private", &rp]));
     assert_pass("no-impl-exports", &check(&[&"no-impl-exports", &"--wrapper", &rw]));
 }
 
 #[test]
-fn renamed_pair_without_replace_needed_fails_coversion() {
+fn renamed_pair_without_replace_needed_fails_co_versioning() {
     let fx = Fx::new();
     let (p, w, _) = fx.standard();
     let (rp, rw) = bundle_rename(&fx, &p, &w, false);
-    let r = check(&[&"coversion", &"--wrapper", &rw, &"--private", &rp]);
-    assert_fail("coversion", &r, &["has no DT_NEEDED `libMIOpen_private-7e3a9c1f.so`"]);
+    let r = check(&[&"co-versioning", &"--wrapper", &rw, &"--private", &rp]);
+    assert_fail("co-versioning", &r, &["has no DT_NEEDED `libMIOpen_private-7e3a9c1f.so`"]);
 }
 
 // ---------------------------------------------------------------- provider
@@ -609,17 +610,8 @@ fn hipdnn_independence_fails_on_needed_hipdnn_backend() {
         &[],
         &[],
     );
-    let w = fx.wrapper(
-        "libMIOpen.so.1",
-        "libMIOpen.so.1",
-        "MIOPEN_HIP_1",
-        "3.4.0",
-        &p,
-        &[],
-        "extern int hipdnnBackendCreateDescriptor(int, void **) __attribute__((weak));\n\
-         int miopenForward(void) { void *d; return hipdnnBackendCreateDescriptor ? hipdnnBackendCreateDescriptor(1, &d) : 0; }\n",
-        &[&hip],
-    );
+    let w = fx.wrapper(&p).extra_source("extern int hipdnnBackendCreateDescriptor(int, void **) __attribute__((weak));\n\
+         int miopenForward(void) { void *d; return hipdnnBackendCreateDescriptor ? hipdnnBackendCreateDescriptor(1, &d) : 0; }\n").linking(&hip).build();
     let r = check(&[&"hipdnn-independence", &"--wrapper", &w]);
     assert_fail(
         "hipdnn-independence",
@@ -777,19 +769,15 @@ fn all_runs_every_gate_with_inputs_and_summarises() {
 fn all_fails_and_counts_failures() {
     let fx = Fx::new();
     let p = fx.private("libMIOpen_private.so.1", "libMIOpen_private.so.1", "3.4.0", &[]);
-    let w = fx.wrapper(
-        "libMIOpen.so.1",
-        "libMIOpen.so.1",
-        "MIOPEN_HIP_1",
-        "3.5.0",
-        &p,
-        &["miopenDestroy"],
-        "int miopenLeaky_impl(void) { return 1; }\n",
-        &[],
-    );
+    let w = fx
+        .wrapper(&p)
+        .version("3.5.0")
+        .without(&["miopenDestroy"])
+        .extra_source("int miopenLeaky_impl(void) { return 1; }\n")
+        .build();
     let (code, out) = check(&[&"all", &"--wrapper", &w, &"--private", &p]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("2 passed, 3 failed (failed: no-impl-exports, superset, coversion)"), "{out}");
+    assert!(out.contains("2 passed, 3 failed (failed: no-impl-exports, superset, co-versioning)"), "{out}");
 }
 
 #[test]
@@ -801,6 +789,10 @@ fn cli_errors_exit_2() {
     assert!(out.contains("/nonexistent/libMIOpen.so.1"), "{out}");
     let (code, _) = check(&[&"no-such-gate"]);
     assert_eq!(code, 2);
+    // A misspelt gate name is a usage error, not a gate silently left in.
+    let (code, out) = check(&[&"all", &"--wrapper", &"w.so", &"--private", &"p.so", &"--skip", &"abbi"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("invalid value 'abbi'") && out.contains("co-versioning"), "{out}");
     let fx = Fx::new();
     let not_elf = fx.write("libMIOpen.so.1", "not an ELF file");
     let (code, out) = check(&[&"no-impl-exports", &"--wrapper", &not_elf]);
@@ -812,7 +804,7 @@ fn cli_errors_exit_2() {
         "no-impl-exports",
         "superset",
         "no-dropped",
-        "coversion",
+        "co-versioning",
         "provider",
         "hipdnn-independence",
         "abi",

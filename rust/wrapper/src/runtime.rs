@@ -36,12 +36,10 @@ pub struct EntryPoint {
 }
 
 const UNINITIALISED: u8 = 0;
-/// The value the stubs compare against (`cmpb $1, STATE`): keep in sync with
-/// [`fast_path`].
-const PASS_THROUGH: u8 = 1;
+/// The value the stubs compare the state byte against ([`fast_path`] takes it
+/// as an operand, and a test reads it back from the machine code).
+pub const PASS_THROUGH: u8 = 1;
 const ROUTED: u8 = 2;
-// The stubs' assembly hard-codes the pass-through value.
-const _: () = assert!(PASS_THROUGH == 1);
 
 /// The process-wide state byte every stub reads.
 pub static STATE: AtomicU8 = AtomicU8::new(UNINITIALISED);
@@ -58,9 +56,10 @@ static CONFIG: AtomicPtr<Config> = AtomicPtr::new(ptr::null_mut());
 macro_rules! fast_path {
     ($impl_fn:path, $routed:path) => {
         core::arch::naked_asm!(
-            "cmpb $1, {state}(%rip)",
+            "cmpb ${pass_through}, {state}(%rip)",
             "jne {routed}",
             "jmp *{impl_fn}@GOTPCREL(%rip)",
+            pass_through = const $crate::runtime::PASS_THROUGH,
             state = sym $crate::runtime::STATE,
             routed = sym $routed,
             impl_fn = sym $impl_fn,
@@ -76,11 +75,12 @@ macro_rules! fast_path {
         core::arch::naked_asm!(
             "adrp x16, {state}",
             "ldrb w16, [x16, :lo12:{state}]",
-            "cmp w16, #1",
+            "cmp w16, #{pass_through}",
             "b.ne {routed}",
             "adrp x16, :got:{impl_fn}",
             "ldr x16, [x16, :got_lo12:{impl_fn}]",
             "br x16",
+            pass_through = const $crate::runtime::PASS_THROUGH,
             state = sym $crate::runtime::STATE,
             routed = sym $routed,
             impl_fn = sym $impl_fn,
@@ -133,6 +133,11 @@ pub fn config() -> &'static Config {
     let (forwarding, log_level) = (var(FORWARDING_VAR), var(LOG_LEVEL_VAR));
     let (disable_for, plan_cache_size) = (var(DISABLE_FOR_VAR), var(PLAN_CACHE_SIZE_VAR));
     let (log_routing, exit_summary) = (var(LOG_ROUTING_VAR), var(EXIT_SUMMARY_VAR));
+    // Every MIOpen variable as set now, read once (never modified: no setenv).
+    let miopen_vars: Vec<(String, String)> = std::env::vars_os()
+        .filter_map(|(n, v)| Some((n.into_string().ok()?, v.into_string().ok()?)))
+        .filter(|(n, _)| n.starts_with("MIOPEN_"))
+        .collect();
     let raw = RawEnv {
         forwarding: forwarding.as_deref(),
         log_level: log_level.as_deref(),
@@ -140,6 +145,7 @@ pub fn config() -> &'static Config {
         plan_cache_size: plan_cache_size.as_deref(),
         log_routing: log_routing.as_deref(),
         exit_summary: exit_summary.as_deref(),
+        miopen_vars: &miopen_vars,
     };
     let fresh = Box::into_raw(Box::new(Config::resolve(raw)));
     match CONFIG.compare_exchange(ptr::null_mut(), fresh, Ordering::AcqRel, Ordering::Acquire) {
@@ -174,4 +180,28 @@ pub(crate) fn write_stderr(line: &str) {
     // SAFETY: fd 2 is borrowed for the duration of the write and not closed.
     let mut f = ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(2) });
     let _ = f.write_all(line.as_bytes());
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::PASS_THROUGH;
+
+    unsafe extern "C" fn private_impl() {}
+    unsafe extern "C" fn routed() {}
+
+    /// A stub exactly as the generated ones are written.
+    #[unsafe(naked)]
+    unsafe extern "C" fn stub() {
+        crate::fast_path!(private_impl, routed)
+    }
+
+    /// The stub's first instruction is `cmpb $imm8, disp32(%rip)`
+    /// (`80 3d <disp32> <imm8>`); its immediate must be PASS_THROUGH, so the
+    /// assembly and the constant cannot drift apart unnoticed.
+    #[test]
+    fn stub_compares_the_state_byte_with_pass_through() {
+        let code = unsafe { std::slice::from_raw_parts(stub as *const u8, 7) };
+        assert_eq!(&code[..2], &[0x80, 0x3d], "first instruction is not cmpb $imm8, disp32(%rip): {code:02x?}");
+        assert_eq!(code[6], PASS_THROUGH, "the stub compares with {}, PASS_THROUGH is {PASS_THROUGH}", code[6]);
+    }
 }

@@ -47,6 +47,7 @@ pub fn count_decision(index: usize, reason: Reason) {
         Reason::ForwardingDisabled => Kind::ForwardingDisabled,
         Reason::NotInForwardingSet => Kind::NotInForwardingSet,
         Reason::OptedOut => Kind::OptedOut,
+        Reason::MiopenVariable => Kind::Declined,
         Reason::Forwardable => return,
     };
     count(index, kind);

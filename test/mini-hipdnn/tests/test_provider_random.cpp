@@ -525,11 +525,12 @@ TEST_F(ProviderVsReference, FindOnFirstExecuteOnly)
         const char* find;
         const char* run;
     };
-    for(const K& k : {K{Kind::Fwd, "[miopenFindConvolutionForwardAlgorithm_impl]", "[miopenConvolutionForward_impl]"},
-                      K{Kind::BwdData, "[miopenFindConvolutionBackwardDataAlgorithm_impl]",
-                        "[miopenConvolutionBackwardData_impl]"},
-                      K{Kind::BwdFilter, "[miopenFindConvolutionBackwardWeightsAlgorithm_impl]",
-                        "[miopenConvolutionBackwardWeights_impl]"}})
+    // MIOpen's call log opens each call with its signature, public name first.
+    for(const K& k : {K{Kind::Fwd, " miopenFindConvolutionForwardAlgorithm(", " miopenConvolutionForward("},
+                      K{Kind::BwdData, " miopenFindConvolutionBackwardDataAlgorithm(",
+                        " miopenConvolutionBackwardData("},
+                      K{Kind::BwdFilter, " miopenFindConvolutionBackwardWeightsAlgorithm(",
+                        " miopenConvolutionBackwardWeights("}})
     {
         Case c; // a shape no other test uses, so the first run here is the first execution
         c.kind = k.kind;
@@ -556,7 +557,7 @@ TEST_F(ProviderVsReference, FindOnFirstExecuteOnly)
         };
         EXPECT_EQ(occurrences(k.find), 1u);
         EXPECT_EQ(occurrences(k.run), 2u);
-        EXPECT_GE(occurrences("GetWorkSpaceSize_impl]"), 2u);
+        EXPECT_GE(occurrences("GetWorkSpaceSize("), 2u);
     }
 }
 

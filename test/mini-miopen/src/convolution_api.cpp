@@ -1,6 +1,7 @@
 // Public entry points of the convolution family, plus the two hidden
 // find-mode entry points (exported, but only declared in find_controls.hpp).
 #include <miopen/convolution.hpp>
+#include <miopen/driver_arguments.hpp>
 #include <miopen/errors.hpp>
 #include <miopen/find_controls.hpp>
 #include <miopen/find_db.hpp>
@@ -445,6 +446,7 @@ extern "C" miopenStatus_t miopenConvolutionForwardImmediate(miopenHandle_t handl
                                                             const uint64_t solution_id)
 {
     MIOPEN_LOG_FUNCTION(handle, wDesc, w, xDesc, x, convDesc, yDesc, y, workSpace, workSpaceSize, solution_id);
+    miopen::debug::LogCmdConvolution(xDesc, wDesc, convDesc, yDesc, miopen::debug::DriverConvDirection::Fwd, true);
     return miopen::try_([&] {
         auto& h      = miopen::deref(handle);
         const auto p = FwdProblem(xDesc, wDesc, convDesc, yDesc);
@@ -538,6 +540,7 @@ miopenConvolutionBackwardDataImmediate(miopenHandle_t handle,
                                        const uint64_t solution_id)
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, dy, wDesc, w, convDesc, dxDesc, dx, workSpace, workSpaceSize, solution_id);
+    miopen::debug::LogCmdConvolution(dxDesc, wDesc, convDesc, dyDesc, miopen::debug::DriverConvDirection::Bwd, true);
     return miopen::try_([&] {
         auto& h       = miopen::deref(handle);
         const auto p  = BwdDataProblem(dyDesc, wDesc, convDesc, dxDesc);
@@ -631,6 +634,7 @@ miopenConvolutionBackwardWeightsImmediate(miopenHandle_t handle,
                                           const uint64_t solution_id)
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, dy, xDesc, x, convDesc, dwDesc, dw, workSpace, workSpaceSize, solution_id);
+    miopen::debug::LogCmdConvolution(xDesc, dwDesc, convDesc, dyDesc, miopen::debug::DriverConvDirection::WrW, true);
     return miopen::try_([&] {
         auto& h       = miopen::deref(handle);
         const auto p  = BwdWeightsProblem(dyDesc, xDesc, convDesc, dwDesc);
@@ -676,6 +680,7 @@ miopenFindConvolutionForwardAlgorithm(miopenHandle_t handle,
 {
     MIOPEN_LOG_FUNCTION(handle, xDesc, x, wDesc, w, convDesc, yDesc, y, requestAlgoCount,
                         returnedAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch);
+    miopen::debug::LogCmdFindConvolution(xDesc, wDesc, convDesc, yDesc, miopen::debug::DriverConvDirection::Fwd);
     return miopen::try_([&] {
         auto& h      = miopen::deref(handle);
         const auto p = FwdProblem(xDesc, wDesc, convDesc, yDesc);
@@ -700,6 +705,7 @@ extern "C" miopenStatus_t miopenConvolutionForward(miopenHandle_t handle,
 {
     MIOPEN_LOG_FUNCTION(handle, alpha, xDesc, x, wDesc, w, convDesc, algo, beta, yDesc, y,
                         workSpace, workSpaceSize);
+    miopen::debug::LogCmdConvolution(xDesc, wDesc, convDesc, yDesc, miopen::debug::DriverConvDirection::Fwd, false);
     return miopen::try_([&] {
         auto& h      = miopen::deref(handle);
         const auto p = FwdProblem(xDesc, wDesc, convDesc, yDesc);
@@ -779,6 +785,7 @@ miopenFindConvolutionBackwardDataAlgorithm(miopenHandle_t handle,
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, dy, wDesc, w, convDesc, dxDesc, dx, requestAlgoCount,
                         returnedAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch);
+    miopen::debug::LogCmdFindConvolution(dxDesc, wDesc, convDesc, dyDesc, miopen::debug::DriverConvDirection::Bwd);
     return miopen::try_([&] {
         auto& h      = miopen::deref(handle);
         const auto p = BwdDataProblem(dyDesc, wDesc, convDesc, dxDesc);
@@ -803,6 +810,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardData(miopenHandle_t handle,
 {
     MIOPEN_LOG_FUNCTION(handle, alpha, dyDesc, dy, wDesc, w, convDesc, algo, beta, dxDesc, dx,
                         workSpace, workSpaceSize);
+    miopen::debug::LogCmdConvolution(dxDesc, wDesc, convDesc, dyDesc, miopen::debug::DriverConvDirection::Bwd, false);
     return miopen::try_([&] {
         auto& h      = miopen::deref(handle);
         const auto p = BwdDataProblem(dyDesc, wDesc, convDesc, dxDesc);
@@ -850,6 +858,7 @@ miopenFindConvolutionBackwardWeightsAlgorithm(miopenHandle_t handle,
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, dy, xDesc, x, convDesc, dwDesc, dw, requestAlgoCount,
                         returnedAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch);
+    miopen::debug::LogCmdFindConvolution(xDesc, dwDesc, convDesc, dyDesc, miopen::debug::DriverConvDirection::WrW);
     return miopen::try_([&] {
         auto& h      = miopen::deref(handle);
         const auto p = BwdWeightsProblem(dyDesc, xDesc, convDesc, dwDesc);
@@ -875,6 +884,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardWeights(miopenHandle_t handle
 {
     MIOPEN_LOG_FUNCTION(handle, alpha, dyDesc, dy, xDesc, x, convDesc, algo, beta, dwDesc, dw,
                         workSpace, workSpaceSize);
+    miopen::debug::LogCmdConvolution(xDesc, dwDesc, convDesc, dyDesc, miopen::debug::DriverConvDirection::WrW, false);
     return miopen::try_([&] {
         auto& h      = miopen::deref(handle);
         const auto p = BwdWeightsProblem(dyDesc, xDesc, convDesc, dwDesc);

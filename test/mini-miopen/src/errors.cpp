@@ -2,6 +2,7 @@
 #include <miopen/errors.hpp>
 #include <miopen/logger.hpp>
 
+#include <iostream>
 #include <sstream>
 
 namespace miopen {
@@ -23,8 +24,9 @@ void ReportException(const char* what, miopenStatus_t status)
     if(IsLogging(LoggingLevel::Error))
     {
         std::ostringstream ss;
-        ss << what << " (" << miopenGetErrorString(status) << ")";
-        LogMessage(LoggingLevel::Error, "try_", ss.str());
+        ss << LoggingPrefix() << LoggingLevelToCString(LoggingLevel::Error) << " [try_] " << what
+           << " (" << miopenGetErrorString(status) << ")\n";
+        std::cerr << ss.str();
     }
 }
 

@@ -7,6 +7,8 @@
 
 namespace miopen {
 
+namespace {
+
 LoggingLevel CurrentLoggingLevel()
 {
     const long long n = env::numeric("MIOPEN_LOG_LEVEL", 0);
@@ -15,9 +17,39 @@ LoggingLevel CurrentLoggingLevel()
     return static_cast<LoggingLevel>(n);
 }
 
+// MIOpen's spelling of a boolean variable: 1/yes/true/on/enable(d), any case.
+bool IsEnabled(const char* name)
+{
+    auto v = env::value(name);
+    if(!v)
+        return false;
+    for(auto& c : *v)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return *v == "1" || *v == "yes" || *v == "true" || *v == "on" || *v == "enable" ||
+           *v == "enabled";
+}
+
+} // namespace
+
+// Like MIOpen, the logging variables are read once, at their first use:
+// every API call asks, and reading the environment each time would be the
+// larger part of a cheap call (a getter, say).
+bool IsLoggingFunctionCalls()
+{
+    static const bool enabled = IsEnabled("MIOPEN_ENABLE_LOGGING");
+    return enabled || IsLogging(LoggingLevel::Info);
+}
+
+bool IsLoggingCmd()
+{
+    static const bool enabled = IsEnabled("MIOPEN_ENABLE_LOGGING_CMD");
+    return enabled;
+}
+
 bool IsLogging(LoggingLevel level)
 {
-    auto current = CurrentLoggingLevel();
+    static const LoggingLevel configured = CurrentLoggingLevel();
+    auto current = configured;
     // Like an installed MIOpen: "default" means warnings and errors.
     if(current == LoggingLevel::Default)
         current = LoggingLevel::Warning;
@@ -25,7 +57,7 @@ bool IsLogging(LoggingLevel level)
            level != LoggingLevel::Quiet && level != LoggingLevel::Default;
 }
 
-const char* LoggingLevelName(LoggingLevel level)
+const char* LoggingLevelToCString(LoggingLevel level)
 {
     switch(level)
     {
@@ -41,18 +73,7 @@ const char* LoggingLevelName(LoggingLevel level)
     return "Log";
 }
 
-void LogMessage(LoggingLevel level, const char* where, const std::string& text)
-{
-    // One write per message keeps lines from interleaving.
-    std::string line = "MIOpen(HIP): ";
-    line += LoggingLevelName(level);
-    line += " [";
-    line += where;
-    line += "] ";
-    line += text;
-    line += "\n";
-    std::cerr << line << std::flush;
-}
+std::string LoggingPrefix() { return "MIOpen(HIP): "; }
 
 namespace detail {
 

@@ -20,6 +20,7 @@ use super::elf::ElfInfo;
 use super::error::{CheckError, Result};
 use super::report::GateReport;
 use super::symbols::file_name;
+use super::Gate;
 
 const ABIDIFF_ERROR: i32 = 1;
 const ABIDIFF_USAGE_ERROR: i32 = 2;
@@ -114,19 +115,32 @@ pub fn parse_abidiff(output: &str) -> AbidiffSummary {
     s
 }
 
-fn run_tool(program: &str, args: &[String]) -> Result<(i32, String)> {
+/// A tool's exit status, its standard output, and both streams together
+/// (for messages).
+struct ToolRun {
+    code: i32,
+    stdout: String,
+    all: String,
+}
+
+fn run_tool(program: &str, args: &[String]) -> Result<ToolRun> {
     let out = Command::new(program)
         .args(args)
         .output()
         .map_err(|source| CheckError::Spawn { program: program.to_string(), source })?;
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let all = format!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
     match out.status.code() {
-        Some(c) => Ok((c, text)),
-        None => Err(CheckError::ToolFailed {
-            program: program.to_string(),
-            status: format!("{}", out.status),
-            detail: text.lines().take(5).collect::<Vec<_>>().join(" | "),
-        }),
+        Some(code) => Ok(ToolRun { code, stdout, all }),
+        None => Err(tool_failed(program, out.status.to_string(), &all)),
+    }
+}
+
+fn tool_failed(program: &str, status: String, output: &str) -> CheckError {
+    CheckError::ToolFailed {
+        program: program.to_string(),
+        status,
+        detail: output.lines().take(5).collect::<Vec<_>>().join(" | "),
     }
 }
 
@@ -146,77 +160,73 @@ fn abidiff(
         regexes.push("^_Z".to_string());
     }
     let mut args: Vec<String> = opts.extra_args.clone();
-    let mut supp_path = None;
+    // Kept alive until abidiff has run; removed when dropped.
+    let mut suppressions = None;
     if !regexes.is_empty() || !names.is_empty() {
-        let mut supp = String::new();
-        for re in &regexes {
-            supp.push_str(&format!(
-                "[suppress_function]\n  symbol_name_regexp = {re}\n[suppress_variable]\n  symbol_name_regexp = {re}\n"
-            ));
-        }
-        for n in names {
-            supp.push_str(&format!(
-                "[suppress_function]\n  symbol_name = {n}\n[suppress_variable]\n  symbol_name = {n}\n"
-            ));
-        }
-        let path = std::env::temp_dir().join(format!(
-            "miopen-wrap-abi-{}-{}.suppr",
-            std::process::id(),
-            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0)
-        ));
-        std::fs::write(&path, supp).map_err(|source| CheckError::Io { path: path.clone(), source })?;
+        let file = write_suppressions(&regexes, names)?;
         // abidiff wants `--suppressions FILE` as two arguments.
         args.push("--suppressions".to_string());
-        args.push(path.display().to_string());
-        supp_path = Some(path);
+        args.push(file.path().display().to_string());
+        suppressions = Some(file);
     }
     args.push(baseline.display().to_string());
     args.push(wrapper.display().to_string());
     let result = run_tool(&opts.abidiff, &args);
-    if let Some(p) = supp_path {
-        let _ = std::fs::remove_file(p);
+    drop(suppressions);
+    let run = result?;
+    if run.code & (ABIDIFF_ERROR | ABIDIFF_USAGE_ERROR) != 0 {
+        return Err(tool_failed(&opts.abidiff, run.code.to_string(), &run.all));
     }
-    let (code, text) = result?;
-    if code & (ABIDIFF_ERROR | ABIDIFF_USAGE_ERROR) != 0 {
-        return Err(CheckError::ToolFailed {
-            program: opts.abidiff.clone(),
-            status: code.to_string(),
-            detail: text.lines().take(5).collect::<Vec<_>>().join(" | "),
-        });
+    Ok((run.code, run.all))
+}
+
+/// A libabigail suppression specification hiding every function and
+/// variable whose symbol name matches one of `regexes` or is one of `names`.
+fn write_suppressions(regexes: &[String], names: &[String]) -> Result<tempfile::NamedTempFile> {
+    use std::io::Write as _;
+    let io = |source| CheckError::Io { path: std::env::temp_dir(), source };
+    let mut file = tempfile::Builder::new().prefix("miopen-wrap-abi-").suffix(".suppr").tempfile().map_err(io)?;
+    for re in regexes {
+        write!(
+            file,
+            "[suppress_function]\n  symbol_name_regexp = {re}\n[suppress_variable]\n  symbol_name_regexp = {re}\n"
+        )
+        .map_err(io)?;
     }
-    Ok((code, text))
+    for name in names {
+        write!(file, "[suppress_function]\n  symbol_name = {name}\n[suppress_variable]\n  symbol_name = {name}\n")
+            .map_err(io)?;
+    }
+    file.flush().map_err(io)?;
+    Ok(file)
 }
 
 /// Exported symbols of `lib` by the language of the DWARF that describes
 /// them: (described by C/C++ debug info, described only by other debug info).
 fn classify_debug_info(opts: &AbiOptions, lib: &Path) -> Result<(BTreeSet<String>, BTreeSet<String>)> {
-    let (code, text) = run_tool(&opts.abidw, &[lib.display().to_string()])?;
-    if code != 0 {
-        return Err(CheckError::ToolFailed {
-            program: opts.abidw.clone(),
-            status: code.to_string(),
-            detail: text.lines().take(5).collect::<Vec<_>>().join(" | "),
-        });
+    let run = run_tool(&opts.abidw, &[lib.display().to_string()])?;
+    if run.code != 0 {
+        return Err(tool_failed(&opts.abidw, run.code.to_string(), &run.all));
     }
+    symbols_by_debug_language(&run.stdout)
+        .map_err(|e| tool_failed(&opts.abidw, "0".into(), &format!("output is not abidw XML: {e}")))
+}
+
+/// From an abidw corpus: (symbols declared in a C/C++ translation unit,
+/// symbols declared only in translation units of other languages).
+fn symbols_by_debug_language(xml: &str) -> std::result::Result<(BTreeSet<String>, BTreeSet<String>), String> {
+    let doc = roxmltree::Document::parse(xml).map_err(|e| e.to_string())?;
     let mut c = BTreeSet::new();
     let mut other = BTreeSet::new();
-    let mut lang_is_c = false;
-    for line in text.lines() {
-        let t = line.trim_start();
-        if t.starts_with("<abi-instr ") {
-            let lang = attr(t, "language").unwrap_or("");
-            lang_is_c = lang
-                .strip_prefix("LANG_C")
-                .map(|rest| rest.is_empty() || rest.starts_with('_') || rest.starts_with(|c: char| c.is_ascii_digit()))
-                .unwrap_or(false);
-        } else if t.starts_with("<function-decl ") || t.starts_with("<var-decl ") {
-            if let Some(id) = attr(t, "elf-symbol-id") {
-                let name = id.split('@').next().unwrap_or(id).to_string();
-                if lang_is_c {
-                    c.insert(name);
-                } else {
-                    other.insert(name);
-                }
+    for unit in doc.descendants().filter(|n| n.has_tag_name("abi-instr")) {
+        let is_c = is_c_family(unit.attribute("language").unwrap_or(""));
+        let decls = unit.descendants().filter(|n| n.has_tag_name("function-decl") || n.has_tag_name("var-decl"));
+        for id in decls.filter_map(|d| d.attribute("elf-symbol-id")) {
+            let name = id.split('@').next().unwrap_or(id).to_string();
+            if is_c {
+                c.insert(name);
+            } else {
+                other.insert(name);
             }
         }
     }
@@ -224,11 +234,11 @@ fn classify_debug_info(opts: &AbiOptions, lib: &Path) -> Result<(BTreeSet<String
     Ok((c, other))
 }
 
-fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
-    let key = format!(" {name}='");
-    let start = tag.find(&key)? + key.len();
-    let end = tag[start..].find('\'')?;
-    Some(&tag[start..start + end])
+/// libabigail's language names of C and C++ (`LANG_C`, `LANG_C11`,
+/// `LANG_C_plus_plus_14`), not `LANG_Cobol` and the like.
+fn is_c_family(lang: &str) -> bool {
+    lang.strip_prefix("LANG_C")
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('_') || rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 fn regex_escape(s: &str) -> String {
@@ -255,7 +265,7 @@ pub fn abi(baseline: &Path, wrapper: &Path, opts: &AbiOptions) -> Result<GateRep
     // Both must be readable shared libraries before abidiff gets them.
     let b = ElfInfo::read_shared(baseline)?;
     let w = ElfInfo::read_shared(wrapper)?;
-    let mut r = GateReport::new("abi");
+    let mut r = GateReport::new(Gate::Abi);
     r.note(format!("baseline: {}", baseline.display()));
     r.note(format!("wrapper:  {}", wrapper.display()));
     if !w.has_debug_info || !b.has_debug_info {
@@ -386,10 +396,19 @@ mod tests {
     }
 
     #[test]
-    fn attrs() {
-        let t = "<abi-instr address-size='64' path='a.c' language='LANG_C11'>";
-        assert_eq!(attr(t, "language"), Some("LANG_C11"));
-        assert_eq!(attr(t, "path"), Some("a.c"));
-        assert_eq!(attr(t, "nope"), None);
+    fn debug_language_of_symbols() {
+        let xml = "<abi-corpus><elf-function-symbols/>\
+            <abi-instr address-size='64' path='a.c' language='LANG_C11'>\
+              <function-decl name='f' elf-symbol-id='f@@V_1'/>\
+              <namespace-decl name='n'><var-decl name='v' elf-symbol-id='v'/></namespace-decl>\
+            </abi-instr>\
+            <abi-instr path='lib.rs' language='LANG_Rust'>\
+              <function-decl name='f' elf-symbol-id='f'/><function-decl name='g' elf-symbol-id='g'/>\
+            </abi-instr></abi-corpus>";
+        let (c, other) = symbols_by_debug_language(xml).expect("parses");
+        assert_eq!(c.into_iter().collect::<Vec<_>>(), ["f", "v"]);
+        assert_eq!(other.into_iter().collect::<Vec<_>>(), ["g"]);
+        assert!(symbols_by_debug_language("<abi-corpus>").is_err());
+        assert!(is_c_family("LANG_C_plus_plus_14") && is_c_family("LANG_C") && !is_c_family("LANG_Cobol"));
     }
 }

@@ -20,9 +20,11 @@
 use std::path::Path;
 
 use super::elf::{ElfInfo, Symbol};
-use super::error::Result;
+use super::error::{CheckError, Result};
 use super::report::{short_list, GateReport};
 use super::symbols::file_name;
+use super::Gate;
+use crate::paths::SymbolGlobs;
 
 /// How the contract classifies one C export of the pre-wrapper library.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,16 +76,15 @@ pub const C_RUNTIME: &[&str] = &[
 /// `allow` (globs). A link dependency of MIOpen's own target that leaks onto
 /// the wrapper (Boost, librt, ...) fails it.
 pub fn needed(wrapper: &Path, private: &Path, allow: &[String]) -> Result<GateReport> {
+    let allow = SymbolGlobs::new(allow).map_err(CheckError::Pattern)?;
     let w = ElfInfo::read_shared(wrapper)?;
     let p = ElfInfo::read_shared(private)?;
-    let mut r = GateReport::new("needed");
+    let mut r = GateReport::new(Gate::Needed);
     r.note(format!("wrapper DT_NEEDED: {}", w.needed.join(", ")));
     let private_soname = p.soname.clone().unwrap_or_default();
     let mut extra = Vec::new();
     for n in &w.needed {
-        let ok = *n == private_soname
-            || C_RUNTIME.contains(&n.as_str())
-            || allow.iter().any(|g| super::symbols::glob_match(g, n));
+        let ok = *n == private_soname || C_RUNTIME.contains(&n.as_str()) || allow.matches(n);
         if !ok {
             r.problem(format!(
                 "{} has DT_NEEDED `{n}`: neither the private library ({}) nor the C runtime; \

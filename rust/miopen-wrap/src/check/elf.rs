@@ -14,8 +14,6 @@ use super::error::{CheckError, Result};
 pub const VERSION_SECTION: &str = ".miopen_version";
 /// Prefix of the stamp string inside [`VERSION_SECTION`].
 pub const VERSION_PREFIX: &str = "miopen-version:";
-/// Alternative prefix accepted for the same stamp (`MIOPEN_WRAP_VERSION=X.Y.Z`).
-pub const VERSION_PREFIX_ALT: &str = "MIOPEN_WRAP_VERSION=";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ElfKind {
@@ -149,9 +147,9 @@ pub fn soversion_of(name: &str) -> Option<String> {
     (!v.is_empty()).then(|| v.to_string())
 }
 
-/// Decode the stamp: NUL-separated strings, each `miopen-version:X.Y.Z` (or
-/// `MIOPEN_WRAP_VERSION=X.Y.Z`). Several identical stamps (one per TU that
-/// embeds it) are fine; different ones are a conflict.
+/// Decode the stamp: NUL-separated strings, each `miopen-version:X.Y.Z`.
+/// Several identical stamps (one per TU that embeds it) are fine; different
+/// ones are a conflict.
 pub fn decode_stamp(bytes: &[u8]) -> VersionStamp {
     let mut found: Vec<String> = Vec::new();
     for chunk in bytes.split(|b| *b == 0) {
@@ -160,8 +158,7 @@ pub fn decode_stamp(bytes: &[u8]) -> VersionStamp {
         if text.is_empty() {
             continue;
         }
-        let version = text.strip_prefix(VERSION_PREFIX).or_else(|| text.strip_prefix(VERSION_PREFIX_ALT));
-        match version {
+        match text.strip_prefix(VERSION_PREFIX) {
             Some(v) if is_semver_triplet(v) => {
                 if !found.iter().any(|f| f == v) {
                     found.push(v.to_string());
@@ -186,6 +183,8 @@ fn elf_err(path: &Path) -> impl Fn(object::read::Error) -> CheckError + '_ {
     move |source| CheckError::Elf { path: path.to_path_buf(), source }
 }
 
+type Sections<'data, Elf> = object::read::elf::SectionTable<'data, Elf, &'data [u8]>;
+
 fn parse<Elf: FileHeader<Endian = Endianness>>(path: &Path, data: &[u8]) -> Result<ElfInfo> {
     let err = elf_err(path);
     let header = Elf::parse(data).map_err(&err)?;
@@ -197,111 +196,151 @@ fn parse<Elf: FileHeader<Endian = Endianness>>(path: &Path, data: &[u8]) -> Resu
         elf::ET_EXEC => ElfKind::Executable,
         _ => ElfKind::Other,
     };
+    let (soname, needed) = match dynamic_names(path, endian, data, &sections)? {
+        Some(names) => names,
+        None if kind == ElfKind::SharedObject => return Err(CheckError::NotSharedLibrary { path: path.to_path_buf() }),
+        None => (None, Vec::new()),
+    };
+    Ok(ElfInfo {
+        has_debug_info: sections.section_by_name(endian, b".debug_info").is_some(),
+        path: path.to_path_buf(),
+        kind,
+        soname,
+        needed,
+        symbols: symbols(path, endian, data, &sections, kind)?,
+        version_defs: version_definitions(path, endian, data, &sections)?,
+        version_section: version_section(path, endian, data, &sections)?,
+    })
+}
 
-    // DT_SONAME / DT_NEEDED.
+/// DT_SONAME and the DT_NEEDED entries; None when there is no dynamic section.
+fn dynamic_names<Elf: FileHeader<Endian = Endianness>>(
+    path: &Path,
+    endian: Endianness,
+    data: &[u8],
+    sections: &Sections<'_, Elf>,
+) -> Result<Option<(Option<String>, Vec<String>)>> {
+    let err = elf_err(path);
+    let Some((dyns, link)) = sections.dynamic(endian, data).map_err(&err)? else { return Ok(None) };
+    let strings = sections.strings(endian, data, link).map_err(&err)?;
     let mut soname = None;
     let mut needed = Vec::new();
-    if let Some((dyns, link)) = sections.dynamic(endian, data).map_err(&err)? {
-        let strings = sections.strings(endian, data, link).map_err(&err)?;
-        for d in dyns {
-            match d.tag32(endian) {
-                Some(elf::DT_NULL) => break,
-                Some(elf::DT_NEEDED) => {
-                    let s = d.string(endian, strings).map_err(&err)?;
-                    needed.push(String::from_utf8_lossy(s).into_owned());
-                }
-                Some(elf::DT_SONAME) => {
-                    let s = d.string(endian, strings).map_err(&err)?;
-                    soname = Some(String::from_utf8_lossy(s).into_owned());
-                }
-                _ => {}
-            }
+    for d in dyns {
+        match d.tag32(endian) {
+            Some(elf::DT_NULL) => break,
+            Some(elf::DT_NEEDED) => needed.push(lossy(d.string(endian, strings).map_err(&err)?)),
+            Some(elf::DT_SONAME) => soname = Some(lossy(d.string(endian, strings).map_err(&err)?)),
+            _ => {}
         }
-    } else if kind == ElfKind::SharedObject {
-        return Err(CheckError::NotSharedLibrary { path: path.to_path_buf() });
     }
+    Ok(Some((soname, needed)))
+}
 
-    // Symbols: dynamic table for linked files, static table for objects.
+/// The names of the version definitions (`.gnu.version_d`), base left out.
+fn version_definitions<Elf: FileHeader<Endian = Endianness>>(
+    path: &Path,
+    endian: Endianness,
+    data: &[u8],
+    sections: &Sections<'_, Elf>,
+) -> Result<Vec<String>> {
+    let err = elf_err(path);
+    let mut version_defs = Vec::new();
+    let Some((mut defs, link)) = sections.gnu_verdef(endian, data).map_err(&err)? else { return Ok(version_defs) };
+    let strings = sections.strings(endian, data, link).map_err(&err)?;
+    while let Some((def, mut aux)) = defs.next().map_err(&err)? {
+        if def.vd_flags.get(endian) & elf::VER_FLG_BASE != 0 {
+            continue;
+        }
+        if let Some(a) = aux.next().map_err(&err)? {
+            version_defs.push(lossy(a.name(endian, strings).map_err(&err)?));
+        }
+    }
+    Ok(version_defs)
+}
+
+/// Non-local named symbols: the dynamic table (with versions) for linked
+/// files, the static table for objects.
+fn symbols<Elf: FileHeader<Endian = Endianness>>(
+    path: &Path,
+    endian: Endianness,
+    data: &[u8],
+    sections: &Sections<'_, Elf>,
+    kind: ElfKind,
+) -> Result<Vec<Symbol>> {
+    let err = elf_err(path);
     let sym_type = if kind == ElfKind::Relocatable { elf::SHT_SYMTAB } else { elf::SHT_DYNSYM };
     let table = sections.symbols(endian, data, sym_type).map_err(&err)?;
     let versions = if sym_type == elf::SHT_DYNSYM { sections.versions(endian, data).map_err(&err)? } else { None };
-    let mut version_defs = Vec::new();
-    if let Some((mut defs, link)) = sections.gnu_verdef(endian, data).map_err(&err)? {
-        let strings = sections.strings(endian, data, link).map_err(&err)?;
-        while let Some((def, mut aux)) = defs.next().map_err(&err)? {
-            if def.vd_flags.get(endian) & elf::VER_FLG_BASE != 0 {
-                continue;
-            }
-            if let Some(a) = aux.next().map_err(&err)? {
-                let name = a.name(endian, strings).map_err(&err)?;
-                version_defs.push(String::from_utf8_lossy(name).into_owned());
-            }
-        }
-    }
     let mut symbols = Vec::new();
-    for (i, sym) in table.symbols().iter().enumerate() {
-        if i == 0 {
-            continue;
-        }
-        let bind = sym.st_bind();
-        if bind == elf::STB_LOCAL {
+    for (i, sym) in table.symbols().iter().enumerate().skip(1) {
+        if sym.st_bind() == elf::STB_LOCAL {
             continue;
         }
         let name = sym.name(endian, table.strings()).map_err(&err)?;
         if name.is_empty() {
             continue;
         }
-        let shndx = sym.st_shndx(endian);
-        let defined = shndx != elf::SHN_UNDEF;
-        let vis = sym.st_visibility();
-        let global = matches!(bind, elf::STB_GLOBAL | elf::STB_WEAK | elf::STB_GNU_UNIQUE)
-            && (!defined || matches!(vis, elf::STV_DEFAULT | elf::STV_PROTECTED));
         let (version, default_version) = match &versions {
             Some(vt) => {
                 let idx = vt.version_index(endian, SymbolIndex(i));
-                let v = vt.version(idx).map_err(&err)?.map(|v| String::from_utf8_lossy(v.name()).into_owned());
-                (v, !idx.is_hidden())
+                (vt.version(idx).map_err(&err)?.map(|v| lossy(v.name())), !idx.is_hidden())
             }
             None => (None, true),
         };
-        let kind = match sym.st_type() {
-            elf::STT_FUNC | elf::STT_GNU_IFUNC => SymKind::Func,
-            elf::STT_OBJECT | elf::STT_COMMON => SymKind::Object,
-            elf::STT_TLS => SymKind::Tls,
-            _ => SymKind::Other,
-        };
-        symbols.push(Symbol {
-            name: String::from_utf8_lossy(name).into_owned(),
-            version,
-            default_version,
-            defined,
-            weak: bind == elf::STB_WEAK,
-            global,
-            kind,
-            absolute: shndx == elf::SHN_ABS,
-        });
+        symbols.push(symbol(endian, sym, lossy(name), version, default_version));
     }
+    Ok(symbols)
+}
 
-    let version_section = match sections.section_by_name(endian, VERSION_SECTION.as_bytes()) {
-        Some((_, hdr)) if hdr.sh_type(endian) != elf::SHT_NOBITS => {
-            Some(hdr.data(endian, data).map_err(&err)?.to_vec())
-        }
-        Some(_) => Some(Vec::new()),
-        None => None,
+fn symbol<S: Sym<Endian = Endianness>>(
+    endian: Endianness,
+    sym: &S,
+    name: String,
+    version: Option<String>,
+    default_version: bool,
+) -> Symbol {
+    let bind = sym.st_bind();
+    let shndx = sym.st_shndx(endian);
+    let defined = shndx != elf::SHN_UNDEF;
+    let global = matches!(bind, elf::STB_GLOBAL | elf::STB_WEAK | elf::STB_GNU_UNIQUE)
+        && (!defined || matches!(sym.st_visibility(), elf::STV_DEFAULT | elf::STV_PROTECTED));
+    let kind = match sym.st_type() {
+        elf::STT_FUNC | elf::STT_GNU_IFUNC => SymKind::Func,
+        elf::STT_OBJECT | elf::STT_COMMON => SymKind::Object,
+        elf::STT_TLS => SymKind::Tls,
+        _ => SymKind::Other,
     };
-
-    let has_debug_info = sections.section_by_name(endian, b".debug_info").is_some();
-
-    Ok(ElfInfo {
-        has_debug_info,
-        path: path.to_path_buf(),
+    Symbol {
+        name,
+        version,
+        default_version,
+        defined,
+        weak: bind == elf::STB_WEAK,
+        global,
         kind,
-        soname,
-        needed,
-        symbols,
-        version_defs,
-        version_section,
-    })
+        absolute: shndx == elf::SHN_ABS,
+    }
+}
+
+/// The bytes of [`VERSION_SECTION`]: empty when it has no file data
+/// (`SHT_NOBITS`), None when there is no such section.
+fn version_section<Elf: FileHeader<Endian = Endianness>>(
+    path: &Path,
+    endian: Endianness,
+    data: &[u8],
+    sections: &Sections<'_, Elf>,
+) -> Result<Option<Vec<u8>>> {
+    match sections.section_by_name(endian, VERSION_SECTION.as_bytes()) {
+        Some((_, hdr)) if hdr.sh_type(endian) != elf::SHT_NOBITS => {
+            Ok(Some(hdr.data(endian, data).map_err(elf_err(path))?.to_vec()))
+        }
+        Some(_) => Ok(Some(Vec::new())),
+        None => Ok(None),
+    }
+}
+
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
 }
 
 #[cfg(test)]
@@ -315,7 +354,7 @@ mod tests {
             decode_stamp(b"miopen-version:3.4.0\0miopen-version:3.4.0\0"),
             VersionStamp::Version("3.4.0".into())
         );
-        assert_eq!(decode_stamp(b"MIOPEN_WRAP_VERSION=1.2.3\0"), VersionStamp::Version("1.2.3".into()));
+        assert!(matches!(decode_stamp(b"MIOPEN_WRAP_VERSION=1.2.3\0"), VersionStamp::Malformed(_)));
         assert!(matches!(decode_stamp(b"miopen-version:3.4.0\0miopen-version:3.5.0\0"), VersionStamp::Conflicting(_)));
         assert!(matches!(decode_stamp(b"garbage\0"), VersionStamp::Malformed(_)));
         assert!(matches!(decode_stamp(b"miopen-version:3.4\0"), VersionStamp::Malformed(_)));

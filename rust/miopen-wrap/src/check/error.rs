@@ -36,8 +36,9 @@ pub enum CheckError {
         #[source]
         source: std::io::Error,
     },
-    #[error("invalid pattern `{pattern}`: {reason}")]
-    Pattern { pattern: String, reason: String },
+    /// An `--ignore` glob that does not parse (the message names it).
+    #[error("{0}")]
+    Pattern(String),
 }
 
 pub type Result<T> = std::result::Result<T, CheckError>;

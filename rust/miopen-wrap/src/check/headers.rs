@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use super::error::{CheckError, Result};
 use super::report::{short_list, GateReport};
+use super::Gate;
+use crate::paths::same_path;
 
 pub const IMPL_HEADER: &str = "miopen_impl.h";
 
@@ -20,34 +22,16 @@ pub struct HeadersOptions {
     pub impl_sources: Vec<PathBuf>,
 }
 
-/// Regular files under `root`, sorted, skipping `skip` (and symlinked dirs).
-fn walk(root: &Path, skip: Option<&Path>, out: &mut Vec<PathBuf>) -> Result<()> {
-    let walk_err = |source| CheckError::Walk { path: root.to_path_buf(), source };
-    let mut entries: Vec<_> = std::fs::read_dir(root)
-        .map_err(walk_err)?
-        .collect::<std::result::Result<_, _>>()
-        .map_err(|source| CheckError::Walk { path: root.to_path_buf(), source })?;
-    entries.sort_by_key(|e| e.path());
-    for e in entries {
-        let path = e.path();
-        if skip.is_some_and(|s| same_path(&path, s)) {
-            continue;
-        }
-        let ft = e.file_type().map_err(|source| CheckError::Walk { path: path.clone(), source })?;
-        if ft.is_dir() {
-            walk(&path, skip, out)?;
-        } else if ft.is_file() || (ft.is_symlink() && path.is_file()) {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
-fn same_path(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => a == b,
-    }
+/// Regular files under `root` (symlinks to files included), sorted, leaving
+/// out the subtree `skip`.
+fn walk(root: &Path, skip: Option<&Path>) -> Result<Vec<PathBuf>> {
+    let entries = crate::paths::walk_tree(root, |dir| skip.is_some_and(|s| same_path(dir, s)))
+        .map_err(|(path, source)| CheckError::Walk { path, source })?;
+    Ok(entries
+        .into_iter()
+        .filter(|e| e.file_type.is_file() || (e.file_type.is_symlink() && e.abs.is_file()))
+        .map(|e| e.abs)
+        .collect())
 }
 
 fn read_text(path: &Path) -> Result<Option<String>> {
@@ -111,7 +95,7 @@ fn is_source_like(path: &Path) -> bool {
 }
 
 pub fn headers(opts: &HeadersOptions) -> Result<GateReport> {
-    let mut r = GateReport::new("headers");
+    let mut r = GateReport::new(Gate::Headers);
     let mut offenders: Vec<String> = Vec::new();
     let mut scanned_headers = 0usize;
     let mut scanned_sources = 0usize;
@@ -134,8 +118,7 @@ pub fn headers(opts: &HeadersOptions) -> Result<GateReport> {
             }
             None => r.note("private subtree: none given; the whole tree must be _impl-free"),
         }
-        let mut files = Vec::new();
-        walk(root, private.as_deref(), &mut files)?;
+        let files = walk(root, private.as_deref())?;
         for f in &files {
             let Some(text) = read_text(f)? else { continue };
             scanned_headers += 1;
@@ -154,8 +137,7 @@ pub fn headers(opts: &HeadersOptions) -> Result<GateReport> {
     }
 
     for dir in &opts.impl_sources {
-        let mut files = Vec::new();
-        walk(dir, None, &mut files)?;
+        let files = walk(dir, None)?;
         let mut n = 0usize;
         for f in files.iter().filter(|f| is_source_like(f)) {
             let Some(text) = read_text(f)? else { continue };

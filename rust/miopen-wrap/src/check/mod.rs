@@ -8,8 +8,8 @@
 //! passed, 1 at least one gate failed, 2 usage error or a gate could not be
 //! evaluated (unreadable file, not ELF, abidiff missing or erroring).
 pub mod abi;
+pub mod co_versioning;
 pub mod contract;
-pub mod coversion;
 pub mod elf;
 pub mod error;
 pub mod headers;
@@ -18,32 +18,72 @@ pub mod symbols;
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::builder::PossibleValue;
+use clap::{Args, Subcommand, ValueEnum};
 
 pub use error::{CheckError, Result};
 pub use report::GateReport;
 
-/// Exit status when every gate passed.
-pub const EXIT_PASS: i32 = 0;
-/// Exit status when at least one gate failed.
-pub const EXIT_FAIL: i32 = 1;
-/// Exit status for usage errors and gates that could not be evaluated.
-pub const EXIT_ERROR: i32 = 2;
+use crate::cli::Exit;
 
-#[derive(Parser, Debug)]
-#[command(
-    name = "miopen-wrap check",
-    about = "Release gates for the libMIOpen.so wrapper / libMIOpen_private.so pair",
-    after_help = "Exit status: 0 all gates passed, 1 a gate failed, 2 usage error or a gate could not run.\n\
-                  Documentation: docs/release-gates.md"
-)]
-struct Cli {
-    #[command(subcommand)]
-    gate: GateCmd,
+/// Every release gate, in the order `check all` runs them; the names are the
+/// subcommand names and the values `--skip` accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    Headers,
+    NoImplExports,
+    Superset,
+    NoDropped,
+    CoVersioning,
+    Needed,
+    Provider,
+    HipdnnIndependence,
+    Abi,
 }
 
+impl Gate {
+    pub const ALL: [Gate; 9] = [
+        Gate::Headers,
+        Gate::NoImplExports,
+        Gate::Superset,
+        Gate::NoDropped,
+        Gate::CoVersioning,
+        Gate::Needed,
+        Gate::Provider,
+        Gate::HipdnnIndependence,
+        Gate::Abi,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Gate::Headers => "headers",
+            Gate::NoImplExports => "no-impl-exports",
+            Gate::Superset => "superset",
+            Gate::NoDropped => "no-dropped",
+            Gate::CoVersioning => "co-versioning",
+            Gate::Needed => "needed",
+            Gate::Provider => "provider",
+            Gate::HipdnnIndependence => "hipdnn-independence",
+            Gate::Abi => "abi",
+        }
+    }
+}
+
+impl ValueEnum for Gate {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Gate::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()))
+    }
+}
+
+/// `miopen-wrap check <gate>`: one gate, or `all`.
 #[derive(Subcommand, Debug)]
-enum GateCmd {
+#[command(after_help = "Exit status: 0 all gates passed; 1 a gate failed; 2 usage error, or a gate could not \
+run (unreadable file, not ELF, abidiff missing or erroring).\nDocumentation: docs/release-gates.md")]
+pub enum GateCommand {
     /// No `_impl` identifier in the public include tree (outside the private
     /// subtree); no implementation source includes miopen_impl.h.
     Headers(HeadersArgs),
@@ -89,7 +129,7 @@ enum GateCmd {
     },
     /// `.miopen_version` stamps agree; the wrapper's DT_NEEDED names the
     /// private library's DT_SONAME at the wrapper's SOVERSION.
-    Coversion {
+    CoVersioning {
         #[arg(long)]
         wrapper: PathBuf,
         #[arg(long)]
@@ -129,7 +169,7 @@ enum GateCmd {
 }
 
 #[derive(Args, Debug, Clone, Default)]
-struct HeadersArgs {
+pub struct HeadersArgs {
     /// Root of the staged/installed public include tree (e.g. <prefix>/include).
     #[arg(long)]
     public_include: Option<PathBuf>,
@@ -143,14 +183,14 @@ struct HeadersArgs {
 }
 
 #[derive(Args, Debug, Clone, Default)]
-struct IgnoreArgs {
+pub struct IgnoreArgs {
     /// Baseline symbols (glob, `*` and `?`) no-dropped does not require (repeatable).
     #[arg(long = "ignore", value_name = "GLOB")]
     ignore: Vec<String>,
 }
 
 #[derive(Args, Debug, Clone, Default)]
-struct SonameArgs {
+pub struct SonameArgs {
     /// Required DT_SONAME of the wrapper (e.g. libMIOpen.so.1).
     #[arg(long)]
     expect_soname: Option<String>,
@@ -160,7 +200,7 @@ struct SonameArgs {
 }
 
 #[derive(Args, Debug, Clone)]
-struct AbiToolArgs {
+pub struct AbiToolArgs {
     /// abidiff executable.
     #[arg(long, default_value = "abidiff")]
     abidiff: String,
@@ -177,7 +217,7 @@ struct AbiToolArgs {
 }
 
 #[derive(Args, Debug)]
-struct AllArgs {
+pub struct AllArgs {
     #[arg(long)]
     wrapper: PathBuf,
     #[arg(long)]
@@ -201,21 +241,8 @@ struct AllArgs {
     allow_needed: Vec<String>,
     /// Gates to leave out (repeatable), e.g. --skip abi.
     #[arg(long, value_name = "GATE")]
-    skip: Vec<String>,
+    skip: Vec<Gate>,
 }
-
-/// Every gate name, in the order `all` runs them.
-pub const GATES: &[&str] = &[
-    "headers",
-    "no-impl-exports",
-    "superset",
-    "no-dropped",
-    "coversion",
-    "needed",
-    "provider",
-    "hipdnn-independence",
-    "abi",
-];
 
 fn abi_options(t: &AbiToolArgs) -> abi::AbiOptions {
     abi::AbiOptions {
@@ -234,72 +261,73 @@ fn headers_options(h: &HeadersArgs) -> headers::HeadersOptions {
     }
 }
 
-fn coversion_options(s: &SonameArgs) -> coversion::CoversionOptions {
-    coversion::CoversionOptions {
+fn co_versioning_options(s: &SonameArgs) -> co_versioning::CoVersioningOptions {
+    co_versioning::CoVersioningOptions {
         expect_soname: s.expect_soname.clone(),
         expect_private_soname: s.expect_private_soname.clone(),
     }
 }
 
 /// Print a gate's outcome; returns its exit status.
-fn emit(gate: &str, outcome: Result<GateReport>) -> i32 {
+fn emit(gate: Gate, outcome: Result<GateReport>) -> Exit {
     match outcome {
         Ok(r) => {
             print!("{}", r.render());
-            if r.passed() {
-                EXIT_PASS
-            } else {
-                EXIT_FAIL
-            }
+            Exit::check(r.passed())
         }
         Err(e) => {
+            let gate = gate.name();
             println!("== {gate}");
             println!("  error: {e}");
             println!("FAIL {gate}: could not be evaluated: {e}");
-            EXIT_ERROR
+            Exit::CouldNotRun
         }
     }
 }
 
-fn run_all(a: &AllArgs) -> i32 {
+/// The gate run with `all`'s inputs, or None when they lack what it needs.
+fn run_with(gate: Gate, a: &AllArgs) -> Option<Result<GateReport>> {
+    match gate {
+        Gate::Headers => (a.headers.public_include.is_some() || !a.headers.impl_sources.is_empty())
+            .then(|| headers::headers(&headers_options(&a.headers))),
+        Gate::NoImplExports => Some(symbols::no_impl_exports(&a.wrapper)),
+        Gate::Superset => Some(symbols::superset(&a.wrapper, &a.private)),
+        Gate::NoDropped => {
+            a.baseline.as_ref().map(|b| symbols::no_dropped(&a.wrapper, b, Some(&a.private), &a.ignore.ignore))
+        }
+        Gate::CoVersioning => {
+            Some(co_versioning::co_versioning(&a.wrapper, &a.private, &co_versioning_options(&a.sonames)))
+        }
+        Gate::Needed => Some(contract::needed(&a.wrapper, &a.private, &a.allow_needed)),
+        Gate::Provider => {
+            (!a.providers.is_empty()).then(|| symbols::provider(&a.private, &a.providers, Some(&a.wrapper)))
+        }
+        Gate::HipdnnIndependence => Some(symbols::hipdnn_independence(&a.wrapper)),
+        Gate::Abi => a.baseline.as_ref().map(|b| abi::abi(b, &a.wrapper, &abi_options(&a.tools))),
+    }
+}
+
+fn run_all(a: &AllArgs) -> Exit {
     let mut passed = 0usize;
     let mut failed: Vec<&str> = Vec::new();
     let mut not_run: Vec<String> = Vec::new();
-    let mut worst = EXIT_PASS;
-    for &gate in GATES {
-        if a.skip.iter().any(|s| s == gate) {
-            not_run.push(format!("{gate} (--skip)"));
+    let mut worst = Exit::Pass;
+    for gate in Gate::ALL {
+        if a.skip.contains(&gate) {
+            not_run.push(format!("{} (--skip)", gate.name()));
             continue;
         }
-        let outcome: Option<Result<GateReport>> = match gate {
-            "headers" => (a.headers.public_include.is_some() || !a.headers.impl_sources.is_empty())
-                .then(|| headers::headers(&headers_options(&a.headers))),
-            "no-impl-exports" => Some(symbols::no_impl_exports(&a.wrapper)),
-            "superset" => Some(symbols::superset(&a.wrapper, &a.private)),
-            "no-dropped" => {
-                a.baseline.as_ref().map(|b| symbols::no_dropped(&a.wrapper, b, Some(&a.private), &a.ignore.ignore))
-            }
-            "needed" => Some(contract::needed(&a.wrapper, &a.private, &a.allow_needed)),
-            "coversion" => Some(coversion::coversion(&a.wrapper, &a.private, &coversion_options(&a.sonames))),
-            "provider" => {
-                (!a.providers.is_empty()).then(|| symbols::provider(&a.private, &a.providers, Some(&a.wrapper)))
-            }
-            "hipdnn-independence" => Some(symbols::hipdnn_independence(&a.wrapper)),
-            "abi" => a.baseline.as_ref().map(|b| abi::abi(b, &a.wrapper, &abi_options(&a.tools))),
-            _ => None,
+        let Some(outcome) = run_with(gate, a) else {
+            not_run.push(format!("{} (inputs not given)", gate.name()));
+            continue;
         };
-        match outcome {
-            None => not_run.push(format!("{gate} (inputs not given)")),
-            Some(o) => {
-                let code = emit(gate, o);
-                println!();
-                if code == EXIT_PASS {
-                    passed += 1;
-                } else {
-                    failed.push(gate);
-                    worst = worst.max(code);
-                }
-            }
+        let exit = emit(gate, outcome);
+        println!();
+        if exit == Exit::Pass {
+            passed += 1;
+        } else {
+            failed.push(gate.name());
+            worst = worst.max(exit);
         }
     }
     if !not_run.is_empty() {
@@ -313,37 +341,52 @@ fn run_all(a: &AllArgs) -> i32 {
     worst
 }
 
-/// Entry point for `miopen-wrap check ...`; `args[0]` is the program name.
-pub fn cli_main(args: &[String]) -> i32 {
-    let cli = match Cli::try_parse_from(args) {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { EXIT_ERROR } else { EXIT_PASS };
-        }
-    };
-    match &cli.gate {
-        GateCmd::Headers(h) => {
+/// Run `miopen-wrap check <gate>`.
+pub fn cli(command: &GateCommand) -> Exit {
+    match command {
+        GateCommand::Headers(h) => {
             if h.public_include.is_none() && h.impl_sources.is_empty() {
                 eprintln!("miopen-wrap check headers: give --public-include and/or --impl-sources");
-                return EXIT_ERROR;
+                return Exit::CouldNotRun;
             }
-            emit("headers", headers::headers(&headers_options(h)))
+            emit(Gate::Headers, headers::headers(&headers_options(h)))
         }
-        GateCmd::NoImplExports { wrapper } => emit("no-impl-exports", symbols::no_impl_exports(wrapper)),
-        GateCmd::Superset { wrapper, private } => emit("superset", symbols::superset(wrapper, private)),
-        GateCmd::NoDropped { wrapper, baseline, private, ignore } => {
-            emit("no-dropped", symbols::no_dropped(wrapper, baseline, private.as_deref(), &ignore.ignore))
+        GateCommand::NoImplExports { wrapper } => emit(Gate::NoImplExports, symbols::no_impl_exports(wrapper)),
+        GateCommand::Superset { wrapper, private } => emit(Gate::Superset, symbols::superset(wrapper, private)),
+        GateCommand::NoDropped { wrapper, baseline, private, ignore } => {
+            emit(Gate::NoDropped, symbols::no_dropped(wrapper, baseline, private.as_deref(), &ignore.ignore))
         }
-        GateCmd::Needed { wrapper, private, allow } => emit("needed", contract::needed(wrapper, private, allow)),
-        GateCmd::Coversion { wrapper, private, sonames } => {
-            emit("coversion", coversion::coversion(wrapper, private, &coversion_options(sonames)))
+        GateCommand::Needed { wrapper, private, allow } => {
+            emit(Gate::Needed, contract::needed(wrapper, private, allow))
         }
-        GateCmd::Provider { private, providers, wrapper } => {
-            emit("provider", symbols::provider(private, providers, wrapper.as_deref()))
+        GateCommand::CoVersioning { wrapper, private, sonames } => {
+            emit(Gate::CoVersioning, co_versioning::co_versioning(wrapper, private, &co_versioning_options(sonames)))
         }
-        GateCmd::HipdnnIndependence { wrapper } => emit("hipdnn-independence", symbols::hipdnn_independence(wrapper)),
-        GateCmd::Abi { baseline, wrapper, tools } => emit("abi", abi::abi(baseline, wrapper, &abi_options(tools))),
-        GateCmd::All(a) => run_all(a),
+        GateCommand::Provider { private, providers, wrapper } => {
+            emit(Gate::Provider, symbols::provider(private, providers, wrapper.as_deref()))
+        }
+        GateCommand::HipdnnIndependence { wrapper } => {
+            emit(Gate::HipdnnIndependence, symbols::hipdnn_independence(wrapper))
+        }
+        GateCommand::Abi { baseline, wrapper, tools } => {
+            emit(Gate::Abi, abi::abi(baseline, wrapper, &abi_options(tools)))
+        }
+        GateCommand::All(a) => run_all(a),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each gate's subcommand and `--skip` value is its name.
+    #[test]
+    fn gate_names_are_the_subcommand_names() {
+        let cmd = GateCommand::augment_subcommands(clap::Command::new("check"));
+        for gate in Gate::ALL {
+            assert!(cmd.find_subcommand(gate.name()).is_some(), "no subcommand `{}`", gate.name());
+            assert_eq!(Gate::from_str(gate.name(), false), Ok(gate));
+        }
+        assert!(Gate::from_str("abbi", false).is_err());
     }
 }

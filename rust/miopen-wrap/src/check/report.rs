@@ -2,10 +2,11 @@
 //! and a one-line verdict.
 use std::fmt::Write as _;
 
+use super::Gate;
+
 #[derive(Debug, Clone)]
 pub struct GateReport {
-    /// Gate name as used on the command line (`superset`, `abi`, ...).
-    pub gate: &'static str,
+    pub gate: Gate,
     /// Informational lines: inputs, counts, allowed differences.
     pub notes: Vec<String>,
     /// One line per violation, naming the offending symbol or file.
@@ -15,7 +16,7 @@ pub struct GateReport {
 }
 
 impl GateReport {
-    pub fn new(gate: &'static str) -> Self {
+    pub fn new(gate: Gate) -> Self {
         GateReport { gate, notes: Vec::new(), problems: Vec::new(), summary: String::new() }
     }
 
@@ -34,13 +35,13 @@ impl GateReport {
     /// `PASS <gate>: ...` or `FAIL <gate>: ...`.
     pub fn verdict(&self) -> String {
         let word = if self.passed() { "PASS" } else { "FAIL" };
-        format!("{word} {}: {}", self.gate, self.summary)
+        format!("{word} {}: {}", self.gate.name(), self.summary)
     }
 
     /// Full text: header, notes, problems, verdict line last.
     pub fn render(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "== {}", self.gate);
+        let _ = writeln!(out, "== {}", self.gate.name());
         for n in &self.notes {
             let _ = writeln!(out, "  {n}");
         }

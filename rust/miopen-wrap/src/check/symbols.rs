@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 
 use super::contract::{self, BaselineExport};
 use super::elf::{ElfInfo, ElfKind};
-use super::error::Result;
+use super::error::{CheckError, Result};
 use super::report::{short_list, GateReport};
+use super::Gate;
+use crate::paths::SymbolGlobs;
 
 const IMPL_SUFFIX: &str = "_impl";
 
@@ -37,7 +39,7 @@ fn is_impl(name: &str) -> bool {
 /// Gate `no-impl-exports`: the wrapper exports no `*_impl` symbol.
 pub fn no_impl_exports(wrapper: &Path) -> Result<GateReport> {
     let w = ElfInfo::read_shared(wrapper)?;
-    let mut r = GateReport::new("no-impl-exports");
+    let mut r = GateReport::new(Gate::NoImplExports);
     r.note(format!("wrapper: {}", wrapper.display()));
     let exports: Vec<_> = w.exports().collect();
     r.note(format!("wrapper exports {} dynamic symbols", exports.len()));
@@ -58,7 +60,7 @@ pub fn no_impl_exports(wrapper: &Path) -> Result<GateReport> {
 pub fn superset(wrapper: &Path, private: &Path) -> Result<GateReport> {
     let w = ElfInfo::read_shared(wrapper)?;
     let p = ElfInfo::read_shared(private)?;
-    let mut r = GateReport::new("superset");
+    let mut r = GateReport::new(Gate::Superset);
     r.note(format!("wrapper: {}", wrapper.display()));
     r.note(format!("private: {}", private.display()));
 
@@ -106,21 +108,6 @@ pub fn superset(wrapper: &Path, private: &Path) -> Result<GateReport> {
     Ok(r)
 }
 
-/// Tiny glob: `*` any run, `?` one character.
-pub fn glob_match(pattern: &str, text: &str) -> bool {
-    fn rec(p: &[char], t: &[char]) -> bool {
-        match p.first() {
-            None => t.is_empty(),
-            Some('*') => (0..=t.len()).any(|i| rec(&p[1..], &t[i..])),
-            Some('?') => !t.is_empty() && rec(&p[1..], &t[1..]),
-            Some(c) => t.first() == Some(c) && rec(&p[1..], &t[1..]),
-        }
-    }
-    let p: Vec<char> = pattern.chars().collect();
-    let t: Vec<char> = text.chars().collect();
-    rec(&p, &t)
-}
-
 /// Gate `no-dropped`: every C (non-`_Z`) API symbol the baseline exports
 /// (see `contract`) is exported by the wrapper, with the same version node
 /// (and the same default/non-default binding) when the baseline's is
@@ -128,13 +115,14 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
 /// (when `private` is given); and the wrapper exports no C symbol beyond the
 /// baseline's except its own API (`WRAPPER_ADDITIONS`).
 pub fn no_dropped(wrapper: &Path, baseline: &Path, private: Option<&Path>, ignore: &[String]) -> Result<GateReport> {
+    let ignore = SymbolGlobs::new(ignore).map_err(CheckError::Pattern)?;
     let w = ElfInfo::read_shared(wrapper)?;
     let b = ElfInfo::read_shared(baseline)?;
     let p = private.map(ElfInfo::read_shared).transpose()?;
     let private_exports: BTreeSet<&str> = p.iter().flat_map(|p| p.exports().map(|s| s.name.as_str())).collect();
     let mut internal = 0usize;
     let mut internal_lost = Vec::new();
-    let mut r = GateReport::new("no-dropped");
+    let mut r = GateReport::new(Gate::NoDropped);
     r.note(format!("baseline: {}", baseline.display()));
     r.note(format!("wrapper:  {}", wrapper.display()));
 
@@ -153,7 +141,7 @@ pub fn no_dropped(wrapper: &Path, baseline: &Path, private: Option<&Path>, ignor
             skipped_cxx += 1;
             continue;
         }
-        if LINKER_SYMBOLS.contains(&s.name.as_str()) || ignore.iter().any(|g| glob_match(g, &s.name)) {
+        if LINKER_SYMBOLS.contains(&s.name.as_str()) || ignore.matches(&s.name) {
             ignored.push(s.display());
             continue;
         }
@@ -216,7 +204,7 @@ pub fn no_dropped(wrapper: &Path, baseline: &Path, private: Option<&Path>, ignor
             ),
         });
     }
-    let unexpected = unexpected_additions(&w, &b, ignore);
+    let unexpected = unexpected_additions(&w, &b, &ignore);
     for name in &unexpected {
         r.problem(format!(
             "`{name}` is exported by {} but not by the baseline, and is not a wrapper addition ({})",
@@ -256,13 +244,13 @@ pub fn no_dropped(wrapper: &Path, baseline: &Path, private: Option<&Path>, ignor
 
 /// C exports of the wrapper that the baseline does not have, other than the
 /// wrapper's own API: an export nobody decided to add.
-fn unexpected_additions(w: &ElfInfo, b: &ElfInfo, ignore: &[String]) -> Vec<String> {
+fn unexpected_additions(w: &ElfInfo, b: &ElfInfo, ignore: &SymbolGlobs) -> Vec<String> {
     let base: BTreeSet<&str> = b.exports().map(|s| s.name.as_str()).collect();
     let mut extra: Vec<String> = w
         .exports()
         .map(|s| s.name.as_str())
         .filter(|n| !n.starts_with("_Z") && !base.contains(n) && !WRAPPER_ADDITIONS.contains(n))
-        .filter(|n| !LINKER_SYMBOLS.contains(n) && !ignore.iter().any(|g| glob_match(g, n)))
+        .filter(|n| !LINKER_SYMBOLS.contains(n) && !ignore.matches(n))
         .map(str::to_string)
         .collect();
     extra.sort();
@@ -288,7 +276,7 @@ pub fn provider(private: &Path, providers: &[PathBuf], wrapper: Option<&Path>) -
         Some(w) => ElfInfo::read_shared(w)?.soname,
         None => None,
     };
-    let mut r = GateReport::new("provider");
+    let mut r = GateReport::new(Gate::Provider);
     r.note(format!("private: {}", private.display()));
     let private_exports: BTreeSet<&str> = p.exports().map(|s| s.name.as_str()).collect();
 
@@ -372,7 +360,7 @@ pub fn provider(private: &Path, providers: &[PathBuf], wrapper: Option<&Path>) -
 /// library and references no hipDNN symbol.
 pub fn hipdnn_independence(wrapper: &Path) -> Result<GateReport> {
     let w = ElfInfo::read_shared(wrapper)?;
-    let mut r = GateReport::new("hipdnn-independence");
+    let mut r = GateReport::new(Gate::HipdnnIndependence);
     r.note(format!("wrapper: {}", wrapper.display()));
     r.note(format!("DT_NEEDED: {:?}", w.needed));
     let mut bad = Vec::new();
@@ -408,15 +396,6 @@ pub(crate) fn file_name(p: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn globs() {
-        assert!(glob_match("sqlite3_*", "sqlite3_open"));
-        assert!(glob_match("*", ""));
-        assert!(glob_match("a?c", "abc"));
-        assert!(!glob_match("a?c", "ac"));
-        assert!(!glob_match("miopen*", "xmiopen"));
-    }
 
     #[test]
     fn wrapper_names() {

@@ -21,8 +21,9 @@ mod typecheck;
 
 use std::path::{Path, PathBuf};
 
-use clap::Parser;
+use clap::Args;
 
+use crate::cli::Exit;
 use crate::header::{self, Api, ParseOptions};
 
 pub use manifest::{Manifest, ManifestEntry};
@@ -47,9 +48,9 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> GenerateError + '_ {
     move |source| GenerateError::Io { path: path.to_path_buf(), source }
 }
 
-#[derive(Debug, Parser)]
-#[command(about = "Generate wrapper stubs, miopen_impl.h, export map and manifest from miopen.h")]
-pub struct Args {
+#[derive(Debug, Args)]
+#[command(after_help = crate::cli::EXIT_STATUS_HELP)]
+pub struct GenerateArgs {
     /// The public header (include/miopen/miopen.h).
     #[arg(long)]
     pub header: PathBuf,
@@ -77,15 +78,8 @@ pub struct Args {
     pub forward_bindings: Option<PathBuf>,
 }
 
-pub fn cli_main(args: &[String]) -> i32 {
-    let args = match Args::try_parse_from(args) {
-        Ok(a) => a,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
-        }
-    };
-    match run(&args) {
+pub fn cli(args: &GenerateArgs) -> Exit {
+    match run(args) {
         Ok(m) => {
             println!(
                 "miopen-wrap generate: {} entry points ({} beta), {} survivors -> {}",
@@ -94,16 +88,16 @@ pub fn cli_main(args: &[String]) -> i32 {
                 m.survivors.len(),
                 args.out_dir.display()
             );
-            0
+            Exit::Pass
         }
         Err(e) => {
             eprintln!("miopen-wrap generate: error: {e}");
-            2
+            Exit::CouldNotRun
         }
     }
 }
 
-pub fn run(args: &Args) -> Result<Manifest, GenerateError> {
+pub fn run(args: &GenerateArgs) -> Result<Manifest, GenerateError> {
     let opts = ParseOptions { include_dirs: args.include_dirs.clone(), defines: args.defines.clone() };
     let api = header::parse(&args.header, &opts)?;
     let mut survivors = args.survivors.clone();

@@ -11,25 +11,11 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::{FnArg, ForeignItem, ForeignItemFn, Ident, Item, Pat};
 
-use super::{GenerateError, Manifest};
+use super::{GenerateError, Manifest, ManifestEntry};
 use crate::header::{Api, ParseOptions};
 
 pub fn generate(api: &Api, opts: &ParseOptions, manifest: &Manifest) -> Result<String, GenerateError> {
-    let bound = bindgen_file(api, opts)?;
-    let mut types: Vec<Item> = Vec::new();
-    let mut fns: Vec<ForeignItemFn> = Vec::new();
-    for item in bound.items {
-        match item {
-            Item::ForeignMod(fm) => {
-                for fi in fm.items {
-                    if let ForeignItem::Fn(f) = fi {
-                        fns.push(f);
-                    }
-                }
-            }
-            other => types.push(other),
-        }
-    }
+    let (types, fns) = split_bindings(bindgen_file(api, opts)?);
     let mut impl_decls = Vec::new();
     let mut stubs = Vec::new();
     let mut asm_names: Vec<String> = manifest.survivors.clone();
@@ -47,22 +33,7 @@ pub fn generate(api: &Api, opts: &ParseOptions, manifest: &Manifest) -> Result<S
         impl_decls.push(decl);
         stubs.push(stub);
     }
-    let table: Vec<TokenStream> = manifest
-        .entry_points
-        .iter()
-        .map(|e| {
-            let (n, fam) = (&e.name, &e.family);
-            let forward = match miopen_forwarding_core::table::lookup(n) {
-                Some(row) => {
-                    let variant = Ident::new(&format!("{:?}", row.family), Span::call_site());
-                    quote! { Some(miopen_forwarding_core::Family::#variant) }
-                }
-                None => quote! { None },
-            };
-            let c_name = format!("{n}\0");
-            quote! { crate::runtime::EntryPoint { name: #n, c_name: #c_name, family: #fam, forward: #forward } }
-        })
-        .collect();
+    let table: Vec<TokenStream> = manifest.entry_points.iter().map(entry_point_row).collect();
     let count = table.len();
     let asm: Vec<TokenStream> = asm_names.iter().map(|n| tail_jump(n)).collect();
     let file = quote! {
@@ -97,6 +68,38 @@ pub fn generate(api: &Api, opts: &ParseOptions, manifest: &Manifest) -> Result<S
         api.header.display(),
         prettyplease::unparse(&tree)
     ))
+}
+
+/// bindgen's items: the types, and the function declarations of its
+/// `extern "C"` blocks.
+fn split_bindings(bound: syn::File) -> (Vec<Item>, Vec<ForeignItemFn>) {
+    let mut types = Vec::new();
+    let mut fns = Vec::new();
+    for item in bound.items {
+        match item {
+            Item::ForeignMod(fm) => fns.extend(fm.items.into_iter().filter_map(|fi| match fi {
+                ForeignItem::Fn(f) => Some(f),
+                _ => None,
+            })),
+            other => types.push(other),
+        }
+    }
+    (types, fns)
+}
+
+/// One `ENTRY_POINTS` row: name, family, and the forwarding family when the
+/// forwarding table routes the entry point.
+fn entry_point_row(e: &ManifestEntry) -> TokenStream {
+    let (n, fam) = (&e.name, &e.family);
+    let forward = match miopen_forwarding_core::table::lookup(n) {
+        Some(row) => {
+            let variant = Ident::new(&format!("{:?}", row.family), Span::call_site());
+            quote! { Some(miopen_forwarding_core::Family::#variant) }
+        }
+        None => quote! { None },
+    };
+    let c_name = format!("{n}\0");
+    quote! { crate::runtime::EntryPoint { name: #n, c_name: #c_name, family: #fam, forward: #forward } }
 }
 
 fn bindgen_file(api: &Api, opts: &ParseOptions) -> Result<syn::File, GenerateError> {

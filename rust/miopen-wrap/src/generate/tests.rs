@@ -27,7 +27,7 @@ fn run_on(header: &str, survivors: &[&str]) -> (tempfile::TempDir, Manifest) {
     let dir = tempfile::tempdir().unwrap();
     let h = dir.path().join("miopen.h");
     std::fs::write(&h, header).unwrap();
-    let args = Args {
+    let args = GenerateArgs {
         header: h,
         include_dirs: vec![],
         defines: vec![],
@@ -147,7 +147,7 @@ fn survivor_that_the_header_declares_is_rejected() {
     let dir = tempfile::tempdir().unwrap();
     let h = dir.path().join("miopen.h");
     std::fs::write(&h, HEADER).unwrap();
-    let args = Args {
+    let args = GenerateArgs {
         header: h,
         include_dirs: vec![],
         defines: vec![],

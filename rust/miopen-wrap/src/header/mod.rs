@@ -147,14 +147,10 @@ fn parse_once(index: &Index, header: &Path, opts: &ParseOptions, beta: bool) -> 
 }
 
 fn in_header(e: &Entity, header: &Path) -> bool {
-    e.get_location().and_then(|l| l.get_file_location().file).map(|f| same_file(&f.get_path(), header)).unwrap_or(false)
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => a == b,
-    }
+    e.get_location()
+        .and_then(|l| l.get_file_location().file)
+        .map(|f| crate::paths::same_path(&f.get_path(), header))
+        .unwrap_or(false)
 }
 
 fn collect(parent: Entity, header: &Path, groups: &[(u32, u32, String)], out: &mut Vec<EntryPoint>) {

@@ -23,7 +23,7 @@ pub enum Kind {
     Comment,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Tok {
     pub kind: Kind,
     pub text: String,

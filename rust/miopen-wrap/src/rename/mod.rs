@@ -25,16 +25,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use clap::{ArgGroup, Parser};
+use clap::{ArgGroup, Args};
 
+use crate::cli::Exit;
 use crate::header::{self, ParseOptions};
 
 pub use report::Report;
-
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_DUE: i32 = 1;
-pub const EXIT_ERROR: i32 = 2;
-pub const EXIT_COLLISION: i32 = 3;
 
 pub const DEFAULT_EXTENSIONS: &[&str] = &["cpp", "hpp", "h", "cc", "cxx", "hip", "inl"];
 
@@ -86,20 +82,18 @@ pub struct Options {
     pub block_export_macro: Option<String>,
 }
 
-#[derive(Debug, Parser)]
+#[derive(Debug, Args)]
 #[command(
-    name = "miopen-wrap rename",
-    about = "Rename public entry points miopenFoo -> miopenFoo_impl in a MIOpen source tree",
     long_about = "Rename every public entry point of the header (miopenFoo) to miopenFoo_impl in the \
 implementation sources: definitions, internal declarations and call sites, using libclang tokens \
 (never strings, comments or the header itself). Each file that uses a renamed public name gets one \
 generated block `extern \"C\" decltype(miopenFoo) miopenFoo_impl;`. Exported C functions the header \
-does not declare (survivors) are renamed too and reported.\n\n\
-Exit status: 0 ok, 1 --check found work due, 2 usage/IO/parse error, 3 collisions (an existing \
-miopenFoo_impl identifier).",
+does not declare (survivors) are renamed too and reported. A collision (an existing miopenFoo_impl \
+identifier) writes nothing and fails the command.",
+    after_help = crate::cli::EXIT_STATUS_HELP,
     group(ArgGroup::new("mode").required(true).args(["output", "in_place", "check"]))
 )]
-pub struct Cli {
+pub struct RenameArgs {
     /// The public header (include/miopen/miopen.h); never modified, nor is a byte-identical
     /// copy of it inside the tree.
     #[arg(long)]
@@ -144,14 +138,7 @@ pub struct Cli {
     pub quiet: bool,
 }
 
-pub fn cli_main(args: &[String]) -> i32 {
-    let cli = match Cli::try_parse_from(args) {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { EXIT_ERROR } else { EXIT_OK };
-        }
-    };
+pub fn cli(cli: &RenameArgs) -> Exit {
     let mode = if let Some(o) = &cli.output {
         Mode::Copy(o.clone())
     } else if cli.in_place {
@@ -172,7 +159,7 @@ pub fn cli_main(args: &[String]) -> i32 {
         Ok(r) => r,
         Err(e) => {
             eprintln!("miopen-wrap rename: error: {e}");
-            return EXIT_ERROR;
+            return Exit::CouldNotRun;
         }
     };
     if let Some(path) = &cli.report {
@@ -180,7 +167,7 @@ pub fn cli_main(args: &[String]) -> i32 {
             Ok(t) => t + "\n",
             Err(e) => {
                 eprintln!("miopen-wrap rename: error: cannot serialise the report: {e}");
-                return EXIT_ERROR;
+                return Exit::CouldNotRun;
             }
         };
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -188,16 +175,16 @@ pub fn cli_main(args: &[String]) -> i32 {
         }
         if let Err(e) = std::fs::write(path, text) {
             eprintln!("miopen-wrap rename: error: {}: {e}", path.display());
-            return EXIT_ERROR;
+            return Exit::CouldNotRun;
         }
     }
     if !cli.quiet {
         print!("{}", report.summary());
     }
-    exit_code(&opts.mode, &report, cli.quiet)
+    exit_status(&opts.mode, &report, cli.quiet)
 }
 
-fn exit_code(mode: &Mode, report: &Report, quiet: bool) -> i32 {
+fn exit_status(mode: &Mode, report: &Report, quiet: bool) -> Exit {
     if !report.collisions.is_empty() {
         eprintln!(
             "miopen-wrap rename: {} collision(s): {}; nothing was written",
@@ -209,19 +196,19 @@ fn exit_code(mode: &Mode, report: &Report, quiet: bool) -> i32 {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        return EXIT_COLLISION;
+        return Exit::CheckFailed;
     }
     if *mode == Mode::Check && report.files_touched > 0 {
         println!("miopen-wrap rename --check: rename due in {} file(s):", report.files_touched);
         for f in &report.touched_files {
             println!("  {f}");
         }
-        return EXIT_DUE;
+        return Exit::CheckFailed;
     }
     if *mode == Mode::Check && !quiet {
         println!("miopen-wrap rename --check: nothing due");
     }
-    EXIT_OK
+    Exit::Pass
 }
 
 /// Run the rename. Collisions are returned in the report (nothing is written
@@ -235,7 +222,7 @@ pub fn run(opts: &Options) -> Result<Report, RenameError> {
         return Err(RenameError::Usage(format!("--header {}: not a file", opts.header.display())));
     }
     if let Mode::Copy(out) = &opts.mode {
-        if same_path(out, &opts.source) {
+        if crate::paths::same_path(out, &opts.source) {
             return Err(RenameError::Usage("--output is the source tree; use --in-place".into()));
         }
     }
@@ -270,11 +257,4 @@ pub fn run(opts: &Options) -> Result<Report, RenameError> {
     }
     report.elapsed_ms = t0.elapsed().as_millis() as u64;
     Ok(report)
-}
-
-fn same_path(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => a == b,
-    }
 }

@@ -3,12 +3,13 @@
 //! write what changed.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::lex::{self, Kind};
 use super::report::{self, Report};
 use super::scan::{self, DeclKind, Linkage, Scan, BLOCK_BEGIN, BLOCK_END};
 use super::{io_err, Mode, Options, RenameError};
+use crate::paths::{self, PathFilter};
 
 const FN_NAME_KEYWORDS: &[&str] = &["__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"];
 
@@ -40,100 +41,52 @@ pub struct Tree {
     pub entries: Vec<Entry>,
 }
 
-fn rel_str(p: &Path) -> String {
-    p.components()
-        .filter_map(|c| match c {
-            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-/// Glob match with `*` (not across `/`), `**` (across `/`) and `?`.
-pub fn glob_match(pat: &str, text: &str) -> bool {
-    fn rec(p: &[u8], t: &[u8]) -> bool {
-        match p.first() {
-            None => t.is_empty(),
-            Some(b'*') if p.get(1) == Some(&b'*') => {
-                let rest = if p.get(2) == Some(&b'/') { &p[3..] } else { &p[2..] };
-                (0..=t.len()).any(|i| rec(rest, &t[i..])) || (p.get(2) == Some(&b'/') && rec(&p[3..], t))
-            }
-            Some(b'*') => (0..=t.len()).take_while(|&i| i == 0 || t[i - 1] != b'/').any(|i| rec(&p[1..], &t[i..])),
-            Some(b'?') => !t.is_empty() && t[0] != b'/' && rec(&p[1..], &t[1..]),
-            Some(c) => t.first() == Some(c) && rec(&p[1..], &t[1..]),
-        }
-    }
-    rec(pat.as_bytes(), text.as_bytes())
-}
-
-/// Does `--exclude pattern` cover the relative path `rel` (a file or directory)?
-pub fn excluded(pattern: &str, rel: &str, abs: &Path) -> bool {
-    let pat = pattern.trim_end_matches('/');
-    if pat.is_empty() {
-        return false;
-    }
-    if Path::new(pat).is_absolute() {
-        return abs.starts_with(pat);
-    }
-    let pat = pat.trim_start_matches("./");
-    if !pat.contains('/') {
-        return rel.split('/').any(|c| glob_match(pat, c));
-    }
-    // Component-wise prefix: the pattern matches the path or one of its ancestors.
-    let comps: Vec<&str> = rel.split('/').collect();
-    (1..=comps.len()).any(|k| glob_match(pat, &comps[..k].join("/")))
-}
-
+/// Walk the source tree and classify every file: the header (or a
+/// byte-identical copy of it), excluded, an implementation source, other,
+/// or a symlink. Copy mode's output directory is left out when it lies
+/// inside the source tree.
 pub fn walk(opts: &Options) -> Result<Tree, RenameError> {
     let header = opts.header.canonicalize().map_err(io_err(&opts.header))?;
-    // A byte-identical copy of the header inside the tree is the header too.
     let header_text = std::fs::read(&header).map_err(io_err(&header))?;
-    let is_header_copy = |p: &Path| {
-        std::fs::metadata(p).map(|m| m.len() == header_text.len() as u64).unwrap_or(false)
-            && std::fs::read(p).map(|c| c == header_text).unwrap_or(false)
-    };
-    let skip_dir = match &opts.mode {
+    let excludes = PathFilter::new(&opts.excludes).map_err(RenameError::Usage)?;
+    let output_dir = match &opts.mode {
         Mode::Copy(o) => o.canonicalize().ok(),
         _ => None,
     };
+    let in_output = |dir: &Path| output_dir.as_ref().is_some_and(|o| dir.canonicalize().is_ok_and(|c| &c == o));
+    let files = paths::walk_tree(&opts.source, in_output).map_err(|(path, source)| RenameError::Io { path, source })?;
     let mut tree = Tree::default();
-    let mut stack = vec![(opts.source.clone(), PathBuf::new(), false)];
-    while let Some((dir, rel, excl)) = stack.pop() {
-        let mut items: Vec<_> =
-            std::fs::read_dir(&dir).map_err(io_err(&dir))?.collect::<Result<Vec<_>, _>>().map_err(io_err(&dir))?;
-        items.sort_by_key(|e| e.file_name());
-        for item in items.into_iter().rev() {
-            let abs = item.path();
-            let r = rel.join(item.file_name());
-            let rs = rel_str(&r);
-            let ft = item.file_type().map_err(io_err(&abs))?;
-            let is_excl = excl || opts.excludes.iter().any(|p| excluded(p, &rs, &abs));
-            if ft.is_dir() {
-                if let Some(sd) = &skip_dir {
-                    if abs.canonicalize().map(|c| &c == sd).unwrap_or(false) {
-                        continue;
-                    }
-                }
-                stack.push((abs, r, is_excl));
-                continue;
-            }
-            let kind = if ft.is_symlink() {
-                EntryKind::Symlink
-            } else if abs.canonicalize().map(|c| c == header).unwrap_or(false) || is_header_copy(&abs) {
-                EntryKind::Header
-            } else if is_excl {
-                EntryKind::Excluded
-            } else if is_source_name(&item.file_name().to_string_lossy(), &opts.extensions) {
-                EntryKind::Source
-            } else {
-                EntryKind::Other
-            };
-            tree.entries.push(Entry { rel: r, abs, kind, new_content: None });
-        }
+    for f in files {
+        let kind = classify(opts, &f, &header, &header_text, &excludes);
+        tree.entries.push(Entry { rel: f.rel, abs: f.abs, kind, new_content: None });
     }
     tree.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(tree)
+}
+
+fn classify(
+    opts: &Options,
+    f: &paths::TreeEntry,
+    header: &Path,
+    header_text: &[u8],
+    excludes: &PathFilter,
+) -> EntryKind {
+    // A byte-identical copy of the header inside the tree is the header too.
+    let is_header_copy = || {
+        std::fs::metadata(&f.abs).is_ok_and(|m| m.len() == header_text.len() as u64)
+            && std::fs::read(&f.abs).is_ok_and(|c| c == header_text)
+    };
+    if f.file_type.is_symlink() {
+        EntryKind::Symlink
+    } else if f.abs.canonicalize().is_ok_and(|c| c == header) || is_header_copy() {
+        EntryKind::Header
+    } else if excludes.covers(&paths::slash_path(&f.rel), &f.abs) {
+        EntryKind::Excluded
+    } else if is_source_name(&f.abs.file_name().unwrap_or_default().to_string_lossy(), &opts.extensions) {
+        EntryKind::Source
+    } else {
+        EntryKind::Other
+    }
 }
 
 /// `foo.cpp` for extension `cpp`; also a configure template `foo.cpp.in`
@@ -147,7 +100,7 @@ pub fn is_source_name(name: &str, extensions: &[String]) -> bool {
 }
 
 /// One identifier occurrence of a renamed name (or of its `_impl` form).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 struct Occ {
     tok: usize,
     /// The base name (`miopenFoo`).
@@ -182,20 +135,43 @@ fn is_string_literal(text: &str) -> bool {
     t.starts_with('"')
 }
 
+/// Plan the rename of every implementation file of `tree`: the report of
+/// what is renamed, and each changed file's new content in its entry.
 pub fn plan(opts: &Options, public: &BTreeMap<String, bool>, tree: &mut Tree) -> Result<Report, RenameError> {
     let mut report = Report { tool: "miopen-wrap rename", schema_version: 1, ..Default::default() };
-
-    // Read the implementation files; tokenize those that mention miopen.
-    let mut work: Vec<FileWork> = Vec::new();
-    let mut to_lex: Vec<(usize, Vec<u8>)> = Vec::new();
-    for (i, e) in tree.entries.iter().enumerate() {
-        if e.kind != EntryKind::Source {
-            continue;
+    let work = read_and_scan(tree, &mut report)?;
+    let (survivors, others) = c_linkage_definitions(&work, public);
+    let fn_macros = fn_name_macros(&macro_words(&work));
+    let survivor_names: BTreeSet<String> = survivors.iter().map(|s| s.name.clone()).collect();
+    let is_name = |n: &str| public.contains_key(n) || survivor_names.contains(n);
+    let mut left = report::LeftAlone::default();
+    let occs: Vec<Vec<Occ>> = work.iter().map(|w| file_occurrences(&w.scan, &is_name, &mut left)).collect();
+    report.left_alone_in_strings_comments = left;
+    record_collisions(&work, &occs, public, &mut report);
+    for (w, v) in work.iter().zip(&occs) {
+        for o in v {
+            count_occurrence(o, public, &mut report);
+            if let Some((DeclKind::Definition, linkage, export)) = o.class {
+                record_definition(w, o, (linkage, export), public, &fn_macros, &mut report);
+            }
         }
+        rewrite_file(opts, w, v, public, tree, &mut report)?;
+    }
+    report.definitions.sort();
+    report.func_name_warnings.sort();
+    report.files_touched = report.touched_files.len();
+    report.survivors = survivors;
+    report.other_c_linkage_definitions = others;
+    Ok(report)
+}
+
+/// Read the implementation files; tokenize and scan those that mention
+/// miopen (or a function-name keyword, for macros that expand to one).
+fn read_and_scan(tree: &Tree, report: &mut Report) -> Result<Vec<FileWork>, RenameError> {
+    let mut to_lex: Vec<(usize, Vec<u8>)> = Vec::new();
+    for (i, e) in tree.entries.iter().enumerate().filter(|(_, e)| e.kind == EntryKind::Source) {
         report.files_scanned += 1;
         let src = std::fs::read(&e.abs).map_err(io_err(&e.abs))?;
-        // Files that mention no miopen name cannot need a rename; they are
-        // still read for macros that expand to the function name.
         if contains(&src, b"miopen") || FN_NAME_KEYWORDS.iter().any(|k| contains(&src, k.as_bytes())) {
             to_lex.push((i, src));
         }
@@ -203,135 +179,125 @@ pub fn plan(opts: &Options, public: &BTreeMap<String, bool>, tree: &mut Tree) ->
     report.files_tokenized = to_lex.len();
     let paths: Vec<PathBuf> = to_lex.iter().map(|(i, _)| tree.entries[*i].abs.clone()).collect();
     let lexed = lex::tokenize_all(&paths)?;
+    let mut work = Vec::with_capacity(to_lex.len());
     for ((i, src), toks) in to_lex.into_iter().zip(lexed) {
-        let toks = toks?;
-        let scan = scan::scan(&tree.entries[i].abs, &src, toks)?;
-        work.push(FileWork { entry: i, rel: rel_str(&tree.entries[i].rel), src, scan });
+        let scan = scan::scan(&tree.entries[i].abs, &src, toks?)?;
+        work.push(FileWork { entry: i, rel: paths::slash_path(&tree.entries[i].rel), src, scan });
     }
-    let rel = |w: &FileWork| w.rel.clone();
+    Ok(work)
+}
 
-    // Pass A: C-linkage definitions -> survivors and others; macros that
-    // expand to the function name.
-    let mut survivors: Vec<report::Survivor> = Vec::new();
-    let mut others: Vec<report::CDef> = Vec::new();
-    let mut macro_words: HashMap<String, HashSet<String>> = HashMap::new();
-    for w in &work {
-        let s = &w.scan;
-        for d in &s.decls {
-            if d.kind != DeclKind::Definition || d.linkage == Linkage::None || d.is_static {
-                continue;
-            }
-            let t = &s.toks[d.name_tok];
+/// The C-linkage definitions the header does not declare: survivors (an
+/// API name, renamed as well) and the others (reported only), sorted.
+fn c_linkage_definitions(
+    work: &[FileWork],
+    public: &BTreeMap<String, bool>,
+) -> (Vec<report::Survivor>, Vec<report::CDef>) {
+    let mut survivors = Vec::new();
+    let mut others = Vec::new();
+    for w in work {
+        let exported_c =
+            |d: &&scan::FnDecl| d.kind == DeclKind::Definition && d.linkage != Linkage::None && !d.is_static;
+        for d in w.scan.decls.iter().filter(exported_c) {
+            let t = &w.scan.toks[d.name_tok];
             let name = t.text.as_str();
             let stem = name.strip_suffix("_impl");
-            if public.contains_key(name) || stem.map(|x| public.contains_key(x)).unwrap_or(false) {
+            if public.contains_key(name) || stem.is_some_and(|x| public.contains_key(x)) {
                 continue;
             }
             let linkage = report::linkage_str(d.linkage).to_string();
-            if starts_api(name) && stem.is_none() {
-                survivors.push(report::Survivor {
-                    name: name.into(),
-                    file: rel(w),
-                    line: t.line,
-                    linkage,
-                    already_renamed: false,
-                });
-            } else if let Some(stem) = stem.filter(|x| starts_api(x)) {
-                survivors.push(report::Survivor {
-                    name: stem.into(),
-                    file: rel(w),
-                    line: t.line,
-                    linkage,
-                    already_renamed: true,
-                });
-            } else {
-                others.push(report::CDef { name: name.into(), file: rel(w), line: t.line, linkage });
-            }
-        }
-        for dir in s.directives.iter().filter(|d| d.name == "define") {
-            let (a, b) = dir.toks;
-            if a + 2 >= b {
-                continue;
-            }
-            let mname = s.toks[a + 2].text.clone();
-            let set = macro_words.entry(mname).or_default();
-            for t in &s.toks[a + 3..b] {
-                if t.is_wordlike() {
-                    set.insert(t.text.clone());
+            let (file, line) = (w.rel.clone(), t.line);
+            match stem {
+                None if starts_api(name) => {
+                    survivors.push(report::Survivor { name: name.into(), file, line, linkage, already_renamed: false })
                 }
+                Some(stem) if starts_api(stem) => {
+                    survivors.push(report::Survivor { name: stem.into(), file, line, linkage, already_renamed: true })
+                }
+                _ => others.push(report::CDef { name: name.into(), file, line, linkage }),
             }
         }
     }
     survivors.sort();
     others.sort();
-    let fn_macros = fn_name_macros(&macro_words);
-    let survivor_names: BTreeSet<String> = survivors.iter().map(|s| s.name.clone()).collect();
-    let is_name = |n: &str| public.contains_key(n) || survivor_names.contains(n);
+    (survivors, others)
+}
 
-    // Pass B: occurrences.
-    let mut occs: Vec<Vec<Occ>> = Vec::with_capacity(work.len());
-    let mut left = report::LeftAlone::default();
-    for w in &work {
-        let s = &w.scan;
-        let mut v = Vec::new();
-        for (k, t) in s.toks.iter().enumerate() {
-            if s.in_block[k] {
+/// Every `#define`'s name with the words of its replacement list.
+fn macro_words(work: &[FileWork]) -> HashMap<String, HashSet<String>> {
+    let mut words: HashMap<String, HashSet<String>> = HashMap::new();
+    for s in work.iter().map(|w| &w.scan) {
+        for (a, b) in s.directives.iter().filter(|d| d.name == "define").map(|d| d.toks) {
+            if a + 2 >= b {
                 continue;
             }
-            match t.kind {
-                Kind::Ident => {
-                    let (name, is_impl) = if is_name(&t.text) {
-                        (t.text.clone(), false)
-                    } else if let Some(stem) = t.text.strip_suffix("_impl").filter(|x| is_name(x)) {
-                        (stem.to_string(), true)
-                    } else {
-                        continue;
-                    };
-                    let class = s.decl_at.get(&k).map(|&d| {
-                        let d = &s.decls[d];
-                        (d.kind, d.linkage, d.export)
-                    });
-                    v.push(Occ { tok: k, name, is_impl, class });
-                }
-                Kind::Comment | Kind::Literal => {
-                    let n = scan::words(&t.text).filter(|x| is_name(x)).count();
-                    if n > 0 {
-                        left.tokens += 1;
-                        left.occurrences += n;
-                        if t.kind == Kind::Comment {
-                            left.comment_tokens += 1;
-                        } else if is_string_literal(&t.text) {
-                            left.string_tokens += 1;
-                        }
-                    }
-                }
-                _ => {}
-            }
+            let set = words.entry(s.toks[a + 2].text.clone()).or_default();
+            set.extend(s.toks[a + 3..b].iter().filter(|t| t.is_wordlike()).map(|t| t.text.clone()));
         }
-        occs.push(v);
     }
-    report.left_alone_in_strings_comments = left;
+    words
+}
 
-    // Collisions: `<name>_impl` exists while `<name>` still has a definition
-    // to rename (someone else wrote a miopenFoo_impl).
+/// The identifier occurrences of renamed names in one file (outside its
+/// generated block); names inside strings and comments are counted in `left`.
+fn file_occurrences(s: &Scan, is_name: &dyn Fn(&str) -> bool, left: &mut report::LeftAlone) -> Vec<Occ> {
+    let mut occs = Vec::new();
+    for (k, t) in s.toks.iter().enumerate().filter(|(k, _)| !s.in_block[*k]) {
+        match t.kind {
+            Kind::Ident => occs.extend(identifier_occurrence(s, k, is_name)),
+            Kind::Comment | Kind::Literal => count_left_alone(t, is_name, left),
+            _ => {}
+        }
+    }
+    occs
+}
+
+fn identifier_occurrence(s: &Scan, k: usize, is_name: &dyn Fn(&str) -> bool) -> Option<Occ> {
+    let text = &s.toks[k].text;
+    let (name, is_impl) = if is_name(text) {
+        (text.clone(), false)
+    } else {
+        (text.strip_suffix("_impl").filter(|x| is_name(x))?.to_string(), true)
+    };
+    let class = s.decl_at.get(&k).map(|&d| {
+        let d = &s.decls[d];
+        (d.kind, d.linkage, d.export)
+    });
+    Some(Occ { tok: k, name, is_impl, class })
+}
+
+fn count_left_alone(t: &lex::Tok, is_name: &dyn Fn(&str) -> bool, left: &mut report::LeftAlone) {
+    let n = scan::words(&t.text).filter(|x| is_name(x)).count();
+    if n == 0 {
+        return;
+    }
+    left.tokens += 1;
+    left.occurrences += n;
+    if t.kind == Kind::Comment {
+        left.comment_tokens += 1;
+    } else if is_string_literal(&t.text) {
+        left.string_tokens += 1;
+    }
+}
+
+/// Collisions: `<name>_impl` exists while `<name>` still has a definition to
+/// rename (someone else wrote a miopenFoo_impl). Also the public names that
+/// have no definition in either spelling.
+fn record_collisions(work: &[FileWork], occs: &[Vec<Occ>], public: &BTreeMap<String, bool>, report: &mut Report) {
     let mut defined: HashSet<&str> = HashSet::new();
     let mut defined_any: HashSet<&str> = HashSet::new();
-    for v in &occs {
-        for o in v {
-            if matches!(o.class, Some((DeclKind::Definition, _, _))) {
-                defined_any.insert(o.name.as_str());
-                if !o.is_impl {
-                    defined.insert(o.name.as_str());
-                }
-            }
+    for o in occs.iter().flatten().filter(|o| matches!(o.class, Some((DeclKind::Definition, _, _)))) {
+        defined_any.insert(o.name.as_str());
+        if !o.is_impl {
+            defined.insert(o.name.as_str());
         }
     }
-    for (w, v) in work.iter().zip(&occs) {
+    for (w, v) in work.iter().zip(occs) {
         for o in v.iter().filter(|o| o.is_impl && defined.contains(o.name.as_str())) {
             report.collisions.push(report::Collision {
                 name: o.name.clone(),
                 impl_name: format!("{}_impl", o.name),
-                file: rel(w),
+                file: w.rel.clone(),
                 line: w.scan.toks[o.tok].line,
             });
         }
@@ -339,77 +305,84 @@ pub fn plan(opts: &Options, public: &BTreeMap<String, bool>, tree: &mut Tree) ->
     report.collisions.sort();
     report.public_names_without_definition =
         public.keys().filter(|n| !defined_any.contains(n.as_str())).cloned().collect();
+}
 
-    // Per-file rewrite.
-    let mut touched = Vec::new();
-    for (w, v) in work.iter().zip(&occs) {
-        let s = &w.scan;
-        for o in v {
-            let t = &s.toks[o.tok];
-            if o.is_impl {
-                report.already_renamed_occurrences += 1;
-            } else {
-                match o.class {
-                    Some((DeclKind::Definition, linkage, export)) => {
-                        let dc = &mut report.definitions_renamed;
-                        dc.total += 1;
-                        match linkage {
-                            Linkage::ExternC => dc.extern_c += 1,
-                            Linkage::ExternCBlock => dc.extern_c_block += 1,
-                            Linkage::None => dc.bare += 1,
-                        }
-                        if export {
-                            dc.with_miopen_export += 1;
-                        }
-                        if !public.contains_key(&o.name) {
-                            dc.survivors += 1;
-                        }
-                    }
-                    Some((DeclKind::Declaration, _, _)) => report.declarations_renamed += 1,
-                    None => report.call_sites_renamed += 1,
-                }
-            }
-            if let Some((DeclKind::Definition, linkage, export)) = o.class {
-                report.definitions.push(report::Definition {
-                    name: o.name.clone(),
-                    file: rel(w),
-                    line: t.line,
-                    style: report::linkage_str(linkage).into(),
-                    export,
-                    survivor: !public.contains_key(&o.name),
-                });
-                if let Some(via) = fn_name_use(s, o.tok, &fn_macros) {
-                    report.func_name_warnings.push(report::FuncNameWarning {
-                        name: o.name.clone(),
-                        file: rel(w),
-                        line: t.line,
-                        via,
-                    });
-                }
-            }
-        }
-        let path = tree.entries[w.entry].abs.clone();
-        let block_names: BTreeSet<&str> =
-            v.iter().filter(|o| public.contains_key(&o.name)).map(|o| o.name.as_str()).collect();
-        if !block_names.is_empty() {
-            report.blocks.files_with_block += 1;
-        }
-        let new = rewrite(&path, &w.src, s, v, &block_names, opts.block_export_macro.as_deref())?;
-        if new != w.src {
-            if !block_names.is_empty() && block_text_changed(&w.src, &new) {
-                report.blocks.blocks_written += 1;
-            }
-            touched.push(rel(w));
-            tree.entries[w.entry].new_content = Some(new);
-        }
+/// Count one occurrence in the report's totals by what it is.
+fn count_occurrence(o: &Occ, public: &BTreeMap<String, bool>, report: &mut Report) {
+    if o.is_impl {
+        report.already_renamed_occurrences += 1;
+        return;
     }
-    report.definitions.sort();
-    report.func_name_warnings.sort();
-    report.files_touched = touched.len();
-    report.touched_files = touched;
-    report.survivors = survivors;
-    report.other_c_linkage_definitions = others;
-    Ok(report)
+    match o.class {
+        Some((DeclKind::Definition, linkage, export)) => {
+            let dc = &mut report.definitions_renamed;
+            dc.total += 1;
+            match linkage {
+                Linkage::ExternC => dc.extern_c += 1,
+                Linkage::ExternCBlock => dc.extern_c_block += 1,
+                Linkage::None => dc.bare += 1,
+            }
+            dc.with_miopen_export += usize::from(export);
+            dc.survivors += usize::from(!public.contains_key(&o.name));
+        }
+        Some((DeclKind::Declaration, _, _)) => report.declarations_renamed += 1,
+        None => report.call_sites_renamed += 1,
+    }
+}
+
+/// List a definition in the report, with a warning when its body uses the
+/// function's own name (which the rename changes).
+fn record_definition(
+    w: &FileWork,
+    o: &Occ,
+    (linkage, export): (Linkage, bool),
+    public: &BTreeMap<String, bool>,
+    fn_macros: &HashMap<String, String>,
+    report: &mut Report,
+) {
+    let line = w.scan.toks[o.tok].line;
+    report.definitions.push(report::Definition {
+        name: o.name.clone(),
+        file: w.rel.clone(),
+        line,
+        style: report::linkage_str(linkage).into(),
+        export,
+        survivor: !public.contains_key(&o.name),
+    });
+    if let Some(via) = fn_name_use(&w.scan, o.tok, fn_macros) {
+        report.func_name_warnings.push(report::FuncNameWarning {
+            name: o.name.clone(),
+            file: w.rel.clone(),
+            line,
+            via,
+        });
+    }
+}
+
+/// Compute one file's new text; keep it in the tree entry when it changes.
+fn rewrite_file(
+    opts: &Options,
+    w: &FileWork,
+    occs: &[Occ],
+    public: &BTreeMap<String, bool>,
+    tree: &mut Tree,
+    report: &mut Report,
+) -> Result<(), RenameError> {
+    let block_names: BTreeSet<&str> =
+        occs.iter().filter(|o| public.contains_key(&o.name)).map(|o| o.name.as_str()).collect();
+    if !block_names.is_empty() {
+        report.blocks.files_with_block += 1;
+    }
+    let path = &tree.entries[w.entry].abs;
+    let new = rewrite(path, &w.src, &w.scan, occs, &block_names, opts.block_export_macro.as_deref())?;
+    if new != w.src {
+        if !block_names.is_empty() && block_text_changed(&w.src, &new) {
+            report.blocks.blocks_written += 1;
+        }
+        report.touched_files.push(w.rel.clone());
+        tree.entries[w.entry].new_content = Some(new);
+    }
+    Ok(())
 }
 
 fn block_text_changed(old: &[u8], new: &[u8]) -> bool {
@@ -540,8 +513,10 @@ fn rewrite(
                 None => text += &format!("extern \"C\" decltype({n}) {n}_impl;{nl}"),
             }
         }
-        text += BLOCK_END;
-        text += nl;
+        // `#line` numbers the lines after the block as in the original
+        // source, so `__LINE__` (MIOpen's error messages and logs) and
+        // compiler diagnostics are unchanged by the rename.
+        text += &format!("#line {} {BLOCK_END}{nl}", line_of(src, pos));
         edits.push((pos, pos, text.into_bytes()));
     }
     edits.sort_by_key(|e| (e.0, e.1));

@@ -35,7 +35,7 @@ pub enum Linkage {
     ExternCBlock,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct FnDecl {
     /// Index of the name token in `Scan::toks`.
     pub name_tok: usize,
@@ -49,7 +49,7 @@ pub struct FnDecl {
     pub body: Option<(usize, usize)>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Directive {
     /// `include`, `define`, `if`, ... (empty for a null directive).
     pub name: String,
@@ -63,7 +63,7 @@ pub struct Directive {
     pub pp_depth: usize,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Block {
     /// Byte range of the whole lines the block occupies (with the final newline).
     pub start: usize,
@@ -176,228 +176,299 @@ const NOT_TYPE_WORDS: &[&str] = &[
 ];
 
 pub fn scan(path: &Path, src: &[u8], toks: Vec<Tok>) -> Result<Scan, RenameError> {
-    let n = toks.len();
     if let Some(t) = toks.iter().find(|t| t.end() > src.len()) {
         // The file changed between reading and tokenizing.
         return Err(RenameError::TokenMismatch { path: path.to_path_buf(), line: t.line, token: t.text.clone() });
     }
-    let mut in_directive = vec![false; n];
-    let mut in_block = vec![false; n];
+    let (blocks, in_block) = find_blocks(path, src, &toks)?;
+    let (mut directives, in_directive) = find_directives(src, &toks, &in_block);
+    let dir_at: HashMap<usize, usize> = directives.iter().enumerate().map(|(d, dir)| (dir.toks.0, d)).collect();
+    let guard_depth = include_guard_depth(&toks, &directives);
+    let code_start = code_start(src, &toks, &in_block, &directives, &dir_at, guard_depth);
+    let code: Vec<usize> =
+        (0..toks.len()).filter(|&k| !in_block[k] && !in_directive[k] && toks[k].kind != Kind::Comment).collect();
+    let mut walk = BraceWalk::new(&toks, &code);
+    let mut k = 0;
+    while k < toks.len() {
+        walk.depth_before[k] = walk.depth();
+        if let Some(&d) = dir_at.get(&k) {
+            k = walk.directive(&mut directives[d]);
+        } else {
+            if !(in_block[k] || in_directive[k] || toks[k].kind == Kind::Comment) {
+                walk.code_token(k);
+            }
+            k += 1;
+        }
+    }
+    let depth_end = walk.depth();
+    let BraceWalk { depth_before, decls, decl_at, .. } = walk;
+    Ok(Scan { toks, in_block, depth_before, depth_end, directives, blocks, decls, decl_at, guard_depth, code_start })
+}
 
-    // Generated blocks: from a begin-marker comment to the next end marker.
+/// Generated blocks: from a begin-marker comment to the next end marker.
+/// Returns them with a per-token "inside a block" flag.
+fn find_blocks(path: &Path, src: &[u8], toks: &[Tok]) -> Result<(Vec<Block>, Vec<bool>), RenameError> {
+    let is_marker = |t: &Tok, marker: &str| t.kind == Kind::Comment && t.text.trim_end() == marker;
+    let n = toks.len();
+    let mut in_block = vec![false; n];
     let mut blocks = Vec::new();
     let mut i = 0;
     while i < n {
-        if toks[i].kind == Kind::Comment && toks[i].text.trim_end() == BLOCK_BEGIN {
-            let Some(j) = (i + 1..n).find(|&j| toks[j].kind == Kind::Comment && toks[j].text.trim_end() == BLOCK_END)
-            else {
-                return Err(RenameError::UnterminatedBlock { path: path.to_path_buf(), line: toks[i].line });
-            };
-            for f in &mut in_block[i..=j] {
-                *f = true;
-            }
-            let start = line_start(src, toks[i].start);
-            let end = next_line_start(src, toks[j].end());
-            blocks.push(Block { start, end });
-            i = j + 1;
-        } else {
+        if !is_marker(&toks[i], BLOCK_BEGIN) {
             i += 1;
+            continue;
         }
+        let Some(j) = (i + 1..n).find(|&j| is_marker(&toks[j], BLOCK_END)) else {
+            return Err(RenameError::UnterminatedBlock { path: path.to_path_buf(), line: toks[i].line });
+        };
+        in_block[i..=j].fill(true);
+        blocks.push(Block { start: line_start(src, toks[i].start), end: next_line_start(src, toks[j].end()) });
+        i = j + 1;
     }
+    Ok((blocks, in_block))
+}
 
-    // Directives: a `#` first on its line, to the end of the logical line.
-    let mut dir_at: HashMap<usize, usize> = HashMap::new();
-    let mut directives: Vec<Directive> = Vec::new();
+/// Directives: a `#` first on its line, to the end of the logical line.
+/// Returns them with a per-token "inside a directive" flag.
+fn find_directives(src: &[u8], toks: &[Tok], in_block: &[bool]) -> (Vec<Directive>, Vec<bool>) {
+    let n = toks.len();
+    let mut in_directive = vec![false; n];
+    let mut directives = Vec::new();
     let mut i = 0;
     while i < n {
         let t = &toks[i];
-        if !in_block[i] && t.is_punct("#") && only_space(&src[line_start(src, t.start)..t.start]) {
-            let mut end = logical_line_end(src, t.start);
-            let mut j = i + 1;
-            loop {
-                while j < n && toks[j].start < end {
-                    j += 1;
-                }
-                // A block comment that starts on the directive line and ends
-                // on a later one belongs to the directive's lines.
-                let last = toks[j - 1].end();
-                if last <= end {
-                    break;
-                }
-                end = logical_line_end(src, last);
-            }
-            for f in &mut in_directive[i..j] {
-                *f = true;
-            }
-            let name =
-                if i + 1 < j && toks[i + 1].kind != Kind::Comment { toks[i + 1].text.clone() } else { String::new() };
-            dir_at.insert(i, directives.len());
-            directives.push(Directive { name, toks: (i, j), start: t.start, end, brace_depth: 0, pp_depth: 0 });
-            i = j;
-        } else {
+        if in_block[i] || !t.is_punct("#") || !only_space(&src[line_start(src, t.start)..t.start]) {
             i += 1;
-        }
-    }
-
-    // Include guard: the first directive is `#ifndef X`, the second `#define X`,
-    // and nothing but comments precede them.
-    let mut guard_depth = 0;
-    if directives.len() >= 2 {
-        let (a, b) = (&directives[0], &directives[1]);
-        let before_code = (0..a.toks.0).all(|k| toks[k].kind == Kind::Comment);
-        let arg = |d: &Directive| toks.get(d.toks.0 + 2).filter(|_| d.toks.0 + 2 < d.toks.1).map(|t| t.text.clone());
-        if before_code && a.name == "ifndef" && b.name == "define" && arg(a).is_some() && arg(a) == arg(b) {
-            guard_depth = 1;
-        }
-    }
-
-    // File-start insertion point.
-    let mut code_start = 0usize;
-    {
-        let mut k = 0;
-        let mut seen_dirs = 0;
-        while k < n {
-            if in_block[k] {
-                break;
-            }
-            if toks[k].kind == Kind::Comment {
-                code_start = toks[k].end();
-                k += 1;
-                continue;
-            }
-            if let Some(&d) = dir_at.get(&k) {
-                let dir = &directives[d];
-                let pragma_once = dir.name == "pragma" && toks.get(k + 2).map(|t| t.text == "once").unwrap_or(false);
-                let guard = guard_depth == 1 && seen_dirs < 2 && d < 2;
-                if pragma_once || guard {
-                    code_start = dir.end;
-                    seen_dirs += 1;
-                    k = dir.toks.1;
-                    continue;
-                }
-            }
-            break;
-        }
-        if code_start > 0 {
-            let nl = next_line_start(src, code_start);
-            let rest_blank = only_space(&src[code_start..nl.min(src.len())]);
-            code_start = if rest_blank { nl } else { line_start(src, code_start) };
-        }
-    }
-
-    // Code tokens, in order.
-    let code: Vec<usize> =
-        (0..n).filter(|&k| !in_block[k] && !in_directive[k] && toks[k].kind != Kind::Comment).collect();
-    let mut code_pos_of: HashMap<usize, usize> = HashMap::with_capacity(code.len());
-    for (p, &k) in code.iter().enumerate() {
-        code_pos_of.insert(k, p);
-    }
-
-    let mut depth_before = vec![0u32; n];
-    let mut scopes: Vec<Scope> = Vec::new();
-    let mut pp: Vec<PpFrame> = Vec::new();
-    let mut paren = 0usize;
-    let mut stmt_start = 0usize; // position in `code`
-    let mut decls: Vec<FnDecl> = Vec::new();
-    let mut decl_at: HashMap<usize, usize> = HashMap::new();
-    let mut pending_def: HashMap<usize, usize> = HashMap::new(); // `{` token -> decl
-
-    let mut k = 0;
-    while k < n {
-        depth_before[k] = scopes.len() as u32;
-        if let Some(&d) = dir_at.get(&k) {
-            let end_tok = directives[d].toks.1;
-            directives[d].brace_depth = scopes.len();
-            directives[d].pp_depth = pp.len();
-            match directives[d].name.as_str() {
-                "if" | "ifdef" | "ifndef" => {
-                    pp.push(PpFrame { saved: scopes.clone(), saved_paren: paren, first_branch_end: None })
-                }
-                "elif" | "else" | "elifdef" | "elifndef" => {
-                    if let Some(f) = pp.last_mut() {
-                        if f.first_branch_end.is_none() {
-                            f.first_branch_end = Some((scopes.clone(), paren));
-                        }
-                        scopes = f.saved.clone();
-                        paren = f.saved_paren;
-                    }
-                }
-                "endif" => {
-                    if let Some(f) = pp.pop() {
-                        if let Some((s, p)) = f.first_branch_end {
-                            scopes = s;
-                            paren = p;
-                        }
-                    }
-                }
-                _ => {}
-            }
-            for dd in &mut depth_before[k..end_tok] {
-                *dd = scopes.len() as u32;
-            }
-            k = end_tok;
             continue;
         }
-        if in_block[k] || in_directive[k] || toks[k].kind == Kind::Comment {
+        let (j, end) = directive_extent(src, toks, i);
+        in_directive[i..j].fill(true);
+        let name =
+            if i + 1 < j && toks[i + 1].kind != Kind::Comment { toks[i + 1].text.clone() } else { String::new() };
+        directives.push(Directive { name, toks: (i, j), start: t.start, end, brace_depth: 0, pp_depth: 0 });
+        i = j;
+    }
+    (directives, in_directive)
+}
+
+/// The directive starting at token `i`: its end token and end byte offset.
+/// A block comment that starts on the directive line and ends on a later one
+/// belongs to the directive's lines.
+fn directive_extent(src: &[u8], toks: &[Tok], i: usize) -> (usize, usize) {
+    let mut end = logical_line_end(src, toks[i].start);
+    let mut j = i + 1;
+    loop {
+        while j < toks.len() && toks[j].start < end {
+            j += 1;
+        }
+        let last = toks[j - 1].end();
+        if last <= end {
+            return (j, end);
+        }
+        end = logical_line_end(src, last);
+    }
+}
+
+/// 1 for an include guard: the first directive is `#ifndef X`, the second
+/// `#define X`, and nothing but comments precede them; else 0.
+fn include_guard_depth(toks: &[Tok], directives: &[Directive]) -> usize {
+    let [a, b, ..] = directives else { return 0 };
+    let before_code = (0..a.toks.0).all(|k| toks[k].kind == Kind::Comment);
+    let arg = |d: &Directive| toks.get(d.toks.0 + 2).filter(|_| d.toks.0 + 2 < d.toks.1).map(|t| t.text.clone());
+    usize::from(before_code && a.name == "ifndef" && b.name == "define" && arg(a).is_some() && arg(a) == arg(b))
+}
+
+/// The file-start insertion point: after the leading comments, `#pragma once`
+/// and the include guard, at the start of a line.
+fn code_start(
+    src: &[u8],
+    toks: &[Tok],
+    in_block: &[bool],
+    directives: &[Directive],
+    dir_at: &HashMap<usize, usize>,
+    guard_depth: usize,
+) -> usize {
+    let mut code_start = 0usize;
+    let mut k = 0;
+    let mut seen_dirs = 0;
+    while k < toks.len() && !in_block[k] {
+        if toks[k].kind == Kind::Comment {
+            code_start = toks[k].end();
             k += 1;
             continue;
         }
-        let cp = code_pos_of[&k];
-        let ns_scope = scopes.iter().all(|s| s.kind != ScopeKind::Other);
-        let t = &toks[k];
-        if t.is_punct("{") {
-            let kind = if ns_scope && paren == 0 { brace_kind(&toks, &code[stmt_start..cp]) } else { ScopeKind::Other };
-            scopes.push(Scope { kind, def: pending_def.remove(&k), open: k });
-            if kind != ScopeKind::Other {
-                stmt_start = cp + 1;
-                paren = 0;
-            }
-        } else if t.is_punct("}") {
-            if let Some(s) = scopes.pop() {
-                if let Some(d) = s.def {
-                    decls[d].body = Some((s.open, k));
-                }
-            }
-            if scopes.iter().all(|s| s.kind != ScopeKind::Other) {
-                stmt_start = cp + 1;
-                paren = 0;
-            }
-        } else if ns_scope {
-            if t.is_punct("(") || t.is_punct("[") {
-                paren += 1;
-            } else if t.is_punct(")") || t.is_punct("]") {
-                paren = paren.saturating_sub(1);
-            } else if t.is_punct(";") && paren == 0 {
-                stmt_start = cp + 1;
-            } else if t.kind == Kind::Ident && paren == 0 {
-                if let Some((kind, open)) = declarator(&toks, &code, stmt_start, cp) {
-                    let prefix = &code[stmt_start..cp];
-                    let extern_c = prefix.windows(2).any(|w| {
-                        toks[w[0]].is_word("extern") && toks[w[1]].kind == Kind::Literal && toks[w[1]].text == "\"C\""
-                    });
-                    let in_block_c = scopes.iter().any(|s| s.kind == ScopeKind::ExternC);
-                    let linkage = if extern_c {
-                        Linkage::ExternC
-                    } else if in_block_c {
-                        Linkage::ExternCBlock
-                    } else {
-                        Linkage::None
-                    };
-                    let export = prefix.iter().any(|&p| toks[p].is_word("MIOPEN_EXPORT"));
-                    let is_static = prefix.iter().any(|&p| toks[p].is_word("static"));
-                    decl_at.insert(k, decls.len());
-                    if let Some(o) = open {
-                        pending_def.insert(o, decls.len());
-                    }
-                    decls.push(FnDecl { name_tok: k, kind, linkage, export, is_static, body: None });
-                }
-            }
+        let Some(&d) = dir_at.get(&k) else { break };
+        let dir = &directives[d];
+        let pragma_once = dir.name == "pragma" && toks.get(k + 2).is_some_and(|t| t.text == "once");
+        let guard = guard_depth == 1 && seen_dirs < 2 && d < 2;
+        if !(pragma_once || guard) {
+            break;
         }
-        k += 1;
+        code_start = dir.end;
+        seen_dirs += 1;
+        k = dir.toks.1;
+    }
+    if code_start == 0 {
+        return 0;
+    }
+    let nl = next_line_start(src, code_start);
+    if only_space(&src[code_start..nl.min(src.len())]) {
+        nl
+    } else {
+        line_start(src, code_start)
+    }
+}
+
+/// The brace/paren-aware walk over the tokens: scope stack, preprocessor
+/// branches, and the function declarators found at namespace scope.
+struct BraceWalk<'a> {
+    toks: &'a [Tok],
+    /// Code tokens (no comments, directives or generated block), in order.
+    code: &'a [usize],
+    code_pos_of: HashMap<usize, usize>,
+    depth_before: Vec<u32>,
+    scopes: Vec<Scope>,
+    pp: Vec<PpFrame>,
+    paren: usize,
+    /// Position in `code` where the current statement starts.
+    stmt_start: usize,
+    decls: Vec<FnDecl>,
+    decl_at: HashMap<usize, usize>,
+    /// `{` token -> the decl whose body it opens.
+    pending_def: HashMap<usize, usize>,
+}
+
+impl<'a> BraceWalk<'a> {
+    fn new(toks: &'a [Tok], code: &'a [usize]) -> Self {
+        BraceWalk {
+            toks,
+            code,
+            code_pos_of: code.iter().enumerate().map(|(p, &k)| (k, p)).collect(),
+            depth_before: vec![0; toks.len()],
+            scopes: Vec::new(),
+            pp: Vec::new(),
+            paren: 0,
+            stmt_start: 0,
+            decls: Vec::new(),
+            decl_at: HashMap::new(),
+            pending_def: HashMap::new(),
+        }
     }
 
-    let depth_end = scopes.len() as u32;
-    Ok(Scan { toks, in_block, depth_before, depth_end, directives, blocks, decls, decl_at, guard_depth, code_start })
+    fn depth(&self) -> u32 {
+        self.scopes.len() as u32
+    }
+
+    fn at_namespace_scope(&self) -> bool {
+        self.scopes.iter().all(|s| s.kind != ScopeKind::Other)
+    }
+
+    /// A preprocessor directive: record where it stands, follow conditional
+    /// branches. Returns the token index after it.
+    fn directive(&mut self, dir: &mut Directive) -> usize {
+        dir.brace_depth = self.scopes.len();
+        dir.pp_depth = self.pp.len();
+        match dir.name.as_str() {
+            "if" | "ifdef" | "ifndef" => {
+                self.pp.push(PpFrame { saved: self.scopes.clone(), saved_paren: self.paren, first_branch_end: None })
+            }
+            "elif" | "else" | "elifdef" | "elifndef" => {
+                if let Some(f) = self.pp.last_mut() {
+                    if f.first_branch_end.is_none() {
+                        f.first_branch_end = Some((self.scopes.clone(), self.paren));
+                    }
+                    self.scopes = f.saved.clone();
+                    self.paren = f.saved_paren;
+                }
+            }
+            "endif" => {
+                if let Some((scopes, paren)) = self.pp.pop().and_then(|f| f.first_branch_end) {
+                    self.scopes = scopes;
+                    self.paren = paren;
+                }
+            }
+            _ => {}
+        }
+        let (start, end) = dir.toks;
+        let depth = self.depth();
+        self.depth_before[start..end].fill(depth);
+        end
+    }
+
+    fn code_token(&mut self, k: usize) {
+        let cp = self.code_pos_of[&k];
+        let t = &self.toks[k];
+        if t.is_punct("{") {
+            self.open_brace(k, cp);
+        } else if t.is_punct("}") {
+            self.close_brace(k, cp);
+        } else if self.at_namespace_scope() {
+            self.namespace_scope_token(k, cp);
+        }
+    }
+
+    /// A token other than a brace at namespace scope: parentheses, the end
+    /// of a statement, or a candidate declarator name.
+    fn namespace_scope_token(&mut self, k: usize, cp: usize) {
+        let t = &self.toks[k];
+        if t.is_punct("(") || t.is_punct("[") {
+            self.paren += 1;
+        } else if t.is_punct(")") || t.is_punct("]") {
+            self.paren = self.paren.saturating_sub(1);
+        } else if t.is_punct(";") && self.paren == 0 {
+            self.stmt_start = cp + 1;
+        } else if t.kind == Kind::Ident && self.paren == 0 {
+            self.maybe_declaration(k, cp);
+        }
+    }
+
+    fn open_brace(&mut self, k: usize, cp: usize) {
+        let kind = if self.at_namespace_scope() && self.paren == 0 {
+            brace_kind(self.toks, &self.code[self.stmt_start..cp])
+        } else {
+            ScopeKind::Other
+        };
+        self.scopes.push(Scope { kind, def: self.pending_def.remove(&k), open: k });
+        if kind != ScopeKind::Other {
+            self.stmt_start = cp + 1;
+            self.paren = 0;
+        }
+    }
+
+    fn close_brace(&mut self, k: usize, cp: usize) {
+        if let Some(Scope { def: Some(d), open, .. }) = self.scopes.pop() {
+            self.decls[d].body = Some((open, k));
+        }
+        if self.at_namespace_scope() {
+            self.stmt_start = cp + 1;
+            self.paren = 0;
+        }
+    }
+
+    /// Record the identifier at token `k` when it names a function declared
+    /// at namespace scope, with its linkage and specifiers.
+    fn maybe_declaration(&mut self, k: usize, cp: usize) {
+        let toks = self.toks;
+        let Some((kind, open)) = declarator(toks, self.code, self.stmt_start, cp) else { return };
+        let prefix = &self.code[self.stmt_start..cp];
+        let extern_c = prefix
+            .windows(2)
+            .any(|w| toks[w[0]].is_word("extern") && toks[w[1]].kind == Kind::Literal && toks[w[1]].text == "\"C\"");
+        let linkage = if extern_c {
+            Linkage::ExternC
+        } else if self.scopes.iter().any(|s| s.kind == ScopeKind::ExternC) {
+            Linkage::ExternCBlock
+        } else {
+            Linkage::None
+        };
+        let export = prefix.iter().any(|&p| toks[p].is_word("MIOPEN_EXPORT"));
+        let is_static = prefix.iter().any(|&p| toks[p].is_word("static"));
+        self.decl_at.insert(k, self.decls.len());
+        if let Some(o) = open {
+            self.pending_def.insert(o, self.decls.len());
+        }
+        self.decls.push(FnDecl { name_tok: k, kind, linkage, export, is_static, body: None });
+    }
 }
 
 /// Kind of scope a `{` at namespace scope opens, from the statement before it.
@@ -432,36 +503,41 @@ fn brace_kind(toks: &[Tok], stmt: &[usize]) -> ScopeKind {
 /// declared at namespace scope? `Some((kind, body_open_token))` when so.
 fn declarator(toks: &[Tok], code: &[usize], stmt_start: usize, cp: usize) -> Option<(DeclKind, Option<usize>)> {
     let next = *code.get(cp + 1)?;
-    if !toks[next].is_punct("(") {
+    if !toks[next].is_punct("(") || !declares_before(toks, &code[stmt_start..cp]) {
         return None;
     }
-    // A type (or at least a declarator operator) must come before the name.
-    if cp == stmt_start {
-        return None;
-    }
-    let prev = &toks[code[cp - 1]];
+    let params_end = matching_close(toks, code, cp + 1)?;
+    declaration_end(toks, code, params_end + 1)
+}
+
+/// The tokens of the statement before a candidate name: a type (or at least
+/// a declarator operator) comes last, and no initializer (`int x = f(...)`
+/// is not a declaration).
+fn declares_before(toks: &[Tok], prefix: &[usize]) -> bool {
+    let Some(&last) = prefix.last() else { return false };
+    let prev = &toks[last];
     let typeish = match prev.kind {
         Kind::Ident => true,
         Kind::Keyword => !NOT_TYPE_WORDS.contains(&prev.text.as_str()),
         Kind::Punct => matches!(prev.text.as_str(), "*" | "&" | "&&" | ">" | ")"),
         _ => false,
     };
-    if !typeish {
-        return None;
-    }
-    // No initializer before the name: `int x = f(...)` is not a declaration.
     let mut depth = 0i32;
-    for &p in &code[stmt_start..cp] {
-        let t = &toks[p];
+    for t in prefix.iter().map(|&p| &toks[p]).filter(|t| t.kind == Kind::Punct) {
         match t.text.as_str() {
-            "(" | "[" if t.kind == Kind::Punct => depth += 1,
-            ")" | "]" if t.kind == Kind::Punct => depth -= 1,
-            "=" if t.kind == Kind::Punct && depth == 0 => return None,
+            "(" | "[" => depth += 1,
+            ")" | "]" => depth -= 1,
+            "=" if depth == 0 => return false,
             _ => {}
         }
     }
-    // Balanced parameter list.
-    let mut q = cp + 1;
+    typeish
+}
+
+/// Code position of the bracket closing the `(` or `[` at code position `q`;
+/// None when a brace or `;` comes first (not a parameter list) or the file
+/// ends.
+fn matching_close(toks: &[Tok], code: &[usize], mut q: usize) -> Option<usize> {
     let mut depth = 0i32;
     loop {
         let t = &toks[*code.get(q)?];
@@ -471,7 +547,7 @@ fn declarator(toks: &[Tok], code: &[usize], stmt_start: usize, cp: usize) -> Opt
                 ")" | "]" => {
                     depth -= 1;
                     if depth == 0 {
-                        break;
+                        return Some(q);
                     }
                 }
                 "{" | "}" | ";" => return None,
@@ -480,8 +556,11 @@ fn declarator(toks: &[Tok], code: &[usize], stmt_start: usize, cp: usize) -> Opt
         }
         q += 1;
     }
-    // Trailing qualifiers / attributes / trailing return type, then `{` or `;`.
-    q += 1;
+}
+
+/// After the parameter list (from code position `q`): trailing qualifiers,
+/// attributes or a trailing return type, then `{` (a definition) or `;`.
+fn declaration_end(toks: &[Tok], code: &[usize], mut q: usize) -> Option<(DeclKind, Option<usize>)> {
     let limit = q + 256;
     while q < limit {
         let tk = *code.get(q)?;
@@ -490,30 +569,14 @@ fn declarator(toks: &[Tok], code: &[usize], stmt_start: usize, cp: usize) -> Opt
             Kind::Punct => match t.text.as_str() {
                 "{" => return Some((DeclKind::Definition, Some(tk))),
                 ";" => return Some((DeclKind::Declaration, None)),
-                "(" | "[" => {
-                    let mut depth = 0i32;
-                    loop {
-                        let u = &toks[*code.get(q)?];
-                        if u.is_punct("(") || u.is_punct("[") {
-                            depth += 1;
-                        } else if u.is_punct(")") || u.is_punct("]") {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        } else if u.is_punct("{") || u.is_punct("}") || u.is_punct(";") {
-                            return None;
-                        }
-                        q += 1;
-                    }
-                }
+                "(" | "[" => q = matching_close(toks, code, q)?,
                 "->" | "::" | "*" | "&" | "&&" | "<" | ">" => {}
                 _ => return None,
             },
             // `__global__ void __launch_bounds__(256) Kernel(...)`: an
             // identifier followed by `(` after the candidate's parameter list
             // means the candidate was a macro call, not the declarator.
-            Kind::Ident if code.get(q + 1).map(|&n| toks[n].is_punct("(")).unwrap_or(false) => return None,
+            Kind::Ident if code.get(q + 1).is_some_and(|&n| toks[n].is_punct("(")) => return None,
             Kind::Ident | Kind::Keyword => {}
             _ => return None,
         }

@@ -11,19 +11,22 @@
 //! MIOpen Private accepts.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::ffi::c_void;
+use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
 use hipdnn_backend::abi::{status as hstatus, Handle};
 use hipdnn_backend::api::Api;
-use miopen_forwarding_core::conv::{self, uid, Fusion, GraphSpec};
+use miopen_forwarding_core::conv::{self, uid, Fusion, Problem};
 use miopen_forwarding_core::status::{self, miopen};
 use miopen_forwarding_core::Direction;
 
 use super::graph::{self, BuildError, Failure, Plan};
 use super::miopen_sys as sys;
 use super::read::{self, Tensors};
+use super::state::{PlanKey, Unready};
 use super::{backend, note, private, state, Outcome};
 
 /// The descriptors every handler of a convolution problem has.
@@ -71,9 +74,38 @@ fn flatten(r: Step<Outcome>) -> Outcome {
     r.unwrap_or_else(|o| o)
 }
 
-fn spec_of(c: &Conv) -> Step<GraphSpec> {
-    let p = read::problem(c.dir, &c.t, c.cd).or_else(declined)?;
-    conv::translate(&p).or_else(|d| declined(d.0))
+/// This thread's descriptor reads and its last translated problem. Every
+/// call reads the descriptors again (they may have changed), into `scratch`
+/// (no allocation once warm); when they read as the last call's did on the
+/// same handle, its plan key is reused: no translation, no new key to hash
+/// and drop. A steady stream of the same call allocates nothing up to the
+/// plan-cache lookup.
+#[derive(Default)]
+struct Memo {
+    scratch: Option<Problem>,
+    last: Option<(Problem, Rc<PlanKey>)>,
+}
+
+thread_local! {
+    static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
+}
+
+/// The plan key of the call's problem (MIOpen handle, hipDNN graph), or why not.
+fn spec_of(c: &Conv) -> Step<Rc<PlanKey>> {
+    MEMO.with(|m| {
+        let Memo { scratch, last } = &mut *m.borrow_mut();
+        let p = scratch.get_or_insert_with(|| read::blank_problem(c.dir));
+        read::problem_into(c.dir, &c.t, c.cd, p).or_else(declined)?;
+        let h = c.handle as usize;
+        if let Some((seen, key)) = last {
+            if key.0 == h && seen == p {
+                return Ok(Rc::clone(key));
+            }
+        }
+        let key = Rc::new((h, conv::translate(p).or_else(|d| declined(d.0))?));
+        *last = Some((p.clone(), Rc::clone(&key)));
+        Ok(key)
+    })
 }
 
 /// A plan ready to run on the MIOpen handle's hipDNN handle.
@@ -101,24 +133,22 @@ fn api() -> Step<&'static Api> {
     })
 }
 
-fn ready(c: &Conv, spec: GraphSpec) -> Step<Ready> {
-    let api = api()?;
-    let hd = match state::hipdnn_handle(api, c.handle) {
-        Ok(h) => h,
-        Err(None) => return declined("the handle is not readable (MIOpen decides)"),
-        Err(Some(f)) => return Err(failed(f)),
-    };
-    match state::plan(api, c.handle, hd, spec) {
-        Ok(l) => {
+fn ready(key: Rc<PlanKey>) -> Step<Ready> {
+    if let Some((hd, plan)) = state::from_slot(&key) {
+        return Ok(Ready { hd, plan, hit: true });
+    }
+    match state::ready(api()?, &key) {
+        Ok((hd, l)) => {
             let hit = l.is_hit();
             Ok(Ready { hd, plan: l.into_value(), hit })
         }
-        Err(BuildError::NoEngine) => Err(Outcome::Failed {
+        Err(Unready::NotAHandle) => declined("the handle is not readable (MIOpen decides)"),
+        Err(Unready::Handle(f) | Unready::Build(BuildError::Failed(f))) => Err(failed(f)),
+        Err(Unready::Build(BuildError::NoEngine)) => Err(Outcome::Failed {
             status: status::to_miopen(hstatus::NOT_SUPPORTED),
             hipdnn: hstatus::NOT_SUPPORTED,
             why: "hipDNN has no engine for this graph (its heuristic returned no configuration)".into(),
         }),
-        Err(BuildError::Failed(f)) => Err(failed(f)),
     }
 }
 
@@ -143,20 +173,18 @@ fn check_workspace(r: &Ready, ws: &Workspace) -> Step<()> {
     Ok(())
 }
 
-fn execute(r: &Ready, uids: &[i64], ptrs: &[*mut c_void], ws: &Workspace) -> Step<f32> {
-    let start = Instant::now();
-    graph::execute(&r.plan, r.hd, uids, ptrs, ws.ptr).map_err(failed)?;
-    Ok(start.elapsed().as_secs_f32() * 1e3)
-}
-
-fn run_plain(c: &Conv, spec: GraphSpec, b: &Buffers, ws: &Workspace) -> Step<(Ready, f32)> {
+/// The plan of a plain call, checked against the caller's buffers and workspace.
+fn plain_ready(spec: Rc<PlanKey>, b: &Buffers, ws: &Workspace) -> Step<Ready> {
     if b.any_null() {
         return declined("a data pointer is null (MIOpen decides)");
     }
-    let r = ready(c, spec)?;
+    let r = ready(spec)?;
     check_workspace(&r, ws)?;
-    let ms = execute(&r, &[uid::X, uid::W, uid::Y], &[b.x, b.w, b.y], ws)?;
-    Ok((r, ms))
+    Ok(r)
+}
+
+fn run_plain(r: &Ready, b: &Buffers, ws: &Workspace) -> Step<()> {
+    graph::execute(&r.plan, r.hd, &[uid::X, uid::W, uid::Y], &[b.x, b.w, b.y], ws.ptr).map_err(failed)
 }
 
 fn success(note: impl Into<Cow<'static, str>>) -> Outcome {
@@ -177,7 +205,8 @@ pub fn compute(c: &Conv, alpha: *const c_void, beta: *const c_void, b: &Buffers,
     flatten((|| {
         let spec = spec_of(c)?;
         unit_scales(alpha, beta)?;
-        let (r, _) = run_plain(c, spec, b, ws)?;
+        let r = plain_ready(spec, b, ws)?;
+        run_plain(&r, b, ws)?;
         Ok(success(r.note()))
     })())
 }
@@ -188,7 +217,8 @@ pub fn immediate(c: &Conv, b: &Buffers, ws: &Workspace, id: u64) -> Outcome {
     flatten((|| {
         let spec = spec_of(c)?;
         valid_solution(c, id)?;
-        let (r, _) = run_plain(c, spec, b, ws)?;
+        let r = plain_ready(spec, b, ws)?;
+        run_plain(&r, b, ws)?;
         Ok(success(r.note()))
     })())
 }
@@ -217,7 +247,7 @@ pub fn workspace_size(c: &Conv, out: *mut usize) -> Outcome {
         }
         let spec = spec_of(c)?;
         let private = private_workspace(c)?;
-        let r = ready(c, spec)?;
+        let r = ready(spec)?;
         let size = private.max(r.plan.workspace);
         // SAFETY: checked non-null; the caller's out-parameter.
         unsafe { *out = size };
@@ -244,7 +274,11 @@ pub fn find(
         }
         let spec = spec_of(c)?;
         let private = private_workspace(c)?;
-        let (r, ms) = run_plain(c, spec, b, ws)?;
+        let r = plain_ready(spec, b, ws)?;
+        // Only Find reports a time: a plain call does not read the clock.
+        let start = Instant::now();
+        run_plain(&r, b, ws)?;
+        let ms = start.elapsed().as_secs_f32() * 1e3;
         let memory = private.max(r.plan.workspace);
         let result = sys::miopenConvAlgoPerf_t {
             __bindgen_anon_1: sys::miopenConvAlgoPerf_t__bindgen_ty_1 { fwd_algo: direct_algorithm(c.dir) },
@@ -286,7 +320,7 @@ pub fn solutions(c: &Conv, max: usize, count: *mut usize, out: *mut sys::miopenC
     flatten((|| {
         let spec = spec_of(c)?;
         private_ok(private::solutions(c.dir, c.handle, c.t.query_order(c.dir), c.cd, max, count, out))?;
-        let r = ready(c, spec)?;
+        let r = ready(spec)?;
         // SAFETY: MIOpen succeeded, so `count` is valid and `out` holds that many.
         let n = unsafe { *count }.min(max);
         for i in 0..n {
@@ -306,7 +340,7 @@ pub fn solution_workspace(c: &Conv, id: u64, out: *mut usize) -> Outcome {
         }
         let spec = spec_of(c)?;
         let private = valid_solution(c, id)?;
-        let r = ready(c, spec)?;
+        let r = ready(spec)?;
         let size = private.max(r.plan.workspace);
         // SAFETY: checked non-null.
         unsafe { *out = size };
@@ -320,7 +354,7 @@ pub fn compile(c: &Conv, id: u64) -> Outcome {
     flatten((|| {
         let spec = spec_of(c)?;
         valid_solution(c, id)?;
-        let r = ready(c, spec)?;
+        let r = ready(spec)?;
         Ok(success(note(|| format!("plan ready; {}", r.note()))))
     })())
 }
@@ -353,7 +387,7 @@ pub fn bias_activation(c: &Conv, f: &Fused, b: &Buffers, ws: &Workspace) -> Outc
         if b.any_null() {
             return declined("a data pointer is null (MIOpen decides)");
         }
-        let r = ready(c, spec)?;
+        let r = ready(Rc::new((c.handle as usize, spec)))?;
         check_workspace(&r, ws)?;
         let mut uids = vec![uid::X, uid::W, uid::Y];
         let mut ptrs = vec![b.x, b.w, b.y];
@@ -361,7 +395,7 @@ pub fn bias_activation(c: &Conv, f: &Fused, b: &Buffers, ws: &Workspace) -> Outc
             uids.push(uid::BIAS);
             ptrs.push(f.bias as *mut c_void);
         }
-        execute(&r, &uids, &ptrs, ws)?;
+        graph::execute(&r.plan, r.hd, &uids, &ptrs, ws.ptr).map_err(failed)?;
         Ok(success(r.note()))
     })())
 }

@@ -6,6 +6,7 @@
 
 use std::ffi::{c_int, c_void};
 
+use miopen_forwarding_core::driver_cmd::CmdKind;
 use miopen_forwarding_core::Direction;
 
 use super::calls::{self, Buffers, Conv, Fused, Workspace};
@@ -131,8 +132,8 @@ pub fn miopenConvolutionForward(
     workSpace: Out,
     workSpaceSize: usize,
 ) -> Option<u32> {
-    super::run(index, || {
-        let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
+    let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
+    super::run_logging_cmd(index, &c, CmdKind::Run, || {
         calls::compute(&c, alpha, beta, &bufs(x, w, y as In), &ws(workSpace, workSpaceSize))
     })
 }
@@ -154,9 +155,9 @@ pub fn miopenFindConvolutionForwardAlgorithm(
     workSpaceSize: usize,
     _exhaustiveSearch: bool,
 ) -> Option<u32> {
-    super::run(index, || {
-        let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
-        let b = bufs(x, w, y as In);
+    let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
+    let b = bufs(x, w, y as In);
+    super::run_logging_cmd(index, &c, CmdKind::Find, || {
         calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
     })
 }
@@ -175,9 +176,9 @@ pub fn miopenConvolutionForwardImmediate(
     workSpaceSize: usize,
     solution_id: u64,
 ) -> Option<u32> {
-    super::run(index, || {
-        let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
-        let b = bufs(x, w, y as In);
+    let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
+    let b = bufs(x, w, y as In);
+    super::run_logging_cmd(index, &c, CmdKind::Immediate, || {
         calls::immediate(&c, &b, &ws(workSpace, workSpaceSize), solution_id)
     })
 }
@@ -198,8 +199,8 @@ pub fn miopenConvolutionBackwardData(
     workSpace: Out,
     workSpaceSize: usize,
 ) -> Option<u32> {
-    super::run(index, || {
-        let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
+    let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
+    super::run_logging_cmd(index, &c, CmdKind::Run, || {
         calls::compute(&c, alpha, beta, &bufs(dx, w, dy as In), &ws(workSpace, workSpaceSize))
     })
 }
@@ -221,9 +222,9 @@ pub fn miopenFindConvolutionBackwardDataAlgorithm(
     workSpaceSize: usize,
     _exhaustiveSearch: bool,
 ) -> Option<u32> {
-    super::run(index, || {
-        let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
-        let b = bufs(dx, w, dy as In);
+    let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
+    let b = bufs(dx, w, dy as In);
+    super::run_logging_cmd(index, &c, CmdKind::Find, || {
         calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
     })
 }
@@ -242,9 +243,9 @@ pub fn miopenConvolutionBackwardDataImmediate(
     workSpaceSize: usize,
     solution_id: u64,
 ) -> Option<u32> {
-    super::run(index, || {
-        let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
-        let b = bufs(dx, w, dy as In);
+    let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
+    let b = bufs(dx, w, dy as In);
+    super::run_logging_cmd(index, &c, CmdKind::Immediate, || {
         calls::immediate(&c, &b, &ws(workSpace, workSpaceSize), solution_id)
     })
 }
@@ -265,8 +266,8 @@ pub fn miopenConvolutionBackwardWeights(
     workSpace: Out,
     workSpaceSize: usize,
 ) -> Option<u32> {
-    super::run(index, || {
-        let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
+    let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
+    super::run_logging_cmd(index, &c, CmdKind::Run, || {
         calls::compute(&c, alpha, beta, &bufs(x, dw, dy as In), &ws(workSpace, workSpaceSize))
     })
 }
@@ -288,9 +289,9 @@ pub fn miopenFindConvolutionBackwardWeightsAlgorithm(
     workSpaceSize: usize,
     _exhaustiveSearch: bool,
 ) -> Option<u32> {
-    super::run(index, || {
-        let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
-        let b = bufs(x, dw, dy as In);
+    let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
+    let b = bufs(x, dw, dy as In);
+    super::run_logging_cmd(index, &c, CmdKind::Find, || {
         calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
     })
 }
@@ -309,9 +310,9 @@ pub fn miopenConvolutionBackwardWeightsImmediate(
     workSpaceSize: usize,
     solution_id: u64,
 ) -> Option<u32> {
-    super::run(index, || {
-        let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
-        let b = bufs(x, dw, dy as In);
+    let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
+    let b = bufs(x, dw, dy as In);
+    super::run_logging_cmd(index, &c, CmdKind::Immediate, || {
         calls::immediate(&c, &b, &ws(workSpace, workSpaceSize), solution_id)
     })
 }

@@ -60,6 +60,20 @@ impl Drop for Plan {
     }
 }
 
+/// One descriptor, released when dropped: the per-call variant pack, owned
+/// without the allocation a [`Builder`]'s list would cost on every call.
+struct Released {
+    d: Descriptor,
+    api: &'static Api,
+}
+
+impl Drop for Released {
+    fn drop(&mut self) {
+        // SAFETY: created by this backend, owned here.
+        unsafe { (self.api.destroy_descriptor)(self.d) };
+    }
+}
+
 /// Descriptors under construction; released on any early return.
 struct Builder {
     api: &'static Api,
@@ -89,11 +103,18 @@ impl Builder {
     }
 
     fn create(&mut self, ty: i32, step: &'static str) -> Result<Descriptor, Failure> {
+        let d = self.create_released(ty, step)?;
+        let d = std::mem::ManuallyDrop::new(d).d;
+        self.owned.push(d);
+        Ok(d)
+    }
+
+    /// A descriptor owned by the returned guard rather than the builder.
+    fn create_released(&self, ty: i32, step: &'static str) -> Result<Released, Failure> {
         let mut d: Descriptor = ptr::null_mut();
         // SAFETY: out-pointer to a local.
         self.check(step, unsafe { (self.api.create_descriptor)(ty, &mut d) })?;
-        self.owned.push(d);
-        Ok(d)
+        Ok(Released { d, api: self.api })
     }
 
     fn set<T>(&self, d: Descriptor, name: i32, ty: i32, values: &[T], step: &'static str) -> Result<(), Failure> {
@@ -353,8 +374,9 @@ pub fn execute(
     ptrs: &[*mut c_void],
     workspace: *mut c_void,
 ) -> Result<(), Failure> {
-    let mut b = Builder { api: plan.api, owned: Vec::new() };
-    let vp = b.create(descriptor_type::VARIANT_PACK, "create variant pack")?;
+    let b = Builder { api: plan.api, owned: Vec::new() };
+    let pack = b.create_released(descriptor_type::VARIANT_PACK, "create variant pack")?;
+    let vp = pack.d;
     b.set(vp, attr::VARIANT_PACK_UNIQUE_IDS, attr_type::INT64, uids, "variant pack ids")?;
     b.set(vp, attr::VARIANT_PACK_DATA_POINTERS, attr_type::VOID_PTR, ptrs, "variant pack pointers")?;
     b.set(vp, attr::VARIANT_PACK_WORKSPACE, attr_type::VOID_PTR, &[workspace], "variant pack workspace")?;

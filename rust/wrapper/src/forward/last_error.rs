@@ -64,9 +64,14 @@ pub fn record_not_forwarded(index: usize) {
 /// Record what a forwarding-set call on this thread did.
 pub fn record(index: usize, outcome: i32, hipdnn_status: i32, status: u32, message: &str) {
     let entry_point = c_name(index);
-    let message = CString::new(message.replace('\0', " ")).unwrap_or_default();
     let _ = LAST.try_with(|l| {
-        *l.borrow_mut() = Last { outcome, hipdnn_status, status, entry_point, message };
+        let mut l = l.borrow_mut();
+        // A successful call has no message: keep the empty one rather than
+        // allocating a new one on every call of the steady state.
+        if !(message.is_empty() && l.message.is_empty()) {
+            l.message = CString::new(message.replace('\0', " ")).unwrap_or_default();
+        }
+        (l.outcome, l.hipdnn_status, l.status, l.entry_point) = (outcome, hipdnn_status, status, entry_point);
     });
 }
 

@@ -27,6 +27,7 @@ mod state;
 use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use miopen_forwarding_core::driver_cmd::{self, CmdKind};
 use miopen_forwarding_core::routing;
 use miopen_forwarding_core::status::miopen;
 
@@ -56,6 +57,21 @@ pub fn note(text: impl FnOnce() -> String) -> Cow<'static, str> {
     } else {
         Cow::Borrowed("")
     }
+}
+
+/// [`run`] for a convolution entry point that MIOpen logs under
+/// `MIOPEN_ENABLE_LOGGING_CMD`: a call MIOpen Private does not see (forwarded,
+/// or failed on hipDNN) writes the MIOpenDriver line MIOpen would have.
+pub fn run_logging_cmd(index: usize, c: &calls::Conv, kind: CmdKind, handler: impl FnOnce() -> Outcome) -> Option<u32> {
+    run(index, || {
+        let outcome = handler();
+        if !matches!(outcome, Outcome::Declined(_)) && crate::runtime::config().env.log_driver_cmd {
+            if let Ok(p) = read::problem(c.dir, &c.t, c.cd) {
+                crate::runtime::write_stderr(&driver_cmd::line(&p, kind));
+            }
+        }
+        outcome
+    })
 }
 
 /// Run a handler under the panic boundary, trace the outcome, and turn it

@@ -41,41 +41,78 @@ fn checked(status: sys::miopenStatus_t, what: &str) -> Result<(), String> {
     }
 }
 
+/// The most dimensions a descriptor read here can have (MIOpen's limit is 5;
+/// the getters' out-arrays live on the stack, so a read allocates only the
+/// two vectors it returns).
+const MAX_DIMS: usize = 8;
+
+/// The first `n` values, widened, into `out` (its capacity reused).
+fn widen_into(out: &mut Vec<i64>, v: &[i32; MAX_DIMS], n: usize) {
+    out.clear();
+    out.extend(v[..n].iter().map(|&x| i64::from(x)));
+}
+
+fn blank_tensor() -> Tensor {
+    Tensor { dtype: 0, dims: Vec::new(), strides: Vec::new() }
+}
+
+fn blank_conv() -> ConvParams {
+    ConvParams {
+        mode: 0,
+        pads: Vec::new(),
+        strides: Vec::new(),
+        dilations: Vec::new(),
+        groups: 0,
+        deterministic: 0,
+        fp16_alt_impl: 0,
+    }
+}
+
+/// A problem to read into (`problem_into`).
+pub fn blank_problem(d: Direction) -> Problem {
+    Problem { direction: d, x: blank_tensor(), w: blank_tensor(), y: blank_tensor(), conv: blank_conv() }
+}
+
 pub fn tensor(desc: sys::miopenTensorDescriptor_t, what: &str) -> Result<Tensor, String> {
+    let mut t = blank_tensor();
+    tensor_into(desc, what, &mut t)?;
+    Ok(t)
+}
+
+fn tensor_into(desc: sys::miopenTensorDescriptor_t, what: &str, out: &mut Tensor) -> Result<(), String> {
     let mut size = 0i32;
     // SAFETY: MIOpen's getter validates the descriptor; out-pointers are locals.
     checked(unsafe { sys::miopenGetTensorDescriptorSize_impl(desc, &mut size) }, what)?;
-    if !(1..=8).contains(&size) {
+    if !(1..=MAX_DIMS as i32).contains(&size) {
         return Err(format!("{what} has {size} dimensions (MIOpen decides)"));
     }
     let mut dtype = 0;
-    let mut dims = vec![0i32; size as usize];
-    let mut strides = vec![0i32; size as usize];
+    let (mut dims, mut strides) = ([0i32; MAX_DIMS], [0i32; MAX_DIMS]);
     checked(
-        // SAFETY: arrays sized by miopenGetTensorDescriptorSize, as the API requires.
+        // SAFETY: arrays of at least miopenGetTensorDescriptorSize elements, as the API requires.
         unsafe { sys::miopenGetTensorDescriptor_impl(desc, &mut dtype, dims.as_mut_ptr(), strides.as_mut_ptr()) },
         what,
     )?;
-    Ok(Tensor {
-        dtype,
-        dims: dims.into_iter().map(i64::from).collect(),
-        strides: strides.into_iter().map(i64::from).collect(),
-    })
+    let n = size as usize;
+    out.dtype = dtype;
+    widen_into(&mut out.dims, &dims, n);
+    widen_into(&mut out.strides, &strides, n);
+    Ok(())
 }
 
-pub fn conv(desc: sys::miopenConvolutionDescriptor_t) -> Result<ConvParams, String> {
+fn conv_into(desc: sys::miopenConvolutionDescriptor_t, out: &mut ConvParams) -> Result<(), String> {
     let what = "convDesc";
     let mut n = 0i32;
     // SAFETY: as in `tensor`.
     checked(unsafe { sys::miopenGetConvolutionSpatialDim_impl(desc, &mut n) }, what)?;
-    if !(1..=8).contains(&n) {
+    if !(1..=MAX_DIMS as i32).contains(&n) {
         return Err(format!("convDesc has {n} spatial dimensions (MIOpen decides)"));
     }
     let len = n as usize;
-    let (mut pads, mut strides, mut dils) = (vec![0i32; len], vec![0i32; len], vec![0i32; len]);
+    let (mut pads, mut strides, mut dils) = ([0i32; MAX_DIMS], [0i32; MAX_DIMS], [0i32; MAX_DIMS]);
     let (mut got, mut mode) = (0i32, 0);
     checked(
-        // SAFETY: arrays of the descriptor's spatial rank.
+        // SAFETY: arrays of at least the descriptor's spatial rank.
         unsafe {
             sys::miopenGetConvolutionNdDescriptor_impl(
                 desc,
@@ -96,31 +133,40 @@ pub fn conv(desc: sys::miopenConvolutionDescriptor_t) -> Result<ConvParams, Stri
         checked(unsafe { sys::miopenGetConvolutionAttribute_impl(desc, a, &mut v) }, what)?;
         Ok(v)
     };
-    let wide = |v: Vec<i32>| v.into_iter().map(i64::from).collect();
-    Ok(ConvParams {
-        mode,
-        pads: wide(pads),
-        strides: wide(strides),
-        dilations: wide(dils),
-        groups: i64::from(groups),
-        deterministic: attribute(sys::MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC)?,
-        fp16_alt_impl: attribute(sys::MIOPEN_CONVOLUTION_ATTRIB_FP16_ALT_IMPL)?,
-    })
+    out.deterministic = attribute(sys::MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC)?;
+    out.fp16_alt_impl = attribute(sys::MIOPEN_CONVOLUTION_ATTRIB_FP16_ALT_IMPL)?;
+    out.mode = mode;
+    out.groups = i64::from(groups);
+    widen_into(&mut out.pads, &pads, len);
+    widen_into(&mut out.strides, &strides, len);
+    widen_into(&mut out.dilations, &dils, len);
+    Ok(())
 }
 
 pub fn problem(d: Direction, t: &Tensors, cd: sys::miopenConvolutionDescriptor_t) -> Result<Problem, String> {
+    let mut p = blank_problem(d);
+    problem_into(d, t, cd, &mut p)?;
+    Ok(p)
+}
+
+/// `problem`, read into `out` (its vectors' capacity reused: a steady
+/// stream of calls allocates nothing here).
+pub fn problem_into(
+    d: Direction,
+    t: &Tensors,
+    cd: sys::miopenConvolutionDescriptor_t,
+    out: &mut Problem,
+) -> Result<(), String> {
     let names = match d {
         Direction::Forward => ["xDesc", "wDesc", "yDesc"],
         Direction::BackwardData => ["dxDesc", "wDesc", "dyDesc"],
         Direction::BackwardWeights => ["xDesc", "dwDesc", "dyDesc"],
     };
-    Ok(Problem {
-        direction: d,
-        x: tensor(t.x, names[0])?,
-        w: tensor(t.w, names[1])?,
-        y: tensor(t.y, names[2])?,
-        conv: conv(cd)?,
-    })
+    out.direction = d;
+    tensor_into(t.x, names[0], &mut out.x)?;
+    tensor_into(t.w, names[1], &mut out.w)?;
+    tensor_into(t.y, names[2], &mut out.y)?;
+    conv_into(cd, &mut out.conv)
 }
 
 pub fn activation(desc: sys::miopenActivationDescriptor_t) -> Result<Activation, String> {

@@ -1,9 +1,14 @@
 //! Per-process forwarding state: the hipDNN handle of each MIOpen handle
-//! (following its stream) and the plan cache.
+//! (following its stream) and the plan cache, with a per-thread slot for
+//! the last plan a thread ran so that a steady stream of the same call
+//! takes neither lock.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ptr;
-use std::sync::{Mutex, OnceLock};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use hipdnn_backend::abi::{status, Handle};
 use hipdnn_backend::api::Api;
@@ -18,11 +23,102 @@ pub type PlanKey = (usize, GraphSpec);
 
 struct HipdnnHandle {
     handle: usize,
-    stream: usize,
+    /// The stream it was set to; `None` until the first set.
+    stream: Option<usize>,
 }
 
 static HANDLES: Mutex<Option<HashMap<usize, HipdnnHandle>>> = Mutex::new(None);
 static PLANS: OnceLock<PlanCache<PlanKey, Plan>> = OnceLock::new();
+
+/// Advanced whenever a hipDNN handle is destroyed (`miopenDestroy`) or
+/// moved to another stream: a per-thread slot filled in an older
+/// generation is not used. A handle recreated at a destroyed one's address,
+/// or a stream set away and back, therefore never reaches a stale hipDNN
+/// handle through a slot.
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+fn next_generation() {
+    GENERATION.fetch_add(1, Ordering::AcqRel);
+}
+
+/// A thread's last plan, valid while nothing it depends on changed. The
+/// plan is held weakly: the slot never keeps a plan alive after the cache
+/// dropped it (eviction, `miopenDestroy`, capacity 0), so plans are still
+/// released where they were before.
+struct Slot {
+    generation: u64,
+    /// The MIOpen handle's stream the hipDNN handle was set to.
+    stream: usize,
+    hd: usize,
+    /// Held strongly, so its address identifies the key for as long as the
+    /// slot compares with it (a repeat of the thread's last problem passes
+    /// the same key; another key is compared by value).
+    key: Rc<PlanKey>,
+    plan: Weak<Plan>,
+    /// The plan cache's clock before the lookup that filled the slot.
+    stamp: u64,
+}
+
+thread_local! {
+    static SLOT: RefCell<Option<Slot>> = const { RefCell::new(None) };
+}
+
+/// Why no plan is ready.
+pub enum Unready {
+    /// `h` is not a valid MIOpen handle (MIOpen decides).
+    NotAHandle,
+    /// Creating or placing the hipDNN handle failed.
+    Handle(Failure),
+    Build(BuildError),
+}
+
+/// The MIOpen handle's current stream, or `None` when `h` is not a handle.
+fn stream_of(h: sys::miopenHandle_t) -> Option<usize> {
+    let mut stream: sys::miopenAcceleratorQueue_t = ptr::null_mut();
+    // SAFETY: MIOpen validates the handle; the out-pointer is a local.
+    (unsafe { sys::miopenGetStream_impl(h, &mut stream) } == 0).then_some(stream as usize)
+}
+
+/// The hipDNN handle and plan of `key` (on MIOpen handle `key.0`) from this
+/// thread's slot, when it holds that very key, nothing changed since it
+/// was filled, and the plan is still cached and recent (so the cache's
+/// least-recently-used order stays true: a plan the slot serves is looked
+/// up again before it could become the least recent).
+pub fn from_slot(key: &Rc<PlanKey>) -> Option<(Handle, Arc<Plan>)> {
+    let stream = stream_of(key.0 as sys::miopenHandle_t)?;
+    let cache = PLANS.get()?;
+    SLOT.try_with(|slot| {
+        let slot = slot.borrow();
+        let s = slot.as_ref()?;
+        let fresh = (Rc::ptr_eq(&s.key, key) || s.key == *key)
+            && s.stream == stream
+            && s.generation == GENERATION.load(Ordering::Acquire)
+            && cache.is_recent(s.stamp);
+        let plan = if fresh { s.plan.upgrade()? } else { return None };
+        cache.count_hit();
+        Some((s.hd as Handle, plan))
+    })
+    .ok()
+    .flatten()
+}
+
+/// The hipDNN handle and plan of `key` through the handle map and the plan
+/// cache (building the plan on a miss); fills this thread's slot.
+pub fn ready(api: &'static Api, key: &Rc<PlanKey>) -> Result<(Handle, Lookup<Plan>), Unready> {
+    let generation = GENERATION.load(Ordering::Acquire);
+    let (hd, stream) = match hipdnn_handle(api, key.0 as sys::miopenHandle_t) {
+        Ok(v) => v,
+        Err(None) => return Err(Unready::NotAHandle),
+        Err(Some(f)) => return Err(Unready::Handle(f)),
+    };
+    let stamp = plans().clock();
+    let lookup = plan(api, hd, key).map_err(Unready::Build)?;
+    let slot =
+        Slot { generation, stream, hd: hd as usize, key: Rc::clone(key), plan: Arc::downgrade(lookup.value()), stamp };
+    // The previous slot is dropped here: it holds nothing but a weak plan.
+    let _ = SLOT.try_with(|s| *s.borrow_mut() = Some(slot));
+    Ok((hd, lookup))
+}
 
 pub fn plans() -> &'static PlanCache<PlanKey, Plan> {
     PLANS.get_or_init(|| PlanCache::new(crate::runtime::config().plan_cache_capacity))
@@ -34,13 +130,10 @@ pub fn cache_stats() -> Option<miopen_forwarding_core::plan_cache::Stats> {
 
 /// The hipDNN handle of MIOpen handle `h`, created on first use and kept on
 /// the MIOpen handle's current stream (so a plan never runs on a stale one).
+/// Returns it with the stream it is on.
 /// `Err(None)`: `h` is not a valid MIOpen handle (MIOpen decides).
-pub fn hipdnn_handle(api: &Api, h: sys::miopenHandle_t) -> Result<Handle, Option<Failure>> {
-    let mut stream: sys::miopenAcceleratorQueue_t = ptr::null_mut();
-    // SAFETY: MIOpen validates the handle; the out-pointer is a local.
-    if unsafe { sys::miopenGetStream_impl(h, &mut stream) } != 0 {
-        return Err(None);
-    }
+fn hipdnn_handle(api: &Api, h: sys::miopenHandle_t) -> Result<(Handle, usize), Option<Failure>> {
+    let stream = stream_of(h).ok_or(None)?;
     let mut guard = HANDLES.lock().unwrap_or_else(|e| e.into_inner());
     let map = guard.get_or_insert_with(HashMap::new);
     let entry = match map.get_mut(&(h as usize)) {
@@ -52,36 +145,39 @@ pub fn hipdnn_handle(api: &Api, h: sys::miopenHandle_t) -> Result<Handle, Option
             if s != status::SUCCESS {
                 return Err(Some(Failure { step: "hipdnnCreate", status: s, message: graph::last_error(api) }));
             }
-            map.entry(h as usize).or_insert(HipdnnHandle { handle: created as usize, stream: 0 })
+            map.entry(h as usize).or_insert(HipdnnHandle { handle: created as usize, stream: None })
         }
     };
-    if entry.stream != stream as usize || entry.stream == 0 {
+    if entry.stream != Some(stream) {
+        if entry.stream.is_some() {
+            // Moved: a slot filled before must not reach it on its old stream.
+            next_generation();
+        }
         // SAFETY: a handle this backend created; the stream is MIOpen's.
-        let s = unsafe { (api.set_stream)(entry.handle as Handle, stream.cast()) };
+        let s = unsafe { (api.set_stream)(entry.handle as Handle, stream as sys::miopenAcceleratorQueue_t as _) };
         if s != status::SUCCESS {
             return Err(Some(Failure { step: "hipdnnSetStream", status: s, message: graph::last_error(api) }));
         }
-        entry.stream = stream as usize;
+        entry.stream = Some(stream);
     }
-    Ok(entry.handle as Handle)
+    Ok((entry.handle as Handle, stream))
 }
 
-/// The cached plan of `spec` on MIOpen handle `h`, built on a miss.
-pub fn plan(
-    api: &'static Api,
-    h: sys::miopenHandle_t,
-    hd: Handle,
-    spec: GraphSpec,
-) -> Result<Lookup<Plan>, BuildError> {
-    let key = (h as usize, spec);
-    plans().get_or_build(&key, || graph::build(api, hd, &key.1))
+/// The cached plan of `key` (a MIOpen handle and a graph), built on a miss
+/// with the handle's hipDNN handle `hd`.
+fn plan(api: &'static Api, hd: Handle, key: &PlanKey) -> Result<Lookup<Plan>, BuildError> {
+    plans().get_or_build(key, || graph::build(api, hd, &key.1))
 }
 
 /// `miopenDestroy(h)`: drop the handle's plans, then its hipDNN handle.
 /// Returns how many plans were released and whether a hipDNN handle was.
 pub fn release(api: Option<&Api>, h: sys::miopenHandle_t) -> (usize, bool) {
     let plans = PLANS.get().map_or(0, |cache| cache.remove_where(|k| k.0 == h as usize));
-    let gone = HANDLES.lock().unwrap_or_else(|e| e.into_inner()).as_mut().and_then(|m| m.remove(&(h as usize)));
+    let gone = {
+        let mut handles = HANDLES.lock().unwrap_or_else(|e| e.into_inner());
+        next_generation();
+        handles.as_mut().and_then(|m| m.remove(&(h as usize)))
+    };
     match (api, gone) {
         (Some(api), Some(e)) => {
             // SAFETY: created by this backend; no plan of it remains cached.

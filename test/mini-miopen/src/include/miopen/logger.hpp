@@ -1,14 +1,20 @@
-// Logging of the mini MIOpen, controlled like MIOpen's by the numeric
-// environment variable MIOPEN_LOG_LEVEL:
-//   0 (or unset) default = warnings and errors, 1 quiet, 2 fatal, 3 errors,
-//   4 warnings, 5 info (API calls are logged from here on), 6 info2, 7 trace.
-// Messages go to stderr. The level is re-read on every check so tests can
-// change it at run time.
+// Logging of the mini MIOpen, shaped like MIOpen's own logger so that the
+// adopt command's logger edit (src_patches/source-edits/logger.json) applies
+// to it exactly as to a real tree:
+//   * MIOPEN_LOG_LEVEL (numeric): 0 (or unset) default = warnings and errors,
+//     1 quiet, 2 fatal, 3 errors, 4 warnings, 5 info, 6 info2, 7 trace.
+//   * MIOPEN_ENABLE_LOGGING: the API call log (MIOPEN_LOG_FUNCTION). The test
+//     bed also logs calls from level 5 on (its historical behaviour).
+//   * MIOPEN_ENABLE_LOGGING_CMD: the MIOpenDriver command line of a call.
+// Every line starts with LoggingPrefix() ("MIOpen(HIP): ") and goes to
+// stderr. The variables are re-read on every check so tests can change them.
 #pragma once
 
 #include <cstdint>
+#include <iostream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 namespace miopen {
@@ -25,12 +31,11 @@ enum class LoggingLevel
     Trace   = 7,
 };
 
-LoggingLevel CurrentLoggingLevel();
 bool IsLogging(LoggingLevel level);
-inline bool IsLoggingFunctionCalls() { return IsLogging(LoggingLevel::Info); }
-
-const char* LoggingLevelName(LoggingLevel level);
-void LogMessage(LoggingLevel level, const char* where, const std::string& text);
+bool IsLoggingFunctionCalls();
+bool IsLoggingCmd();
+const char* LoggingLevelToCString(LoggingLevel level);
+std::string LoggingPrefix();
 
 namespace detail {
 
@@ -57,50 +62,76 @@ void FormatArg(std::ostream& os, const T& v)
 // Cuts the next comma separated name off a stringised argument list.
 std::string NextArgName(const char*& names);
 
-inline void FormatArgs(std::ostream&, const char*) {}
+inline void LogParams(std::ostream&, const char*) {}
 
+// One line per argument: "<prefix>\t<name> = <value>", as MIOpen prints them.
 template <class T, class... Ts>
-void FormatArgs(std::ostream& os, const char* names, const T& first, const Ts&... rest)
+void LogParams(std::ostream& os, const char* names, const T& first, const Ts&... rest)
 {
-    os << "\n    " << NextArgName(names) << " = ";
+    os << LoggingPrefix() << '\t' << NextArgName(names) << " = ";
     FormatArg(os, first);
-    FormatArgs(os, names, rest...);
+    os << std::endl;
+    LogParams(os, names, rest...);
 }
 
 } // namespace detail
 
-template <class... Ts>
-void LogFunctionCall(const char* function, const char* names, const Ts&... args)
+// The API call log: "<prefix><signature>{", one line per argument, "<prefix>}".
+// Written in one piece so lines of concurrent calls never interleave.
+#define MIOPEN_LOG_FUNCTION(...)                                                        \
+    do                                                                                  \
+    {                                                                                   \
+        if(miopen::IsLoggingFunctionCalls())                                            \
+        {                                                                               \
+            std::ostringstream miopen_log_func_ss;                                      \
+            miopen_log_func_ss << miopen::LoggingPrefix() << __PRETTY_FUNCTION__ << "{" \
+                               << std::endl;                                            \
+            miopen::detail::LogParams(miopen_log_func_ss, #__VA_ARGS__, __VA_ARGS__);   \
+            miopen_log_func_ss << miopen::LoggingPrefix() << "}" << std::endl;          \
+            std::cerr << miopen_log_func_ss.str();                                      \
+        }                                                                               \
+    } while(false)
+
+// The name a log line shows: __func__, or for a lambda the enclosing
+// function's name taken from the full signature.
+constexpr std::string_view LoggingParseFunction(const std::string_view func,
+                                                const std::string_view pretty_func)
 {
-    std::ostringstream ss;
-    ss << "{";
-    detail::FormatArgs(ss, names, args...);
-    ss << "\n}";
-    LogMessage(LoggingLevel::Info, function, ss.str());
+    if(func != "operator()")
+        return func;
+    const auto before_args = pretty_func.substr(0, pretty_func.find('('));
+    const auto name_start  = before_args.find_last_of(": ");
+    return name_start == std::string_view::npos ? before_args : before_args.substr(name_start + 1);
 }
 
+#define MIOPEN_GET_FN_NAME miopen::LoggingParseFunction(__func__, __PRETTY_FUNCTION__)
+
+#define MIOPEN_LOG(level, ...)                                                                 \
+    do                                                                                         \
+    {                                                                                          \
+        if(miopen::IsLogging(level))                                                           \
+        {                                                                                      \
+            std::ostringstream miopen_log_ss;                                                  \
+            miopen_log_ss << miopen::LoggingPrefix() << miopen::LoggingLevelToCString(level)   \
+                          << " [" << MIOPEN_GET_FN_NAME << "] " << __VA_ARGS__ << std::endl;   \
+            std::cerr << miopen_log_ss.str();                                                  \
+        }                                                                                      \
+    } while(false)
+
+#define MIOPEN_LOG_E(...) MIOPEN_LOG(::miopen::LoggingLevel::Error, __VA_ARGS__)
+#define MIOPEN_LOG_W(...) MIOPEN_LOG(::miopen::LoggingLevel::Warning, __VA_ARGS__)
+#define MIOPEN_LOG_I(...) MIOPEN_LOG(::miopen::LoggingLevel::Info, __VA_ARGS__)
+#define MIOPEN_LOG_I2(...) MIOPEN_LOG(::miopen::LoggingLevel::Info2, __VA_ARGS__)
+#define MIOPEN_LOG_T(...) MIOPEN_LOG(::miopen::LoggingLevel::Trace, __VA_ARGS__)
+
+// "<prefix>Command [<function>] ./bin/MIOpenDriver <args>", as MIOpen writes it.
+#define MIOPEN_LOG_DRIVER_CMD(...)                                                             \
+    do                                                                                         \
+    {                                                                                          \
+        std::ostringstream miopen_driver_cmd_ss;                                               \
+        miopen_driver_cmd_ss << miopen::LoggingPrefix() << "Command [" << MIOPEN_GET_FN_NAME   \
+                             << "] ./bin/MIOpenDriver " << __VA_ARGS__ << std::endl;           \
+        std::cerr << miopen_driver_cmd_ss.str();                                               \
+    } while(false)
+
 } // namespace miopen
-
-// Logs the calling API function's name and arguments when the level is >= 5.
-#define MIOPEN_LOG_FUNCTION(...)                                              \
-    do                                                                        \
-    {                                                                         \
-        if(::miopen::IsLoggingFunctionCalls())                                \
-            ::miopen::LogFunctionCall(__func__, #__VA_ARGS__, __VA_ARGS__);   \
-    } while(false)
-
-#define MIOPEN_LOG(level, msg)                                                \
-    do                                                                        \
-    {                                                                         \
-        if(::miopen::IsLogging(level))                                        \
-        {                                                                     \
-            std::ostringstream miopen_log_ss;                                 \
-            miopen_log_ss << msg;                                             \
-            ::miopen::LogMessage(level, __func__, miopen_log_ss.str());       \
-        }                                                                     \
-    } while(false)
-
-#define MIOPEN_LOG_E(msg) MIOPEN_LOG(::miopen::LoggingLevel::Error, msg)
-#define MIOPEN_LOG_W(msg) MIOPEN_LOG(::miopen::LoggingLevel::Warning, msg)
-#define MIOPEN_LOG_I(msg) MIOPEN_LOG(::miopen::LoggingLevel::Info, msg)
-#define MIOPEN_LOG_I2(msg) MIOPEN_LOG(::miopen::LoggingLevel::Info2, msg)

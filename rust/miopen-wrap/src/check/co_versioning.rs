@@ -1,4 +1,4 @@
-//! Gate `coversion` (RFC 0001 §4.3.1, §4.7): the wrapper and the private
+//! Gate `co-versioning` (RFC 0001 §4.3.1, §4.7): the wrapper and the private
 //! library come from the same release and are bound to each other.
 //!
 //! Everything is keyed on what the files say about themselves (DT_SONAME,
@@ -11,9 +11,10 @@ use super::elf::{soversion_of, ElfInfo, VersionStamp, VERSION_SECTION};
 use super::error::Result;
 use super::report::GateReport;
 use super::symbols::file_name;
+use super::Gate;
 
 #[derive(Debug, Clone, Default)]
-pub struct CoversionOptions {
+pub struct CoVersioningOptions {
     /// Required DT_SONAME of the wrapper (e.g. `libMIOpen.so.1`).
     pub expect_soname: Option<String>,
     /// Required DT_SONAME of the private library (e.g. `libMIOpen_private.so.1`).
@@ -42,10 +43,10 @@ fn stamp_of(r: &mut GateReport, role: &str, info: &ElfInfo) -> Option<String> {
     }
 }
 
-pub fn coversion(wrapper: &Path, private: &Path, opts: &CoversionOptions) -> Result<GateReport> {
+pub fn co_versioning(wrapper: &Path, private: &Path, opts: &CoVersioningOptions) -> Result<GateReport> {
     let w = ElfInfo::read_shared(wrapper)?;
     let p = ElfInfo::read_shared(private)?;
-    let mut r = GateReport::new("coversion");
+    let mut r = GateReport::new(Gate::CoVersioning);
     let wname = file_name(wrapper);
     let pname = file_name(private);
 

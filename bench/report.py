@@ -1,0 +1,143 @@
+"""docs/performance.md and docs/performance/*.svg from bench.py's results."""
+import os
+import statistics
+
+import svg
+
+
+def row(label, s, fmt="{:.2f}"):
+    return f"| {label} | {fmt.format(s['median'])} | {fmt.format(s['min'])} | {fmt.format(s['max'])} | {s['runs']} |"
+
+
+HEAD = "| | median | min | max | runs |\n| --- | --- | --- | --- | --- |"
+
+
+def hop_section(h, plots):
+    base = h["instructions"]["pre-wrapper library"]
+    lines = ["## Pass-through hop (miopenGetVersion)", "",
+             f"ns per call, {h['calls']} calls per process, configurations interleaved round by round "
+             "(the minimum is the figure to compare: everything above it is the machine's noise):", "", HEAD]
+    lines += [row(k, v, "{:.3f}") for k, v in h["ns"].items()]
+    lines += ["", "Instructions per call (callgrind, (I(200k) - I(100k)) / 100k: exact, noise-free):", "",
+              "| library | instructions/call | over the pre-wrapper library |", "| --- | --- | --- |"]
+    lines += [f"| {k} | {v:.2f} | {round(v - base, 2) + 0.0:+.2f} |" for k, v in h["instructions"].items()]
+    svg.bars(os.path.join(plots, "hop.svg"), "Pass-through hop: min ns per miopenGetVersion call",
+             [(k, v["min"]) for k, v in h["ns"].items()], "ns per call (min of runs)")
+    svg.bars(os.path.join(plots, "hop-instructions.svg"), "Pass-through hop: instructions per call (callgrind)",
+             list(h["instructions"].items()), "instructions per call")
+    lines += ["", "![hop](performance/hop.svg)", "", "![hop instructions](performance/hop-instructions.svg)", ""]
+    return lines
+
+
+def load_section(l):
+    lines = ["## Load cost", "",
+             "A process that loads libMIOpen.so.1 and makes one call: peak RSS (VmHWM) and page faults "
+             "(getrusage). *Warm*: the library files in the page cache. *Cold*: their pages dropped from the "
+             "page cache before every run (posix_fadvise DONTNEED on the library files only), so mapping "
+             "them takes major faults.", ""]
+    for cache, variants in l.items():
+        lines += [f"| {cache} cache | peak RSS KB (median) | major faults (median) | minor faults (median) | runs |",
+                  "| --- | --- | --- | --- | --- |"]
+        for label, s in variants.items():
+            lines.append(f"| {label} | {s['vm_hwm_kb']['median']:.0f} | {s['major_faults']['median']:.0f} | "
+                         f"{s['minor_faults']['median']:.0f} | {s['vm_hwm_kb']['runs']} |")
+        b, w = variants["pre-wrapper library"], variants["wrapper (disabled)"]
+        lines += ["", f"{cache}: wrapper - baseline = {w['vm_hwm_kb']['median'] - b['vm_hwm_kb']['median']:+.0f} KB "
+                  f"RSS, {w['major_faults']['median'] - b['major_faults']['median']:+.0f} major faults, "
+                  f"{w['minor_faults']['median'] - b['minor_faults']['median']:+.0f} minor faults "
+                  "(RFC: <= 1 MB RSS, about +6 major faults).", ""]
+    return lines
+
+
+def steady_section(s, plots):
+    lines = ["## Forwarded steady state (engine time excluded)", "",
+             "miopenConvolutionForward through libMIOpen.so with forwarding enabled, plan cache warm, on the test "
+             "bed's engine that returns at once (MINI_TEST_DUMMY_ENGINE), vs the hipDNN backend alone doing what "
+             "the wrapper asks of it per call (variant pack + execute on a prebuilt plan). One MIOpen handle per "
+             "thread. ns per call:", "",
+             "| threads | through the wrapper (min / median) | backend alone (min / median) | wrapper adds (min) |"
+             " target |", "| --- | --- | --- | --- | --- |"]
+    bars = []
+    instr = s.get("instructions")
+    for t, m in ((t, m) for t, m in s.items() if t != "instructions"):
+        add = m["wrapper"]["min"] - m["backend"]["min"]
+        lines.append(f"| {t} | {m['wrapper']['min']:.0f} / {m['wrapper']['median']:.0f} | "
+                     f"{m['backend']['min']:.0f} / {m['backend']['median']:.0f} | {add:.0f} | "
+                     f"{'<= 300 ns' if str(t) == '1' else '-'} |")
+        bars.append((f"{t} thread(s): wrapper adds", add))
+    svg.bars(os.path.join(plots, "steady.svg"), "Forwarded steady state: what the wrapper adds per call", bars,
+             "ns per call (min of runs)", target=300, target_label="target 300 ns")
+    if instr:
+        lines += ["", "Instructions per call (callgrind, one thread, exact): through the wrapper "
+                  f"{instr['wrapper']:.0f}, backend alone {instr['backend']:.0f}: the wrapper adds "
+                  f"{instr['wrapper'] - instr['backend']:.0f}, including MIOpen Private's descriptor getters, of which "
+                  f"{instr['test bed log-level reads']:.0f} are the test bed's logging checks in them "
+                  "(miopen::IsLogging; the logging variables are read once, at first use, as in MIOpen)."]
+    lines += ["", f"Runs per figure: {next(m for t, m in s.items() if t != 'instructions')['wrapper']['runs']}.", "",
+              "![steady state](performance/steady.svg)", ""]
+    return lines
+
+
+def cold_section(c, plots):
+    d = c["disabled"]["median"]
+    lines = ["## Cold start: the first convolution of a fresh process", "",
+             "A 1x16x32x32 * 16x16x3x3 fp32 miopenConvolutionForward timed inside fresh processes (modes "
+             "interleaved); enabled includes loading the hipDNN backend and building the plan. With hipDNN's "
+             "MIOpen provider engine the convolution runs the same MIOpen kernel as disabled (the comparison "
+             "RFC exit criterion 4 asks for); the reference engine is other CPU code. Microseconds:", "",
+             "| mode | median | min | max | runs | spread (max-min)/median | median / disabled |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for m, s in c.items():
+        lines.append(f"| {m} | {s['median']:.1f} | {s['min']:.1f} | {s['max']:.1f} | {s['runs']} | "
+                     f"{(s['max'] - s['min']) / s['median']:.2f} | {s['median'] / d:.3f} |")
+    svg.dots(os.path.join(plots, "coldstart.svg"), "Cold start: first convolution of a fresh process (every run)",
+             [(m, s["values"]) for m, s in c.items()], "microseconds (bar: median)")
+    lines += ["", "RFC gate: enabled (provider engine) / disabled <= 1.10; our target <= 1.05.", "",
+              "![cold start](performance/coldstart.svg)", ""]
+    return lines
+
+
+def e2e_section(e, params, plots):
+    lines = ["## End to end: ResNet-50 conv layers through MIOpenDriver", "",
+             f"The distinct forward conv layers of MIOpen's ResNet-50 model list (bench/resnet50_layers.txt) at "
+             f"batch {params['layer_batch']}, `-i {params['layer_iters']} -t 1 -V 0`, the wall-clock average of "
+             f"the iterations after the first, configurations interleaved, {params['layer_rounds']} rounds; "
+             "median ms. The engines are the same CPU kernels (hipDNN's MIOpen provider engine calls MIOpen "
+             "Private), so the ratios are the wrapper's overhead and the run-to-run noise.", "",
+             "| layer (C x H x W, K, filter/stride) | baseline ms | disabled ms | enabled ms | disabled / baseline |"
+             " enabled / disabled |", "| --- | --- | --- | --- | --- | --- |"]
+    r1, r2 = [], []
+    for layer in e:
+        b, d, en = (layer["ms"][c]["median"] for c in ("baseline", "disabled", "enabled"))
+        r1.append(d / b)
+        r2.append(en / d)
+        lines.append(f"| {layer['layer']} | {b:.2f} | {d:.2f} | {en:.2f} | {d / b:.3f} | {en / d:.3f} |")
+    lines += ["", f"Median over layers: disabled / baseline {statistics.median(r1):.3f}, "
+              f"enabled / disabled {statistics.median(r2):.3f}.", ""]
+    svg.bars(os.path.join(plots, "layers.svg"), "ResNet-50 layers: enabled / disabled (median ms ratio)",
+             [(l["layer"], x) for l, x in zip(e, r2)], "ratio (1.0 = no overhead)")
+    lines += ["![per-layer overhead](performance/layers.svg)", ""]
+    return lines
+
+
+def write(results, docs):
+    plots = os.path.join(docs, "performance")
+    os.makedirs(plots, exist_ok=True)
+    m = results["machine"]
+    lines = ["# Performance report", "",
+             "Generated by `bench/run.sh` (do not edit by hand; rerun it). "
+             f"Machine: {m['cpu']}, {m['cores']} cores, Linux {m['kernel']}; load average {m['load_at_start']:.2f} "
+             f"when the run started; {m['date']}.", ""]
+    if "hop" in results:
+        lines += hop_section(results["hop"], plots)
+    if "load" in results:
+        lines += load_section(results["load"])
+    if "steady" in results:
+        lines += steady_section(results["steady"], plots)
+    if "cold" in results:
+        lines += cold_section(results["cold"], plots)
+    if "e2e" in results:
+        lines += e2e_section(results["e2e"], results["params"], plots)
+    lines += open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "report_footer.md")).read().splitlines()
+    with open(os.path.join(docs, "performance.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")

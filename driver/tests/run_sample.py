@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Runs MIOpenDriver command lines in the three configurations.
+
+Each line of the sample files (MIOpen model-list lines, MIOPEN_ENABLE_LOGGING_CMD
+lines) runs, unchanged but for `-i 1 -V 1` appended, against
+  baseline  the pre-wrapper libMIOpen.so.1 (LD_LIBRARY_PATH),
+  disabled  the wrapper, MIOPEN_HIPDNN_FORWARDING=disabled,
+  enabled   the wrapper, MIOPEN_HIPDNN_FORWARDING=enabled (HIPDNN_BACKEND_LIBRARY_PATH
+            from the environment).
+Every run must exit 0 with every direction it asked for verified (PASS) by the
+driver's own reference, and its routing must match the configuration: no
+wrapper in the baseline; every call on MIOpen Private when disabled; every
+convolution compute call executed by hipDNN (or declined with a reason) when
+enabled, as the wrapper's exit summary says. Before that, command lines the
+driver must refuse (unknown or unsupported flags) must exit 16 naming the flag.
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+
+SUMMARY_ROW = re.compile(r"^\s+(miopen\w+)\s+(.+?)\s+(\d+)$")
+COMPUTE = re.compile(r"^miopenConvolution(Forward|BackwardData|BackwardWeights)(Immediate)?$")
+DIRECTIONS = {1: "fwd", 2: "bwd", 4: "wrw"}
+REFUSED = [  # (arguments, what the error must name)
+    (["conv", "--bogus", "1"], "--bogus"),
+    (["conv", "-K", "1"], "-K"),
+    (["conv", "--in_data", "x.bin"], "--in_data"),
+    (["conv", "-U", "fp8"], "--in_cast_type"),
+    (["conv", "--trans_output_pad_h", "1"], "--trans_output_pad_h"),
+    (["conv", "-S", "ConvDirectNaiveConvFwd"], "--solution"),
+    (["conv", "-n"], "-n"),
+    (["conv", "-n", "two"], "--batchsize"),
+    (["convint8", "-n", "1"], "convint8"),
+    (["conv", "-G", "1", "-V", "1"], "--gpualloc"),
+]
+
+
+def environment(config, args):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL", "MIOPEN_HIPDNN_EXIT_SUMMARY")}
+    if config == "baseline":
+        env["LD_LIBRARY_PATH"] = args.baseline_dir
+        env["MIOPEN_HIPDNN_FORWARDING"] = "enabled"  # must have no effect without the wrapper
+    else:
+        env["MIOPEN_HIPDNN_FORWARDING"] = config
+    if config == "enabled":
+        for kv in args.enabled_env:
+            k, v = kv.split("=", 1)
+            env[k] = v
+    if args.corrupt:
+        env["MIOPEN_DRIVER_CORRUPT_OUTPUT"] = args.corrupt
+    return env
+
+
+def summary(stderr):
+    rows, inside = [], False
+    for line in stderr.splitlines():
+        if "exit summary" in line:
+            inside = True
+        elif inside:
+            m = SUMMARY_ROW.match(line)
+            if m and m.group(1) != "entry":
+                rows.append((m.group(1), m.group(2), int(m.group(3))))
+    return rows, inside
+
+
+def check_routing(config, out, err):
+    rows, has_summary = summary(err)
+    if config == "baseline":
+        if "pre-wrapper MIOpen" not in out or "MIOpen(hipDNN wrapper)" in err:
+            return "the baseline run has a wrapper in the process"
+        return None
+    if not has_summary:
+        return "no exit summary from the wrapper"
+    compute = [r for r in rows if COMPUTE.match(r[0])]
+    if not compute:
+        return "the exit summary lists no convolution compute call"
+    if config == "disabled":
+        bad = [r for r in rows if r[1] != "MIOpen Private (forwarding disabled)"]
+        return f"not all calls on MIOpen Private: {bad}" if bad else None
+    bad = [r for r in compute if r[1] not in ("hipDNN", "MIOpen Private (declined)")]
+    return f"convolution calls not executed by hipDNN: {bad}" if bad else None
+
+
+def expected_directions(argv):
+    forw = 0
+    for flag, value in zip(argv, argv[1:]):
+        if flag in ("-F", "--forw"):
+            forw = int(value)
+    return [name for bit, name in DIRECTIONS.items() if forw == 0 or forw & bit]
+
+
+def run_line(line, config, args):
+    argv = line.split()[1:] + ["-i", "1", "-V", "1"]
+    p = subprocess.run([args.driver] + argv, env=environment(config, args), capture_output=True, text=True,
+                       timeout=300)
+    result = re.search(r"^Result:(.*)$", p.stdout, re.M)
+    verdicts = dict(kv.split("=") for kv in result.group(1).split()) if result else {}
+    want = expected_directions(argv)
+    problems = []
+    if p.returncode != 0:
+        problems.append(f"exit status {p.returncode}")
+    missing = [d for d in want if verdicts.get(d) != "PASS"]
+    if missing:
+        problems.append(f"verification FAILED or missing for {missing} (Result:{result.group(1) if result else ''})")
+    routing = check_routing(config, p.stdout, p.stderr)
+    if routing:
+        problems.append(routing)
+    forwarded = sum(r[2] for r in summary(p.stderr)[0] if COMPUTE.match(r[0]) and r[1] == "hipDNN")
+    declined = sum(r[2] for r in summary(p.stderr)[0] if COMPUTE.match(r[0]) and "declined" in r[1])
+    return problems, forwarded, declined, p.stdout + p.stderr
+
+
+def check_refusals(driver):
+    for argv, name in REFUSED:
+        p = subprocess.run([driver] + argv, capture_output=True, text=True)
+        if p.returncode != 16 or name not in p.stderr:
+            sys.exit(f"FAIL: MIOpenDriver {' '.join(argv)} must exit 16 naming {name}; "
+                     f"got {p.returncode}: {p.stderr.strip()}")
+    print(f"refused as expected: {len(REFUSED)} command lines (unknown or unsupported flags)")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--driver", required=True)
+    ap.add_argument("--sample", action="append", required=True)
+    ap.add_argument("--baseline-dir", required=True)
+    ap.add_argument("--configs", default="baseline,disabled,enabled")
+    ap.add_argument("--enabled-env", action="append", default=[], help="K=V added to the enabled runs")
+    ap.add_argument("--corrupt", help="negative test: the driver perturbs this direction's output")
+    ap.add_argument("--limit", type=int, default=0, help="only the first N lines")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+
+    check_refusals(args.driver)
+    lines = [l.strip() for s in args.sample for l in open(s) if "MIOpenDriver " in l and not l.startswith("#")]
+    if args.limit:
+        lines = lines[:args.limit]
+    work = [(l, c) for l in lines for c in args.configs.split(",")]
+    failures, forwarded, declined = 0, 0, 0
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for (line, config), (problems, fwd, dec, output) in zip(work, pool.map(lambda w: run_line(*w, args), work)):
+            forwarded += fwd
+            declined += dec
+            if problems:
+                failures += 1
+                print(f"FAIL [{config}] {line}\n  " + "\n  ".join(problems) + "\n  output:\n" +
+                      "\n".join("    " + o for o in output.splitlines()[-25:]))
+    print(f"{len(lines)} command lines x {len(args.configs.split(','))} configurations: {failures} failed; "
+          f"enabled runs: {forwarded} convolution calls executed by hipDNN, {declined} declined to MIOpen Private")
+    if "enabled" in args.configs and forwarded == 0:
+        sys.exit("FAIL: nothing was executed by hipDNN in the enabled runs")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

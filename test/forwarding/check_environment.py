@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""MIOpen's own environment variables under forwarding (docs/environment.md).
+
+Runs test/consumers/conv_differential (random convolution problems in all
+three directions, 2-D/3-D, NCHW/NHWC/padded, fp32/fp16/bf16) from the
+installed tree against
+  baseline  the pre-wrapper libMIOpen.so.1 (LD_LIBRARY_PATH)
+  disabled  the wrapper, MIOPEN_HIPDNN_FORWARDING=disabled
+  enabled   the wrapper, forwarding enabled on the reference engine, with the
+            routing trace (MIOPEN_HIPDNN_LOG_ROUTING=1)
+Each run gets its own MIOPEN_USER_DB_PATH, a copy of one find-db seeded by a
+first baseline run (Find then answers from the db, not from run-to-run
+timings); every other MIOPEN_*/HIPDNN_* variable is removed first.
+
+Subcommands (one CTest each):
+  variable NAME=VALUE --expect decline|warn|none
+      set, enabled:  decline -> every convolution call stays on MIOpen
+                     Private and the trace names NAME=VALUE, results equal the
+                     disabled run's; warn -> exactly one warning naming
+                     NAME=VALUE and forwarding goes on; none -> the routing is
+                     the unset run's and no wrapper line names NAME
+      unset:         the same consumer forwards and no wrapper line names NAME
+      disabled:      stdout and stderr byte-identical to the baseline's, both
+                     with NAME=VALUE (pointer values removed)
+  driver-line [--drop-wrapper-lines]
+      MIOPEN_ENABLE_LOGGING_CMD=1: MIOpen's lines on stderr (the wrapper's own
+      `MIOpen(hipDNN wrapper):` lines left out) are byte-identical across the
+      three runs although the enabled run forwarded most convolutions: the
+      wrapper wrote MIOpen's MIOpenDriver line for each. The negative control
+      (--drop-wrapper-lines) removes the lines the wrapper wrote (each is the
+      line just before a forwarded call's trace line); the comparison must
+      then fail.
+  driver-replay --driver BIN --run-sample PATH
+      the distinct lines the wrapper wrote, replayed through MIOpenDriver
+      (every direction verified against the driver's reference).
+"""
+import argparse
+import difflib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+WRAPPER = "MIOpen(hipDNN wrapper):"
+TRACE = re.compile(r"^MIOpen\(hipDNN wrapper\): (\w+) \[([^\]]*)\] -> (.+?) \((.*)\)$")
+POINTER = re.compile(r"0x[0-9a-fA-F]+")
+SCRUB = ("MIOPEN_", "HIPDNN_", "MINI_HIPDNN_")
+CONV_FAMILIES = ("conv_fwd", "conv_bwd_data", "conv_bwd_weights", "conv_bias_activ")
+
+
+def fail(msg):
+    sys.exit(f"FAIL: {msg}")
+
+
+class Runner:
+    """Runs the consumer; every run starts from a copy of one find-db seeded by
+    a first baseline run, so Find answers from the db (not from timings that
+    vary between runs) and the runs stay comparable."""
+
+    def __init__(self, a):
+        self.a = a
+        self.kept = tempfile.TemporaryDirectory()
+        self.seeded_db = None
+        seeded = os.path.join(self.kept.name, "db")
+        self.run("baseline", keep_db=seeded)
+        self.seeded_db = seeded
+
+    def run(self, mode, extra=None, keep_db=None):
+        env = {k: v for k, v in os.environ.items() if not k.startswith(SCRUB)}
+        if mode == "baseline":
+            env["LD_LIBRARY_PATH"] = self.a.baseline_dir
+        else:
+            env["MIOPEN_HIPDNN_FORWARDING"] = mode
+            env["HIPDNN_BACKEND_LIBRARY_PATH"] = self.a.backend_dir
+        if mode == "enabled":
+            env["MIOPEN_HIPDNN_LOG_ROUTING"] = "1"
+        env.update(extra or {})
+        cmd = [self.a.consumer, "--cases", str(self.a.cases), "--seed", str(self.a.seed)]
+        with tempfile.TemporaryDirectory() as work:
+            db = os.path.join(work, "db")
+            if self.seeded_db:
+                shutil.copytree(self.seeded_db, db)
+            env["MIOPEN_USER_DB_PATH"] = db
+            p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+            if keep_db:
+                shutil.copytree(db, keep_db)
+        if p.returncode != 0:
+            fail(f"{mode} run with {extra} exited {p.returncode}:\n{p.stdout[-2000:]}\n{p.stderr[-3000:]}")
+        if mode == "baseline" and WRAPPER in p.stderr:
+            fail("the baseline run loaded the wrapper (LD_LIBRARY_PATH not honoured?)")
+        return p.stdout, p.stderr
+
+
+def traces(err):
+    return [m.groups() for m in map(TRACE.match, err.splitlines()) if m]
+
+
+def conv_traces(err):
+    return [t for t in traces(err) if t[1] in CONV_FAMILIES]
+
+
+def wrapper_lines(err):
+    return [l for l in err.splitlines() if l.startswith(WRAPPER)]
+
+
+def scrub(text):
+    return POINTER.sub("0xPTR", text)
+
+
+def diff(a, b, na, nb, n=12):
+    return "\n".join(list(difflib.unified_diff(a.splitlines(), b.splitlines(), na, nb, lineterm="", n=0))[:n])
+
+
+# --- one variable ----------------------------------------------------------------
+def check_disabled_is_baseline(r, extra):
+    b_out, b_err = r.run("baseline", extra)
+    d_out, d_err = r.run("disabled", extra)
+    for what, b, d in (("stdout", b_out, d_out), ("stderr", scrub(b_err), scrub(d_err))):
+        if b != d:
+            fail(f"disabled with {extra}: {what} differs from the baseline's:\n{diff(b, d, 'baseline', 'disabled')}")
+    return d_out
+
+
+def check_unset(r, name):
+    _, err = r.run("enabled")
+    convs = conv_traces(err)
+    forwarded = sum(1 for t in convs if t[2] == "hipDNN")
+    if forwarded < 10:
+        fail(f"unset: only {forwarded} convolution calls forwarded (expected most of {len(convs)})")
+    named = [l for l in wrapper_lines(err) if name in l]
+    if named:
+        fail(f"unset: wrapper lines name {name}: {named[:3]}")
+    return convs
+
+
+def check_decline(r, name, value, d_out):
+    out, err = r.run("enabled", {name: value})
+    convs = conv_traces(err)
+    reason = f"declined: {name}={value} ("
+    wrong = [t for t in convs if t[2] != "MIOpen Private" or not t[3].startswith(reason)]
+    if not convs or wrong:
+        fail(f"{name}={value}: expected every convolution call '-> MIOpen Private ({reason}...)', "
+             f"{len(wrong)} of {len(convs)} are not: {wrong[:3]}")
+    if not any(f"convolutions stay on MIOpen while {name}={value} (" in l for l in wrapper_lines(err)):
+        fail(f"{name}={value}: the banner does not say the convolutions stay on MIOpen")
+    if out != d_out:
+        fail(f"{name}={value}: results differ from the disabled run's:\n{diff(d_out, out, 'disabled', 'enabled')}")
+    return f"{len(convs)} convolution calls declined naming {name}={value}"
+
+
+def check_warn(r, name, value):
+    _, err = r.run("enabled", {name: value})
+    warnings = [l for l in wrapper_lines(err) if l.startswith(f"{WRAPPER} warning: {name}={value} (")]
+    if len(warnings) != 1:
+        fail(f"{name}={value}: expected one warning naming it, got {len(warnings)}:\n" + "\n".join(wrapper_lines(err)[:10]))
+    forwarded = sum(1 for t in conv_traces(err) if t[2] == "hipDNN")
+    if forwarded < 10:
+        fail(f"{name}={value}: forwarding should go on, only {forwarded} convolution calls forwarded")
+    return f"one warning ({warnings[0][len(WRAPPER) + 1:]}); {forwarded} convolution calls forwarded"
+
+
+def route(trace):
+    """(entry point, target, reason) without a forwarded call's note (it
+    carries measured times)."""
+    entry, _family, target, reason = trace
+    return entry, target, reason.split(";")[0] if target == "hipDNN" else reason
+
+
+def check_none(r, name, value, unset_convs):
+    _, err = r.run("enabled", {name: value})
+    routes = [route(t) for t in conv_traces(err)]
+    unset = [route(t) for t in unset_convs]
+    if routes != unset:
+        first = next((i for i, (a, b) in enumerate(zip(unset, routes)) if a != b), min(len(unset), len(routes)))
+        fail(f"{name}={value}: routing differs from the unset run's at call {first} of {len(unset)}: "
+             f"unset {unset[first:first + 1]} vs set {routes[first:first + 1]}")
+    named = [l for l in wrapper_lines(err) if name in l]
+    if named:
+        fail(f"{name}={value}: wrapper lines name it: {named[:3]}")
+    return f"routing identical to the unset run ({len(routes)} convolution calls)"
+
+
+def variable(r, a):
+    name, _, value = a.assignment.partition("=")
+    if not name.startswith("MIOPEN_") or not _:
+        fail(f"expected NAME=VALUE with a MIOPEN_ name, got {a.assignment!r}")
+    d_out = check_disabled_is_baseline(r, {name: value})
+    unset_convs = check_unset(r, name)
+    if a.expect == "decline":
+        what = check_decline(r, name, value, d_out)
+    elif a.expect == "warn":
+        what = check_warn(r, name, value)
+    else:
+        what = check_none(r, name, value, unset_convs)
+    print(f"{name}={value}: disabled byte-identical to baseline; unset forwards and names nothing; set: {what}")
+
+
+# --- MIOPEN_ENABLE_LOGGING_CMD ---------------------------------------------------------
+def miopen_lines(err):
+    return "".join(scrub(l) + "\n" for l in err.splitlines() if not l.startswith(WRAPPER))
+
+
+def lines_written_by_wrapper(err):
+    """Indices of the driver lines directly followed by a forwarded call's trace line."""
+    lines = err.splitlines()
+    return [i for i in range(len(lines) - 1)
+            if "./bin/MIOpenDriver " in lines[i] and not lines[i].startswith(WRAPPER)
+            and (m := TRACE.match(lines[i + 1])) and m.group(3) != "MIOpen Private"]
+
+
+def driver_line(r, a):
+    loud = {"MIOPEN_ENABLE_LOGGING_CMD": "1"}
+    logs = {mode: r.run(mode, loud)[1] for mode in ("baseline", "disabled", "enabled")}
+    mine = lines_written_by_wrapper(logs["enabled"])
+    lines = logs["enabled"].splitlines()
+    written = [lines[i] for i in mine]
+    if a.drop_wrapper_lines:
+        logs["enabled"] = "\n".join(l for i, l in enumerate(lines) if i not in set(mine)) + "\n"
+    base = miopen_lines(logs["baseline"])
+    commands = [l for l in base.splitlines() if " ./bin/MIOpenDriver " in l]
+    if len(commands) < 20:
+        fail(f"the baseline logged {len(commands)} MIOpenDriver lines: MIOPEN_ENABLE_LOGGING_CMD not honoured?")
+    kinds = {"[LogCmdConvolution]": False, "[LogCmdFindConvolution]": False, " -S 0": False,
+             " -F 1 ": False, " -F 2 ": False, " -F 4 ": False}
+    for k in kinds:
+        kinds[k] = any(k in l for l in written)
+    if len(written) < 20 or not all(kinds.values()):
+        fail(f"the enabled run's wrapper wrote {len(written)} driver lines; kinds covered: {kinds}")
+    failed = False
+    for mode in ("disabled", "enabled"):
+        got = miopen_lines(logs[mode])
+        if got != base:
+            failed = True
+            print(f"MIOpen's driver command lines differ: baseline vs {mode}\n{diff(base, got, 'baseline', mode)}")
+    if failed:
+        sys.exit(1)
+    print(f"MIOpen's stderr byte-identical across baseline, disabled and enabled: {len(commands)} MIOpenDriver "
+          f"lines, {len(written)} of them written by the wrapper for forwarded calls (kinds: {', '.join(kinds)})")
+
+
+def driver_replay(r, a):
+    """The lines the wrapper wrote for forwarded calls, replayed through
+    MIOpenDriver (driver/tests/run_sample.py verifies each direction against
+    the driver's own reference): the logged command reproduces a problem."""
+    err = r.run("enabled", {"MIOPEN_ENABLE_LOGGING_CMD": "1"})[1]
+    lines = err.splitlines()
+    written = sorted({lines[i].split("./bin/MIOpenDriver ", 1)[1] for i in lines_written_by_wrapper(err)})
+    if len(written) < 10:
+        fail(f"only {len(written)} distinct driver lines written by the wrapper")
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as sample:
+        sample.write("\n".join(written) + "\n")
+        sample.flush()
+        cmd = [sys.executable, "-B", a.run_sample, "--driver", a.driver, "--baseline-dir", a.baseline_dir,
+               "--sample", sample.name, "--configs", "disabled"]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        fail(f"MIOpenDriver replay of the wrapper's lines failed:\n{p.stdout[-3000:]}\n{p.stderr[-2000:]}")
+    print(f"{len(written)} distinct driver lines written by the wrapper replay in MIOpenDriver, every direction PASS")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--consumer", required=True, help="conv_differential of the installed tree")
+    ap.add_argument("--baseline-dir", required=True)
+    ap.add_argument("--backend-dir", required=True)
+    ap.add_argument("--cases", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=3)
+    sub = ap.add_subparsers(dest="check", required=True)
+    v = sub.add_parser("variable")
+    v.add_argument("assignment")
+    v.add_argument("--expect", required=True, choices=("decline", "warn", "none"))
+    d = sub.add_parser("driver-line")
+    d.add_argument("--drop-wrapper-lines", action="store_true", help="negative control")
+    d = sub.add_parser("driver-replay")
+    d.add_argument("--driver", required=True, help="the installed MIOpenDriver")
+    d.add_argument("--run-sample", required=True, help="driver/tests/run_sample.py")
+    a = ap.parse_args()
+    {"variable": variable, "driver-line": driver_line, "driver-replay": driver_replay}[a.check](Runner(a), a)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+// The MIOpenDriver command line MIOpen logs for a convolution call when
+// MIOPEN_ENABLE_LOGGING_CMD is on, in MIOpen's format:
+//   MIOpen(HIP): Command [LogCmdConvolution] ./bin/MIOpenDriver conv -n 1 -c 3 -H 8 -W 8 -k 4
+//       -y 3 -x 3 -p 1 -q 1 -u 1 -v 1 -l 1 -j 1 -m conv -g 1 -F 1 -t 1
+// (one line). The wrapper writes the same line for a convolution it forwards
+// (rust/forwarding-core/src/driver_cmd.rs); test/forwarding/check_environment.py
+// compares the two byte for byte.
+#pragma once
+
+#include <miopen/miopen.h>
+
+#include <string>
+
+namespace miopen {
+
+struct TensorDescriptor;
+struct ConvolutionDescriptor;
+
+namespace debug {
+
+// MIOpenDriver's -F values.
+enum class DriverConvDirection
+{
+    Fwd = 1,
+    Bwd = 2,
+    WrW = 4,
+};
+
+// The arguments after "./bin/MIOpenDriver ": x, w, y in forward naming (x is
+// dx for backward data, w is dw for backward weights). `immediate` adds
+// " -S 0", as MIOpen does for every immediate-mode call.
+std::string ConvArgsForMIOpenDriver(const TensorDescriptor& x,
+                                    const TensorDescriptor& w,
+                                    const ConvolutionDescriptor& conv,
+                                    const TensorDescriptor& y,
+                                    DriverConvDirection dir,
+                                    bool immediate);
+
+// Log the line (named after these functions, as MIOpen's are) when
+// MIOPEN_ENABLE_LOGGING_CMD is on. A null descriptor logs nothing: the entry
+// point reports it.
+void LogCmdConvolution(miopenTensorDescriptor_t x,
+                       miopenTensorDescriptor_t w,
+                       miopenConvolutionDescriptor_t conv,
+                       miopenTensorDescriptor_t y,
+                       DriverConvDirection dir,
+                       bool immediate);
+void LogCmdFindConvolution(miopenTensorDescriptor_t x,
+                           miopenTensorDescriptor_t w,
+                           miopenConvolutionDescriptor_t conv,
+                           miopenTensorDescriptor_t y,
+                           DriverConvDirection dir);
+
+} // namespace debug
+} // namespace miopen
