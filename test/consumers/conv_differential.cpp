@@ -27,6 +27,11 @@
 // is reported instead of passing silently.
 #include <miopen/miopen.h>
 
+// Exported by MIOpen but not in its public header; MIGraphX declares it the
+// same way to set the descriptor's Find mode (1 = Normal).
+extern "C" miopenStatus_t miopenHiddenSetConvolutionFindMode(miopenConvolutionDescriptor_t convDesc,
+                                                             int findMode);
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -321,6 +326,7 @@ struct Problem
     bool bad_ydims  = false; // invalid problem: y's last extent off by one
     bool exhaustive = false; // Find's exhaustiveSearch
     int request     = 1;     // Find's requestAlgoCount
+    int find_mode   = 0;     // --find-mode: set on the descriptor when > 0
 };
 
 // Logical tensor of a problem: dims in N, C, [D,] H, W order.
@@ -808,6 +814,8 @@ bool run_case(miopenHandle_t handle, int index, const Problem& p, Rng& rng, bool
                "miopenInitConvolutionDescriptor");
     if(p.g > 1 || p.mode != miopenConvolution)
         o.note(miopenSetConvolutionGroupCount(cd, p.g), "miopenSetConvolutionGroupCount");
+    if(p.find_mode > 0)
+        o.note(miopenHiddenSetConvolutionFindMode(cd, p.find_mode), "miopenHiddenSetConvolutionFindMode");
     if(p.attr >= 0)
         o.note(miopenSetConvolutionAttribute(cd, static_cast<miopenConvolutionAttrib_t>(p.attr), p.attr_value),
                "miopenSetConvolutionAttribute");
@@ -966,7 +974,8 @@ bool run_case(miopenHandle_t handle, int index, const Problem& p, Rng& rng, bool
 int usage(const char* argv0)
 {
     std::fprintf(stderr,
-                 "usage: %s [--cases N] [--seed S] [--only I] [--corrupt-case K]\n"
+                 "usage: %s [--cases N] [--seed S] [--only I] [--corrupt-case K] [--find-mode M]\n"
+                 "  --find-mode M     set each descriptor's Find mode (miopenHiddenSetConvolutionFindMode)\n"
                  "  --corrupt-case K  perturb one output value of the first successful case >= K\n"
                  "                    after the library computed it (negative test of the checker)\n",
                  argv0);
@@ -978,6 +987,7 @@ int usage(const char* argv0)
 int main(int argc, char** argv)
 {
     long cases = 1000, only = -1, corrupt_case = -1;
+    int find_mode = 0;
     unsigned long long seed = 1;
     for(int i = 1; i < argc; ++i)
     {
@@ -997,6 +1007,8 @@ int main(int argc, char** argv)
             only = static_cast<long>(v);
         else if(a == "--corrupt-case")
             corrupt_case = static_cast<long>(v);
+        else if(a == "--find-mode")
+            find_mode = static_cast<int>(v);
         else
             return usage(argv[0]);
     }
@@ -1015,7 +1027,8 @@ int main(int argc, char** argv)
         if(only >= 0 && i != only)
             continue;
         Rng rng{mix64(mix64(seed) ^ (static_cast<std::uint64_t>(i) + 0x632BE59BD9B4E019ull))};
-        const Problem p = generate(rng);
+        Problem p   = generate(rng);
+        p.find_mode = find_mode;
         std::fprintf(stderr, "conv_differential: case %ld\n", i);
         std::fflush(stderr);
         run_case(handle, static_cast<int>(i), p, rng, corrupt_case >= 0 && i >= corrupt_case, &corrupted, counters);

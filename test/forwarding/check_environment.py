@@ -22,6 +22,18 @@ Subcommands (one CTest each):
       unset:         the same consumer forwards and no wrapper line names NAME
       disabled:      stdout and stderr byte-identical to the baseline's, both
                      with NAME=VALUE (pointer values removed)
+  descriptor-find-mode MODE --expect decline|none
+      the consumer sets each descriptor's Find mode to MODE through
+      miopenHiddenSetConvolutionFindMode (as MIGraphX does).
+      disabled:      byte-identical to the baseline's, both with MODE
+      set, enabled:  decline -> every legacy Find call stays on MIOpen Private
+                     naming the descriptor's mode, the unset run forwarded
+                     Finds, other convolution calls still forward, and each
+                     legacy-find case line (status, failing step, the
+                     algorithm and workspace Find returned) equals the
+                     disabled run's (maxerr left out: the compute after Find
+                     is still forwarded); none -> the routing is the unset
+                     run's and no wrapper line names the mode
   driver-line [--drop-wrapper-lines]
       MIOPEN_ENABLE_LOGGING_CMD=1: MIOpen's lines on stderr (the wrapper's own
       `MIOpen(hipDNN wrapper):` lines left out) are byte-identical across the
@@ -67,7 +79,7 @@ class Runner:
         self.run("baseline", keep_db=seeded)
         self.seeded_db = seeded
 
-    def run(self, mode, extra=None, keep_db=None):
+    def run(self, mode, extra=None, keep_db=None, args=()):
         env = {k: v for k, v in os.environ.items() if not k.startswith(SCRUB)}
         if mode == "baseline":
             env["LD_LIBRARY_PATH"] = self.a.baseline_dir
@@ -77,7 +89,7 @@ class Runner:
         if mode == "enabled":
             env["MIOPEN_HIPDNN_LOG_ROUTING"] = "1"
         env.update(extra or {})
-        cmd = [self.a.consumer, "--cases", str(self.a.cases), "--seed", str(self.a.seed)]
+        cmd = [self.a.consumer, "--cases", str(self.a.cases), "--seed", str(self.a.seed), *args]
         with tempfile.TemporaryDirectory() as work:
             db = os.path.join(work, "db")
             if self.seeded_db:
@@ -114,9 +126,9 @@ def diff(a, b, na, nb, n=12):
 
 
 # --- one variable ----------------------------------------------------------------
-def check_disabled_is_baseline(r, extra):
-    b_out, b_err = r.run("baseline", extra)
-    d_out, d_err = r.run("disabled", extra)
+def check_disabled_is_baseline(r, extra, args=()):
+    b_out, b_err = r.run("baseline", extra, args=args)
+    d_out, d_err = r.run("disabled", extra, args=args)
     for what, b, d in (("stdout", b_out, d_out), ("stderr", scrub(b_err), scrub(d_err))):
         if b != d:
             fail(f"disabled with {extra}: {what} differs from the baseline's:\n{diff(b, d, 'baseline', 'disabled')}")
@@ -197,6 +209,62 @@ def variable(r, a):
     print(f"{name}={value}: disabled byte-identical to baseline; unset forwards and names nothing; set: {what}")
 
 
+# --- the Find mode set on the descriptor --------------------------------------------
+FIND_ENTRIES = ("miopenFindConvolutionForwardAlgorithm", "miopenFindConvolutionBackwardDataAlgorithm",
+                "miopenFindConvolutionBackwardWeightsAlgorithm")
+SETTER = "miopenHiddenSetConvolutionFindMode"
+DESCRIPTOR_REASON = f"declined: find mode Normal set on the descriptor ({SETTER})"
+MAXERR = re.compile(r" maxerr=\S+")
+
+
+def find_case_lines(out):
+    """The legacy-find case lines without maxerr: status, failing step, and
+    the algorithm and workspace the case's Find returned."""
+    return [MAXERR.sub("", l) for l in out.splitlines() if " legacy-find " in l]
+
+
+def check_find_declined(mode, routes, unset, out, d_out):
+    finds = [t for t in routes if t[0] in FIND_ENTRIES]
+    wrong = [t for t in finds if t[1:] != ("MIOpen Private", DESCRIPTOR_REASON)]
+    if len(finds) < 5 or wrong:
+        fail(f"find mode {mode}: expected every Find call '-> MIOpen Private ({DESCRIPTOR_REASON})', "
+             f"{len(wrong)} of {len(finds)} are not: {wrong[:3]}")
+    if not any(t[0] in FIND_ENTRIES and t[1] == "hipDNN" for t in unset):
+        fail("the unset run forwarded no Find call: the decline would prove nothing")
+    others = [t for t in routes if t[0] not in FIND_ENTRIES]
+    if any(t[2] == DESCRIPTOR_REASON for t in others):
+        fail(f"find mode {mode}: a call other than Find declined naming the descriptor's mode")
+    forwarded = sum(1 for t in others if t[1] == "hipDNN")
+    if forwarded < 10:
+        fail(f"find mode {mode}: only {forwarded} other convolution calls forwarded (compute should go on)")
+    got, want = find_case_lines(out), find_case_lines(d_out)
+    if not want or got != want:
+        fail(f"find mode {mode}: Find's results differ from the disabled run's:\n"
+             f"{diff(chr(10).join(want), chr(10).join(got), 'disabled', 'enabled')}")
+    return f"{len(finds)} Find calls declined naming the descriptor's mode, {len(want)} legacy-find cases equal " \
+           f"the disabled run's, {forwarded} other convolution calls forwarded"
+
+
+def descriptor_find_mode(r, a):
+    args = ("--find-mode", str(a.mode))
+    d_out = check_disabled_is_baseline(r, None, args)
+    unset = [route(t) for t in conv_traces(r.run("enabled")[1])]
+    out, err = r.run("enabled", args=args)
+    routes = [route(t) for t in conv_traces(err)]
+    if a.expect == "decline":
+        what = check_find_declined(a.mode, routes, unset, out, d_out)
+    else:
+        if routes != unset:
+            first = next((i for i, (u, s) in enumerate(zip(unset, routes)) if u != s), min(len(unset), len(routes)))
+            fail(f"find mode {a.mode}: routing differs from the unset run's at call {first} of {len(unset)}: "
+                 f"unset {unset[first:first + 1]} vs set {routes[first:first + 1]}")
+        named = [l for l in wrapper_lines(err) if SETTER in l]
+        if named:
+            fail(f"find mode {a.mode}: wrapper lines name it: {named[:3]}")
+        what = f"routing identical to the unset run ({len(routes)} convolution calls)"
+    print(f"descriptor find mode {a.mode}: disabled byte-identical to baseline; set: {what}")
+
+
 # --- MIOPEN_ENABLE_LOGGING_CMD ---------------------------------------------------------
 def miopen_lines(err):
     return "".join(scrub(l) + "\n" for l in err.splitlines() if not l.startswith(WRAPPER))
@@ -271,13 +339,18 @@ def main():
     v = sub.add_parser("variable")
     v.add_argument("assignment")
     v.add_argument("--expect", required=True, choices=("decline", "warn", "none"))
+    f = sub.add_parser("descriptor-find-mode")
+    f.add_argument("mode", type=int)
+    f.add_argument("--expect", required=True, choices=("decline", "none"))
     d = sub.add_parser("driver-line")
     d.add_argument("--drop-wrapper-lines", action="store_true", help="negative control")
     d = sub.add_parser("driver-replay")
     d.add_argument("--driver", required=True, help="the installed MIOpenDriver")
     d.add_argument("--run-sample", required=True, help="driver/tests/run_sample.py")
     a = ap.parse_args()
-    {"variable": variable, "driver-line": driver_line, "driver-replay": driver_replay}[a.check](Runner(a), a)
+    checks = {"variable": variable, "descriptor-find-mode": descriptor_find_mode, "driver-line": driver_line,
+              "driver-replay": driver_replay}
+    checks[a.check](Runner(a), a)
 
 
 if __name__ == "__main__":

@@ -152,6 +152,18 @@ impl EnvPolicy {
     }
 }
 
+/// MIOpen's Normal Find mode (`miopenConvolutionFindModeNormal`), as the
+/// descriptor holds it: the exhaustive search.
+pub const FIND_MODE_NORMAL: i32 = 1;
+
+/// Why a legacy Find stays on MIOpen when its convolution descriptor's Find
+/// mode is Normal. It is `MIOPEN_FIND_MODE=1`'s rule, asked through the API
+/// (MIGraphX calls `miopenHiddenSetConvolutionFindMode(desc, 1)`); MIOpen
+/// reads the descriptor's mode in its Find, so only Find checks it.
+pub fn descriptor_find_mode_decline(mode: i32) -> Option<&'static str> {
+    (mode == FIND_MODE_NORMAL).then_some("find mode Normal set on the descriptor (miopenHiddenSetConvolutionFindMode)")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,6 +190,19 @@ mod tests {
         }
         for v in ["2", "FAST", "3", "HYBRID", "5", "DYNAMIC_HYBRID", ""] {
             assert_eq!(policy(&[("MIOPEN_FIND_MODE", v)]), EnvPolicy::default(), "{v}");
+        }
+    }
+
+    #[test]
+    fn descriptor_find_mode_declines_only_normal() {
+        assert_eq!(
+            descriptor_find_mode_decline(1),
+            Some("find mode Normal set on the descriptor (miopenHiddenSetConvolutionFindMode)")
+        );
+        // Fast, Hybrid, the deprecated FastHybrid, DynamicHybrid (MIOpen's
+        // default) and values MIOpen rejects ask for no exhaustive search.
+        for mode in [0, 2, 3, 4, 5, 6, -1] {
+            assert_eq!(descriptor_find_mode_decline(mode), None, "{mode}");
         }
     }
 

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -537,27 +538,41 @@ TEST_F(ProviderVsReference, FindOnFirstExecuteOnly)
         c.in = {11, 10};
         c.N = 1;
         SCOPED_TRACE(c.str());
-        std::string log;
-        {
-            tu::ScopedEnv level("MIOPEN_LOG_LEVEL", "5");
-            ::testing::internal::CaptureStderr();
-            auto first = run(c, kMio);
-            auto second = run(c, kMio);
-            log = ::testing::internal::GetCapturedStderr();
-            ASSERT_TRUE(first.taken && second.taken) << first.error << second.error;
-            EXPECT_EQ(first.out, second.out);
-        }
-        auto occurrences = [&](const std::string& what) {
-            size_t n = 0;
-            for(size_t pos = log.find(what); pos != std::string::npos; pos = log.find(what, pos + 1))
+        // MIOpen reads MIOPEN_LOG_LEVEL once per process: the two runs happen in
+        // a fresh process (threadsafe death test: this test re-executed) with
+        // the level set before the first MIOpen call; it exits 0 when the
+        // counts are right and prints what it saw otherwise.
+        GTEST_FLAG_SET(death_test_style, "threadsafe");
+        EXPECT_EXIT(
             {
-                ++n;
-            }
-            return n;
-        };
-        EXPECT_EQ(occurrences(k.find), 1u);
-        EXPECT_EQ(occurrences(k.run), 2u);
-        EXPECT_GE(occurrences("GetWorkSpaceSize("), 2u);
+                setenv("MIOPEN_LOG_LEVEL", "5", 1);
+                ::testing::internal::CaptureStderr();
+                auto first = run(c, kMio);
+                auto second = run(c, kMio);
+                const std::string log = ::testing::internal::GetCapturedStderr();
+                auto occurrences = [&](const std::string& what) {
+                    size_t n = 0;
+                    for(size_t pos = log.find(what); pos != std::string::npos; pos = log.find(what, pos + 1))
+                        ++n;
+                    return n;
+                };
+                const bool ok = first.taken && second.taken && first.out == second.out &&
+                                occurrences(k.find) == 1 && occurrences(k.run) == 2 &&
+                                occurrences("GetWorkSpaceSize(") >= 2;
+                if(!ok)
+                {
+                    std::fprintf(stderr,
+                                 "taken %d/%d (%s%s), same output %d, find %zu (want 1), run %zu (want 2), "
+                                 "GetWorkSpaceSize %zu (want >= 2)\n-- log:\n%s\n",
+                                 first.taken, second.taken, first.error.c_str(), second.error.c_str(),
+                                 first.out == second.out, occurrences(k.find), occurrences(k.run),
+                                 occurrences("GetWorkSpaceSize("), log.c_str());
+                    std::_Exit(1);
+                }
+                std::_Exit(0);
+            },
+            ::testing::ExitedWithCode(0),
+            "");
     }
 }
 

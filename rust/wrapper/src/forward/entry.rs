@@ -10,6 +10,7 @@ use miopen_forwarding_core::driver_cmd::CmdKind;
 use miopen_forwarding_core::Direction;
 
 use super::calls::{self, Buffers, Conv, Fused, Workspace};
+use super::find_mode;
 use super::miopen_sys as sys;
 use super::read::Tensors;
 
@@ -158,7 +159,9 @@ pub fn miopenFindConvolutionForwardAlgorithm(
     let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
     let b = bufs(x, w, y as In);
     super::run_logging_cmd(index, &c, CmdKind::Find, || {
-        calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
+        find_mode::declined_by_descriptor(convDesc).unwrap_or_else(|| {
+            calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
+        })
     })
 }
 
@@ -225,7 +228,9 @@ pub fn miopenFindConvolutionBackwardDataAlgorithm(
     let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
     let b = bufs(dx, w, dy as In);
     super::run_logging_cmd(index, &c, CmdKind::Find, || {
-        calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
+        find_mode::declined_by_descriptor(convDesc).unwrap_or_else(|| {
+            calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
+        })
     })
 }
 
@@ -292,7 +297,9 @@ pub fn miopenFindConvolutionBackwardWeightsAlgorithm(
     let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
     let b = bufs(x, dw, dy as In);
     super::run_logging_cmd(index, &c, CmdKind::Find, || {
-        calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
+        find_mode::declined_by_descriptor(convDesc).unwrap_or_else(|| {
+            calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
+        })
     })
 }
 

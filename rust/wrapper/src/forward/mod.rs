@@ -4,6 +4,7 @@
 //!   generated routed body; it maps the C arguments onto a handler in
 //!   [`calls`] and returns `Some(status)` (ran on hipDNN, or failed there)
 //!   or `None` (declined: the routed body calls MIOpen Private);
+//! - [`find_mode`]: the Find mode set on a descriptor (declines a Normal Find);
 //! - [`hooks`]: entry points observed while forwarding is enabled;
 //! - [`read`]: MIOpen descriptors through Private's `_impl` getters;
 //! - [`graph`]: the hipDNN graph / plan / variant pack;
@@ -13,6 +14,7 @@
 mod backend;
 mod calls;
 pub mod entry;
+mod find_mode;
 mod graph;
 pub mod hooks;
 pub mod last_error;

@@ -2,6 +2,10 @@
 #include "common.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <string>
 
 namespace {
 
@@ -125,53 +129,90 @@ TEST(BatchNorm, InvalidArguments)
               miopenStatusBadParm);
 }
 
+namespace {
+// Like MIOpen, the test bed reads MIOPEN_LOG_LEVEL once per process, at the
+// first logging call. Each configuration therefore runs in a fresh process
+// (a threadsafe-style death test re-executes this test) with the variable set
+// before the first MIOpen call. `calls` makes the calls and `check` inspects
+// what they wrote to stderr; each returns "" when all is well.
+template <class Calls, class Check>
+void ExpectLogInFreshProcess(const char* level, Calls calls, Check check)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            if(level)
+                setenv("MIOPEN_LOG_LEVEL", level, 1);
+            else
+                unsetenv("MIOPEN_LOG_LEVEL");
+            testing::internal::CaptureStderr();
+            const std::string call_problem = calls();
+            const std::string err = testing::internal::GetCapturedStderr();
+            const std::string problem = call_problem.empty() ? check(err) : call_problem;
+            if(!problem.empty())
+            {
+                std::fprintf(stderr, "%s\n-- stderr was:\n%s\n", problem.c_str(), err.c_str());
+                std::_Exit(1);
+            }
+            std::_Exit(0);
+        },
+        testing::ExitedWithCode(0),
+        "");
+}
+
+std::string CreateSetDestroyTensor()
+{
+    miopenTensorDescriptor_t t = nullptr;
+    if(miopenCreateTensorDescriptor(&t) != miopenStatusSuccess)
+        return "miopenCreateTensorDescriptor failed";
+    if(miopenSet4dTensorDescriptor(t, miopenFloat, 1, 2, 3, 4) != miopenStatusSuccess)
+        return "miopenSet4dTensorDescriptor failed";
+    miopenDestroyTensorDescriptor(t);
+    return "";
+}
+
+std::string SetNullTensor()
+{
+    return miopenSet4dTensorDescriptor(nullptr, miopenFloat, 1, 1, 1, 1) == miopenStatusBadParm
+               ? ""
+               : "a null descriptor did not give miopenStatusBadParm";
+}
+
+std::string Contains(const std::string& err, std::initializer_list<const char*> needles)
+{
+    for(const char* needle : needles)
+        if(err.find(needle) == std::string::npos)
+            return std::string("missing from the log: ") + needle;
+    return "";
+}
+
+std::string Empty(const std::string& err) { return err.empty() ? "" : "expected no output"; }
+} // namespace
+
 TEST(Logging, LevelFiveLogsApiCallsAndDefaultIsSilent)
 {
-    {
-        mmt::ScopedEnv level("MIOPEN_LOG_LEVEL", "5");
-        testing::internal::CaptureStderr();
-        miopenTensorDescriptor_t t = nullptr;
-        ASSERT_EQ(miopenCreateTensorDescriptor(&t), miopenStatusSuccess);
-        ASSERT_EQ(miopenSet4dTensorDescriptor(t, miopenFloat, 1, 2, 3, 4), miopenStatusSuccess);
-        miopenDestroyTensorDescriptor(t);
-        const auto err = testing::internal::GetCapturedStderr();
-        EXPECT_NE(err.find("miopenCreateTensorDescriptor"), std::string::npos) << err;
-        EXPECT_NE(err.find("miopenSet4dTensorDescriptor"), std::string::npos) << err;
-        // Arguments are printed by name.
-        EXPECT_NE(err.find("c = 2"), std::string::npos) << err;
-    }
-    {
-        mmt::ScopedEnv level("MIOPEN_LOG_LEVEL", nullptr);
-        testing::internal::CaptureStderr();
-        miopenTensorDescriptor_t t = nullptr;
-        ASSERT_EQ(miopenCreateTensorDescriptor(&t), miopenStatusSuccess);
-        ASSERT_EQ(miopenSet4dTensorDescriptor(t, miopenFloat, 1, 2, 3, 4), miopenStatusSuccess);
-        miopenDestroyTensorDescriptor(t);
-        EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
-    }
-    {
-        // Level 4 (warnings) does not log calls either.
-        mmt::ScopedEnv level("MIOPEN_LOG_LEVEL", "4");
-        testing::internal::CaptureStderr();
-        mmt::Handle h;
-        EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
-    }
+    // Arguments are printed by name.
+    ExpectLogInFreshProcess("5", CreateSetDestroyTensor, [](const std::string& err) {
+        return Contains(err, {"miopenCreateTensorDescriptor", "miopenSet4dTensorDescriptor", "c = 2"});
+    });
+    ExpectLogInFreshProcess(nullptr, CreateSetDestroyTensor, Empty);
+    // Level 4 (warnings) does not log calls either.
+    ExpectLogInFreshProcess(
+        "4",
+        [] {
+            miopenHandle_t h = nullptr;
+            if(miopenCreate(&h) != miopenStatusSuccess)
+                return std::string("miopenCreate failed");
+            miopenDestroy(h);
+            return std::string();
+        },
+        Empty);
 }
 
 TEST(Logging, ErrorsPrintByDefaultButNotWhenQuiet)
 {
-    {
-        mmt::ScopedEnv level("MIOPEN_LOG_LEVEL", nullptr);
-        testing::internal::CaptureStderr();
-        EXPECT_EQ(miopenSet4dTensorDescriptor(nullptr, miopenFloat, 1, 1, 1, 1), miopenStatusBadParm);
-        const auto err = testing::internal::GetCapturedStderr();
-        EXPECT_NE(err.find("Error"), std::string::npos) << err;
-        EXPECT_NE(err.find("miopenStatusBadParm"), std::string::npos) << err;
-    }
-    {
-        mmt::ScopedEnv level("MIOPEN_LOG_LEVEL", "1");
-        testing::internal::CaptureStderr();
-        EXPECT_EQ(miopenSet4dTensorDescriptor(nullptr, miopenFloat, 1, 1, 1, 1), miopenStatusBadParm);
-        EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
-    }
+    ExpectLogInFreshProcess(nullptr, SetNullTensor, [](const std::string& err) {
+        return Contains(err, {"Error", "miopenStatusBadParm"});
+    });
+    ExpectLogInFreshProcess("1", SetNullTensor, Empty);
 }
