@@ -3,21 +3,13 @@
 # Idempotent: each step checks before it acts, so a second run only verifies.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib/trixie-debs.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib/apt-install.sh"
 
 PREFIX="${MIOPEN_WRAP_TOOLS_PREFIX:-/opt/miopen-wrap-tools}"
 CORROSION_VERSION_MIN="0.5"
 
 apt_pkgs=(cmake g++ make pkg-config libclang-dev clang libgtest-dev valgrind abigail-tools patchelf python3 bc)
-missing=()
-for p in "${apt_pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  echo "setup-deps: installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+apt_install_missing setup-deps "${apt_pkgs[@]}"
 
 # Corrosion is only packaged in trixie. It is plain CMake files, so we fetch the
 # .deb with a private apt state (the system's sources stay bookworm) and unpack it.

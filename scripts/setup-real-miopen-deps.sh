@@ -25,6 +25,7 @@
 # /opt/miopen-wrap-tools/real-miopen. Prints `prefix: <dir>` last.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib/trixie-debs.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib/apt-install.sh"
 
 PREFIX="${MIOPEN_WRAP_REAL_DEPS_PREFIX:-/opt/miopen-wrap-tools/real-miopen}"
 HALF_SRC=""
@@ -44,16 +45,7 @@ done
 apt_pkgs=(rocm-cmake libamdhip64-dev hipcc libamd-comgr-dev libhsa-runtime-dev librocrand-dev clang-15
           libboost-filesystem-dev libboost-system-dev libsqlite3-dev libbz2-dev bzip2 nlohmann-json3-dev
           ccache curl ca-certificates)
-missing=()
-for p in "${apt_pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  echo "setup-real-miopen-deps: installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+apt_install_missing setup-real-miopen-deps "${apt_pkgs[@]}"
 
 TRIXIE=$PREFIX/trixie
 if [ ! -f "$TRIXIE/usr/include/hip/hip_version.h" ] || [ ! -f "$TRIXIE/usr/include/rocblas/rocblas.h" ]; then
