@@ -4,7 +4,8 @@
 #
 # Cache variables:
 #   MIOPEN_WRAP_CORROSION_HINT  a prefix holding Corrosion (>= 0.5) when it is
-#                               not on CMAKE_PREFIX_PATH
+#                               not on CMAKE_PREFIX_PATH (default: the prefix
+#                               scripts/setup-deps.sh installs it into)
 #   Rust_COMPILER               rustc; found through rustup when empty
 #
 # miopen_wrap_import_runtime(MANIFEST_PATH <Cargo.toml>)
@@ -16,7 +17,15 @@
 #   <target> is built before cargo builds <crate-target>.
 include_guard(GLOBAL)
 
-set(MIOPEN_WRAP_CORROSION_HINT "" CACHE PATH
+# Default: where scripts/setup-deps.sh unpacks Debian trixie's Corrosion
+# (its MIOPEN_WRAP_TOOLS_PREFIX), so this repository's build and an adopted
+# MIOpen tree find the same one. A system install is found first.
+if(DEFINED ENV{MIOPEN_WRAP_TOOLS_PREFIX})
+  set(MIOPEN_WRAP_CORROSION_DEFAULT_HINT "$ENV{MIOPEN_WRAP_TOOLS_PREFIX}/usr")
+else()
+  set(MIOPEN_WRAP_CORROSION_DEFAULT_HINT /opt/miopen-wrap-tools/usr)
+endif()
+set(MIOPEN_WRAP_CORROSION_HINT "${MIOPEN_WRAP_CORROSION_DEFAULT_HINT}" CACHE PATH
   "A prefix holding Corrosion >= 0.5 when it is not on CMAKE_PREFIX_PATH")
 if(NOT Rust_COMPILER)
   # With rustup, Corrosion's FindRust needs the real rustc path, not a toolchain name.

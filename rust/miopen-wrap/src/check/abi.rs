@@ -268,20 +268,7 @@ pub fn abi(baseline: &Path, wrapper: &Path, opts: &AbiOptions) -> Result<GateRep
     let mut r = GateReport::new(Gate::Abi);
     r.note(format!("baseline: {}", baseline.display()));
     r.note(format!("wrapper:  {}", wrapper.display()));
-    if !w.has_debug_info || !b.has_debug_info {
-        r.note(format!(
-            "debug info: baseline {}, wrapper {}; without DWARF on both sides libabigail compares ELF symbols only (no type comparison)",
-            if b.has_debug_info { "yes" } else { "no" },
-            if w.has_debug_info { "yes" } else { "no" }
-        ));
-    }
-
-    if !opts.include_cxx {
-        let cxx_gone = b.exports().filter(|s| s.name.starts_with("_Z") && !w.exports_name(&s.name)).count();
-        r.note(format!(
-            "C++ (_Z) symbols not compared (--include-cxx compares them); {cxx_gone} of the baseline's are not exported by the wrapper (MIOpen internals, which stay in libMIOpen_private)"
-        ));
-    }
+    note_scope(&b, &w, opts, &mut r);
     // The export contract (contract.rs), as no-dropped applies it: the
     // baseline's internal exports are not API, so their absence from the
     // wrapper is no removal.
@@ -301,7 +288,53 @@ pub fn abi(baseline: &Path, wrapper: &Path, opts: &AbiOptions) -> Result<GateRep
     for l in &full.summary_lines {
         r.note(format!("abidiff summary: {l}"));
     }
+    report_removals(&full, &text, &mut r);
+    let pair = Pair { baseline, wrapper, b: &b, internal: &internal };
+    let changes = if full.changed() > 0 { real_changes(opts, &pair, &full, &mut r)? } else { Changes::default() };
 
+    r.summary = if r.passed() {
+        format!(
+            "no symbol-level ABI difference between {} and {} ({} added function(s), {} added variable(s){})",
+            file_name(baseline),
+            file_name(wrapper),
+            full.added_functions + full.added_function_symbols,
+            full.added_variables + full.added_variable_symbols,
+            match changes.artifacts {
+                0 => String::new(),
+                n => format!(", {n} type-level artifact(s) of Rust debug info ignored"),
+            }
+        )
+    } else {
+        if !changes.printed_detail {
+            for l in interesting_lines(&text, 60) {
+                r.note(l);
+            }
+        }
+        format!("{} ABI problem(s): {}", r.problems.len(), r.problems[0])
+    };
+    Ok(r)
+}
+
+/// Notes on what the comparison can see: debug info on each side, and the
+/// C++ exports it leaves out.
+fn note_scope(b: &ElfInfo, w: &ElfInfo, opts: &AbiOptions, r: &mut GateReport) {
+    if !w.has_debug_info || !b.has_debug_info {
+        r.note(format!(
+            "debug info: baseline {}, wrapper {}; without DWARF on both sides libabigail compares ELF symbols only (no type comparison)",
+            if b.has_debug_info { "yes" } else { "no" },
+            if w.has_debug_info { "yes" } else { "no" }
+        ));
+    }
+    if !opts.include_cxx {
+        let cxx_gone = b.exports().filter(|s| s.name.starts_with("_Z") && !w.exports_name(&s.name)).count();
+        r.note(format!(
+            "C++ (_Z) symbols not compared (--include-cxx compares them); {cxx_gone} of the baseline's are not exported by the wrapper (MIOpen internals, which stay in libMIOpen_private)"
+        ));
+    }
+}
+
+/// Removed symbols and ELF-level changes (SONAME, architecture) fail.
+fn report_removals(full: &AbidiffSummary, text: &str, r: &mut GateReport) {
     if full.removed() > 0 {
         for l in text.lines().filter(|l| l.trim_start().starts_with("[D]")) {
             r.problem(format!("removed: {}", l.trim()));
@@ -313,66 +346,65 @@ pub fn abi(baseline: &Path, wrapper: &Path, opts: &AbiOptions) -> Result<GateRep
     for e in &full.elf_changes {
         r.problem(e.clone());
     }
+}
 
-    let mut artifacts = 0u64;
-    let mut printed_detail = false;
-    if full.changed() > 0 {
-        let (c_described, other_described) = classify_debug_info(opts, wrapper)?;
-        let candidates: Vec<&String> = other_described.iter().filter(|n| b.exports_name(n)).collect();
-        let (real, real_text) = if candidates.is_empty() {
-            (full.clone(), text.clone())
-        } else {
-            r.note(format!(
-                "{} exported symbol(s) of the wrapper are described by non-C (Rust) debug info only; {} by C/C++ debug info",
-                candidates.len(),
-                c_described.len()
-            ));
-            let re = format!("^({})$", candidates.iter().map(|n| regex_escape(n)).collect::<Vec<_>>().join("|"));
-            // A suppression specification (not --drop, which does not
-            // filter change reports) hides the Rust-described stubs.
-            let (_, t2) = abidiff(opts, baseline, wrapper, &[re], &internal)?;
-            (parse_abidiff(&t2), t2)
-        };
-        artifacts = full.changed().saturating_sub(real.changed());
-        if artifacts > 0 {
-            r.note(format!(
-                "{artifacts} change report(s) are type-level artifacts: the wrapper's stubs are Rust and carry no C debug info, so libabigail compares the baseline's C declarations with Rust DWARF; not failing on those (symbol presence and versions are still compared)"
-            ));
-        }
-        if real.changed() > 0 {
-            r.problem(format!(
-                "{} function(s) and {} variable(s) changed (described by C/C++ debug info):",
-                real.changed_functions, real.changed_variables
-            ));
+/// The two libraries compared, and the baseline's internal exports.
+struct Pair<'a> {
+    baseline: &'a Path,
+    wrapper: &'a Path,
+    b: &'a ElfInfo,
+    internal: &'a [String],
+}
+
+/// Change reports that were only Rust debug info, and whether the real ones
+/// were already printed.
+#[derive(Default)]
+struct Changes {
+    artifacts: u64,
+    printed_detail: bool,
+}
+
+/// abidiff reported changed functions or variables: re-run it with the
+/// stubs that only Rust DWARF describes suppressed, and fail on what remains.
+fn real_changes(opts: &AbiOptions, pair: &Pair<'_>, full: &AbidiffSummary, r: &mut GateReport) -> Result<Changes> {
+    let (c_described, other_described) = classify_debug_info(opts, pair.wrapper)?;
+    let candidates: Vec<&String> = other_described.iter().filter(|n| pair.b.exports_name(n)).collect();
+    let (real, real_text) = if candidates.is_empty() {
+        (full.clone(), String::new())
+    } else {
+        r.note(format!(
+            "{} exported symbol(s) of the wrapper are described by non-C (Rust) debug info only; {} by C/C++ debug info",
+            candidates.len(),
+            c_described.len()
+        ));
+        let re = format!("^({})$", candidates.iter().map(|n| regex_escape(n)).collect::<Vec<_>>().join("|"));
+        // A suppression specification (not --drop, which does not filter
+        // change reports) hides the Rust-described stubs.
+        let (_, t2) = abidiff(opts, pair.baseline, pair.wrapper, &[re], pair.internal)?;
+        (parse_abidiff(&t2), t2)
+    };
+    let mut changes = Changes { artifacts: full.changed().saturating_sub(real.changed()), printed_detail: false };
+    if changes.artifacts > 0 {
+        r.note(format!(
+            "{} change report(s) are type-level artifacts: the wrapper's stubs are Rust and carry no C debug info, so libabigail compares the baseline's C declarations with Rust DWARF; not failing on those (symbol presence and versions are still compared)",
+            changes.artifacts
+        ));
+    }
+    if real.changed() > 0 {
+        r.problem(format!(
+            "{} function(s) and {} variable(s) changed (described by C/C++ debug info):",
+            real.changed_functions, real.changed_variables
+        ));
+        // With no Rust-described candidates the first run's text is the
+        // real one; the caller prints it.
+        if !real_text.is_empty() {
             for l in interesting_lines(&real_text, 60) {
                 r.note(l);
             }
-            printed_detail = true;
+            changes.printed_detail = true;
         }
     }
-
-    r.summary = if r.passed() {
-        format!(
-            "no symbol-level ABI difference between {} and {} ({} added function(s), {} added variable(s){})",
-            file_name(baseline),
-            file_name(wrapper),
-            full.added_functions + full.added_function_symbols,
-            full.added_variables + full.added_variable_symbols,
-            if artifacts > 0 {
-                format!(", {artifacts} type-level artifact(s) of Rust debug info ignored")
-            } else {
-                String::new()
-            }
-        )
-    } else {
-        if !printed_detail {
-            for l in interesting_lines(&text, 60) {
-                r.note(l);
-            }
-        }
-        format!("{} ABI problem(s): {}", r.problems.len(), r.problems[0])
-    };
-    Ok(r)
+    Ok(changes)
 }
 
 #[cfg(test)]

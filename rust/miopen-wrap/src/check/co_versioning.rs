@@ -47,8 +47,7 @@ pub fn co_versioning(wrapper: &Path, private: &Path, opts: &CoVersioningOptions)
     let w = ElfInfo::read_shared(wrapper)?;
     let p = ElfInfo::read_shared(private)?;
     let mut r = GateReport::new(Gate::CoVersioning);
-    let wname = file_name(wrapper);
-    let pname = file_name(private);
+    let (wname, pname) = (file_name(wrapper), file_name(private));
 
     // 1. Version metadata agrees.
     let wv = stamp_of(&mut r, "wrapper", &w);
@@ -58,61 +57,12 @@ pub fn co_versioning(wrapper: &Path, private: &Path, opts: &CoVersioningOptions)
             r.problem(format!("version metadata disagree: {wname} is {wv}, {pname} is {pv}"));
         }
     }
-
     // 2. SONAMEs.
-    r.note(format!("wrapper DT_SONAME: {}", w.soname.as_deref().unwrap_or("(none)")));
-    r.note(format!("private DT_SONAME: {}", p.soname.as_deref().unwrap_or("(none)")));
-    r.note(format!("wrapper DT_NEEDED: {:?}", w.needed));
-    if w.soname.is_none() {
-        r.problem(format!("{wname} has no DT_SONAME"));
-    }
-    if let Some(exp) = &opts.expect_soname {
-        if w.soname.as_deref() != Some(exp.as_str()) {
-            r.problem(format!("{wname} has DT_SONAME {:?}, expected `{exp}`", w.soname.as_deref().unwrap_or("(none)")));
-        }
-    }
-    if let Some(exp) = &opts.expect_private_soname {
-        if p.soname.as_deref() != Some(exp.as_str()) {
-            r.problem(format!("{pname} has DT_SONAME {:?}, expected `{exp}`", p.soname.as_deref().unwrap_or("(none)")));
-        }
-    }
-
+    check_sonames(&w, &p, opts, &mut r);
     // 3. The wrapper's DT_NEEDED names this private library, at the wrapper's SOVERSION.
     match &p.soname {
         None => r.problem(format!("{pname} has no DT_SONAME, so the wrapper's DT_NEEDED cannot be matched to it")),
-        Some(psoname) => {
-            if !w.needed.iter().any(|n| n == psoname) {
-                let similar: Vec<&String> = w.needed.iter().filter(|n| n.contains("MIOpen_private")).collect();
-                r.problem(format!(
-                    "{wname} has no DT_NEEDED `{psoname}` (the DT_SONAME of {pname}){}",
-                    if similar.is_empty() {
-                        String::new()
-                    } else {
-                        format!(
-                            "; it needs {}",
-                            similar.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
-                        )
-                    }
-                ));
-            } else {
-                let wx = w.soversion();
-                let px = soversion_of(psoname);
-                match (&wx, &px) {
-                    (Some(a), Some(b)) if a == b => r.note(format!(
-                        "wrapper SOVERSION {a} = SOVERSION of DT_NEEDED `{psoname}`"
-                    )),
-                    (None, None) => r.note(format!(
-                        "neither SONAME carries a .so.<X> suffix (renamed pair); DT_NEEDED `{psoname}` matches the private library's DT_SONAME"
-                    )),
-                    _ => r.problem(format!(
-                        "SOVERSION mismatch: wrapper {} is at {}, its DT_NEEDED `{psoname}` is at {}",
-                        w.soname.as_deref().unwrap_or("(none)"),
-                        wx.as_deref().unwrap_or("(none)"),
-                        px.as_deref().unwrap_or("(none)")
-                    )),
-                }
-            }
-        }
+        Some(psoname) => check_binding(&w, psoname, &pname, &mut r),
     }
 
     r.summary = if r.passed() {
@@ -125,4 +75,52 @@ pub fn co_versioning(wrapper: &Path, private: &Path, opts: &CoVersioningOptions)
         format!("{} problem(s): {}", r.problems.len(), r.problems[0])
     };
     Ok(r)
+}
+
+/// Both libraries have the DT_SONAMEs asked for (and the wrapper one at all).
+fn check_sonames(w: &ElfInfo, p: &ElfInfo, opts: &CoVersioningOptions, r: &mut GateReport) {
+    let (wname, pname) = (file_name(&w.path), file_name(&p.path));
+    r.note(format!("wrapper DT_SONAME: {}", w.soname.as_deref().unwrap_or("(none)")));
+    r.note(format!("private DT_SONAME: {}", p.soname.as_deref().unwrap_or("(none)")));
+    r.note(format!("wrapper DT_NEEDED: {:?}", w.needed));
+    if w.soname.is_none() {
+        r.problem(format!("{wname} has no DT_SONAME"));
+    }
+    for (name, info, expected) in [(&wname, w, &opts.expect_soname), (&pname, p, &opts.expect_private_soname)] {
+        if let Some(exp) = expected {
+            if info.soname.as_deref() != Some(exp.as_str()) {
+                r.problem(format!(
+                    "{name} has DT_SONAME {:?}, expected `{exp}`",
+                    info.soname.as_deref().unwrap_or("(none)")
+                ));
+            }
+        }
+    }
+}
+
+/// The wrapper `w` has DT_NEEDED `psoname` (the private library's DT_SONAME)
+/// at its own SOVERSION.
+fn check_binding(w: &ElfInfo, psoname: &str, pname: &str, r: &mut GateReport) {
+    let wname = file_name(&w.path);
+    if !w.needed.iter().any(|n| n == psoname) {
+        let similar: Vec<String> =
+            w.needed.iter().filter(|n| n.contains("MIOpen_private")).map(|s| format!("`{s}`")).collect();
+        let needs = if similar.is_empty() { String::new() } else { format!("; it needs {}", similar.join(", ")) };
+        r.problem(format!("{wname} has no DT_NEEDED `{psoname}` (the DT_SONAME of {pname}){needs}"));
+        return;
+    }
+    let wx = w.soversion();
+    let px = soversion_of(psoname);
+    match (&wx, &px) {
+        (Some(a), Some(b)) if a == b => r.note(format!("wrapper SOVERSION {a} = SOVERSION of DT_NEEDED `{psoname}`")),
+        (None, None) => r.note(format!(
+            "neither SONAME carries a .so.<X> suffix (renamed pair); DT_NEEDED `{psoname}` matches the private library's DT_SONAME"
+        )),
+        _ => r.problem(format!(
+            "SOVERSION mismatch: wrapper {} is at {}, its DT_NEEDED `{psoname}` is at {}",
+            w.soname.as_deref().unwrap_or("(none)"),
+            wx.as_deref().unwrap_or("(none)"),
+            px.as_deref().unwrap_or("(none)")
+        )),
+    }
 }

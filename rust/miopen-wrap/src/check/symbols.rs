@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use super::contract::{self, BaselineExport};
-use super::elf::{ElfInfo, ElfKind};
+use super::elf::{ElfInfo, ElfKind, Symbol};
 use super::error::{CheckError, Result};
 use super::report::{short_list, GateReport};
 use super::Gate;
@@ -119,90 +119,18 @@ pub fn no_dropped(wrapper: &Path, baseline: &Path, private: Option<&Path>, ignor
     let w = ElfInfo::read_shared(wrapper)?;
     let b = ElfInfo::read_shared(baseline)?;
     let p = private.map(ElfInfo::read_shared).transpose()?;
-    let private_exports: BTreeSet<&str> = p.iter().flat_map(|p| p.exports().map(|s| s.name.as_str())).collect();
-    let mut internal = 0usize;
-    let mut internal_lost = Vec::new();
     let mut r = GateReport::new(Gate::NoDropped);
     r.note(format!("baseline: {}", baseline.display()));
     r.note(format!("wrapper:  {}", wrapper.display()));
 
-    // name -> set of (version, default) the wrapper exports.
-    let mut wmap: BTreeMap<&str, Vec<(Option<&str>, bool)>> = BTreeMap::new();
-    for s in w.exports() {
-        wmap.entry(s.name.as_str()).or_default().push((s.version.as_deref(), s.default_version));
-    }
-
-    let mut considered = 0usize;
-    let mut skipped_cxx = 0usize;
-    let mut ignored = Vec::new();
-    let mut dropped = Vec::new();
-    for s in b.exports() {
-        if s.name.starts_with("_Z") {
-            skipped_cxx += 1;
-            continue;
-        }
-        if LINKER_SYMBOLS.contains(&s.name.as_str()) || ignore.matches(&s.name) {
-            ignored.push(s.display());
-            continue;
-        }
-        if contract::classify(&b, s) == BaselineExport::Internal {
-            internal += 1;
-            if p.is_some() && !private_exports.contains(s.name.as_str()) {
-                internal_lost.push(s.name.clone());
-                r.problem(format!(
-                    "`{}` (unversioned, internal) is exported by the baseline but by neither {} nor {}: \
-                     binaries linked against the baseline can no longer resolve it",
-                    s.name,
-                    file_name(wrapper),
-                    private.map(file_name).unwrap_or_default()
-                ));
-            }
-            continue;
-        }
-        considered += 1;
-        match wmap.get(s.name.as_str()) {
-            None => {
-                dropped.push(s.name.clone());
-                r.problem(format!("`{}` is exported by the baseline but not by {}", s.display(), file_name(wrapper)));
-            }
-            Some(vs) => {
-                if let Some(bv) = s.version.as_deref() {
-                    let same = vs.iter().any(|(v, d)| *v == Some(bv) && *d == s.default_version);
-                    if !same {
-                        dropped.push(s.name.clone());
-                        let have: Vec<String> = vs
-                            .iter()
-                            .map(|(v, d)| match v {
-                                Some(v) if *d => format!("{}@@{v}", s.name),
-                                Some(v) => format!("{}@{v}", s.name),
-                                None => format!("{} (unversioned)", s.name),
-                            })
-                            .collect();
-                        r.problem(format!(
-                            "`{}` has a different version node in {}: {}",
-                            s.display(),
-                            file_name(wrapper),
-                            have.join(", ")
-                        ));
-                    }
-                }
-            }
-        }
-    }
-    r.note(format!("baseline C API exports checked: {considered} (C++ `_Z` symbols skipped: {skipped_cxx})"));
-    if internal > 0 {
-        r.note(match private {
-            Some(pp) => format!(
-                "baseline internal exports (unversioned in a versioned library; not API, not re-exported): {internal}, \
-                 {} of them still exported by {}",
-                internal - internal_lost.len(),
-                file_name(pp)
-            ),
-            None => format!(
-                "baseline internal exports (unversioned in a versioned library; not API): {internal}, \
-                 not checked (--private checks that the private library still exports them)"
-            ),
-        });
+    let libs = Libraries { wrapper, private };
+    let scan = scan_baseline(&b, &w, p.as_ref(), &ignore, libs, &mut r);
+    r.note(format!(
+        "baseline C API exports checked: {} (C++ `_Z` symbols skipped: {})",
+        scan.considered, scan.skipped_cxx
+    ));
+    if scan.internal > 0 {
+        r.note(internal_note(&scan, private));
     }
     let unexpected = unexpected_additions(&w, &b, &ignore);
     for name in &unexpected {
@@ -212,34 +140,142 @@ pub fn no_dropped(wrapper: &Path, baseline: &Path, private: Option<&Path>, ignor
             WRAPPER_ADDITIONS.join(", ")
         ));
     }
-    if !ignored.is_empty() {
-        r.note(format!("ignored (linker-defined or --ignore): {}", ignored.join(", ")));
+    if !scan.ignored.is_empty() {
+        r.note(format!("ignored (linker-defined or --ignore): {}", scan.ignored.join(", ")));
     }
-    r.summary = if !unexpected.is_empty() {
-        format!("{} unexpected export(s): {}", unexpected.len(), short_list(&unexpected, 8))
-    } else if !internal_lost.is_empty() && dropped.is_empty() {
+    r.summary = no_dropped_summary(&scan, &unexpected, baseline, wrapper);
+    Ok(r)
+}
+
+/// The wrapper and private library paths, for messages.
+#[derive(Clone, Copy)]
+struct Libraries<'a> {
+    wrapper: &'a Path,
+    private: Option<&'a Path>,
+}
+
+/// What `no-dropped` found walking the baseline's exports.
+#[derive(Default)]
+struct BaselineScan {
+    /// C API exports checked against the wrapper.
+    considered: usize,
+    skipped_cxx: usize,
+    /// Internal exports (see `contract`) and those neither library exports.
+    internal: usize,
+    internal_lost: Vec<String>,
+    ignored: Vec<String>,
+    /// API exports missing from the wrapper or at another version node.
+    dropped: Vec<String>,
+}
+
+/// Walks the baseline's exports: C API ones must be in the wrapper at the
+/// same version node, internal ones in the private library (when given).
+fn scan_baseline(
+    b: &ElfInfo,
+    w: &ElfInfo,
+    p: Option<&ElfInfo>,
+    ignore: &SymbolGlobs,
+    libs: Libraries<'_>,
+    r: &mut GateReport,
+) -> BaselineScan {
+    let private_exports: BTreeSet<&str> = p.iter().flat_map(|p| p.exports().map(|s| s.name.as_str())).collect();
+    // name -> the (version, default) pairs the wrapper exports it at.
+    let mut wmap: BTreeMap<&str, Vec<(Option<&str>, bool)>> = BTreeMap::new();
+    for s in w.exports() {
+        wmap.entry(s.name.as_str()).or_default().push((s.version.as_deref(), s.default_version));
+    }
+    let mut scan = BaselineScan::default();
+    for s in b.exports() {
+        if s.name.starts_with("_Z") {
+            scan.skipped_cxx += 1;
+        } else if LINKER_SYMBOLS.contains(&s.name.as_str()) || ignore.matches(&s.name) {
+            scan.ignored.push(s.display());
+        } else if contract::classify(b, s) == BaselineExport::Internal {
+            scan.internal += 1;
+            if p.is_some() && !private_exports.contains(s.name.as_str()) {
+                scan.internal_lost.push(s.name.clone());
+                r.problem(format!(
+                    "`{}` (unversioned, internal) is exported by the baseline but by neither {} nor {}: \
+                     binaries linked against the baseline can no longer resolve it",
+                    s.name,
+                    file_name(libs.wrapper),
+                    libs.private.map(file_name).unwrap_or_default()
+                ));
+            }
+        } else {
+            scan.considered += 1;
+            if let Some(problem) = wrapper_mismatch(s, wmap.get(s.name.as_str()), libs.wrapper) {
+                scan.dropped.push(s.name.clone());
+                r.problem(problem);
+            }
+        }
+    }
+    scan
+}
+
+/// Why the wrapper's exports `have` of the baseline's API symbol `s` do not
+/// keep it: missing, or not at its version node; None when they do.
+fn wrapper_mismatch(s: &Symbol, have: Option<&Vec<(Option<&str>, bool)>>, wrapper: &Path) -> Option<String> {
+    let Some(have) = have else {
+        return Some(format!("`{}` is exported by the baseline but not by {}", s.display(), file_name(wrapper)));
+    };
+    let bv = s.version.as_deref()?;
+    if have.iter().any(|(v, d)| *v == Some(bv) && *d == s.default_version) {
+        return None;
+    }
+    let shown: Vec<String> = have
+        .iter()
+        .map(|(v, d)| match v {
+            Some(v) if *d => format!("{}@@{v}", s.name),
+            Some(v) => format!("{}@{v}", s.name),
+            None => format!("{} (unversioned)", s.name),
+        })
+        .collect();
+    Some(format!("`{}` has a different version node in {}: {}", s.display(), file_name(wrapper), shown.join(", ")))
+}
+
+fn internal_note(scan: &BaselineScan, private: Option<&Path>) -> String {
+    match private {
+        Some(pp) => format!(
+            "baseline internal exports (unversioned in a versioned library; not API, not re-exported): {}, \
+             {} of them still exported by {}",
+            scan.internal,
+            scan.internal - scan.internal_lost.len(),
+            file_name(pp)
+        ),
+        None => format!(
+            "baseline internal exports (unversioned in a versioned library; not API): {}, \
+             not checked (--private checks that the private library still exports them)",
+            scan.internal
+        ),
+    }
+}
+
+fn no_dropped_summary(scan: &BaselineScan, unexpected: &[String], baseline: &Path, wrapper: &Path) -> String {
+    if !unexpected.is_empty() {
+        format!("{} unexpected export(s): {}", unexpected.len(), short_list(unexpected, 8))
+    } else if !scan.internal_lost.is_empty() && scan.dropped.is_empty() {
         format!(
             "{} internal baseline export(s) exported by neither library: {}",
-            internal_lost.len(),
-            short_list(&internal_lost, 8)
+            scan.internal_lost.len(),
+            short_list(&scan.internal_lost, 8)
         )
-    } else if dropped.is_empty() {
+    } else if scan.dropped.is_empty() {
+        let internal = match scan.internal {
+            0 => String::new(),
+            n => format!("; {n} internal export(s) left to the private library"),
+        };
         format!(
-            "all {considered} C API symbols of {} are exported by {} with the same version node; \
-             no export beyond them but the wrapper's own ({}){}",
+            "all {} C API symbols of {} are exported by {} with the same version node; \
+             no export beyond them but the wrapper's own ({}){internal}",
+            scan.considered,
             file_name(baseline),
             file_name(wrapper),
             WRAPPER_ADDITIONS.join(", "),
-            if internal > 0 {
-                format!("; {internal} internal export(s) left to the private library")
-            } else {
-                String::new()
-            }
         )
     } else {
-        format!("{} baseline symbol(s) dropped or re-versioned: {}", dropped.len(), short_list(&dropped, 8))
-    };
-    Ok(r)
+        format!("{} baseline symbol(s) dropped or re-versioned: {}", scan.dropped.len(), short_list(&scan.dropped, 8))
+    }
 }
 
 /// C exports of the wrapper that the baseline does not have, other than the
@@ -278,10 +314,6 @@ pub fn provider(private: &Path, providers: &[PathBuf], wrapper: Option<&Path>) -
     };
     let mut r = GateReport::new(Gate::Provider);
     r.note(format!("private: {}", private.display()));
-    let private_exports: BTreeSet<&str> = p.exports().map(|s| s.name.as_str()).collect();
-
-    let mut bad = Vec::new();
-    let mut impl_refs = BTreeSet::new();
     let mut files = Vec::with_capacity(providers.len());
     for path in providers {
         let f = ElfInfo::read(path)?;
@@ -290,33 +322,73 @@ pub fn provider(private: &Path, providers: &[PathBuf], wrapper: Option<&Path>) -
         }
         files.push(f);
     }
-    // Symbols one provider file defines for another (object files of one
-    // plugin) are internal to the plugin, whatever their name.
-    let provider_defs: BTreeSet<String> = files.iter().flat_map(|f| f.exports().map(|s| s.name.clone())).collect();
+    let mut check = ProviderCheck {
+        private,
+        private_soname: p.soname.as_deref(),
+        private_exports: p.exports().map(|s| s.name.as_str()).collect(),
+        // Symbols one provider file defines for another (object files of one
+        // plugin) are internal to the plugin, whatever their name.
+        provider_defs: files.iter().flat_map(|f| f.exports().map(|s| s.name.clone())).collect(),
+        wrapper_soname: wrapper_soname.as_deref(),
+        bad: Vec::new(),
+        impl_refs: BTreeSet::new(),
+    };
     for (path, f) in providers.iter().zip(&files) {
+        check.undefined_symbols(path, f, &mut r);
+        check.needed(path, f, &mut r);
+    }
+    r.note(format!("_impl symbols referenced and resolved by private: {}", check.impl_refs.len()));
+    r.summary = if check.bad.is_empty() {
+        format!(
+            "{} provider file(s) reference only _impl symbols exported by {} ({} distinct)",
+            providers.len(),
+            file_name(private),
+            check.impl_refs.len()
+        )
+    } else {
+        format!("{} violation(s): {}", check.bad.len(), short_list(&check.bad, 8))
+    };
+    Ok(r)
+}
+
+/// The `provider` gate's view of the private library and what it found.
+struct ProviderCheck<'a> {
+    private: &'a Path,
+    private_soname: Option<&'a str>,
+    private_exports: BTreeSet<&'a str>,
+    provider_defs: BTreeSet<String>,
+    wrapper_soname: Option<&'a str>,
+    bad: Vec<String>,
+    impl_refs: BTreeSet<String>,
+}
+
+impl ProviderCheck<'_> {
+    /// The undefined MIOpen symbols of one provider file: `_impl` names the
+    /// private library exports, nothing else.
+    fn undefined_symbols(&mut self, path: &Path, f: &ElfInfo, r: &mut GateReport) {
         let shown = path.display();
         let mut count = 0usize;
         for s in f.undefined() {
             let n = s.name.as_str();
-            if provider_defs.contains(n) {
+            if self.provider_defs.contains(n) {
                 continue;
             }
             if n.starts_with("miopen") {
                 count += 1;
                 if !is_impl(n) {
-                    bad.push(n.to_string());
+                    self.bad.push(n.to_string());
                     r.problem(format!(
                         "{shown} references public symbol `{n}` (must call `{n}{IMPL_SUFFIX}` from the private library)"
                     ));
-                } else if !private_exports.contains(n) {
-                    bad.push(n.to_string());
-                    r.problem(format!("{shown} references `{n}`, which {} does not export", file_name(private)));
+                } else if !self.private_exports.contains(n) {
+                    self.bad.push(n.to_string());
+                    r.problem(format!("{shown} references `{n}`, which {} does not export", file_name(self.private)));
                 } else {
-                    impl_refs.insert(n.to_string());
+                    self.impl_refs.insert(n.to_string());
                 }
             } else if n.starts_with("_Z") && (n.contains("6miopen") || n.contains("6MIOpen")) {
                 count += 1;
-                bad.push(n.to_string());
+                self.bad.push(n.to_string());
                 r.problem(format!(
                     "{shown} references MIOpen internal C++ symbol `{n}` (only the _impl C API is supported)"
                 ));
@@ -324,17 +396,21 @@ pub fn provider(private: &Path, providers: &[PathBuf], wrapper: Option<&Path>) -
         }
         let kind = if f.kind == ElfKind::Relocatable { "object" } else { "shared library" };
         r.note(format!("{shown} ({kind}): {count} undefined MIOpen symbol(s)"));
+    }
+
+    /// One provider file's DT_NEEDED: never the public wrapper.
+    fn needed(&mut self, path: &Path, f: &ElfInfo, r: &mut GateReport) {
+        let shown = path.display();
         for needed in &f.needed {
-            let is_wrapper = wrapper_soname.as_deref() == Some(needed.as_str()) || looks_like_wrapper_name(needed);
-            if is_wrapper {
-                bad.push(needed.clone());
+            if self.wrapper_soname == Some(needed.as_str()) || looks_like_wrapper_name(needed) {
+                self.bad.push(needed.clone());
                 r.problem(format!(
                     "{shown} has DT_NEEDED `{needed}` (the public wrapper); link libMIOpen_private only"
                 ));
             }
         }
         if f.kind == ElfKind::SharedObject {
-            let private_needed = p.soname.as_deref().map(|so| f.needed.iter().any(|n| n == so)).unwrap_or(false);
+            let private_needed = self.private_soname.map(|so| f.needed.iter().any(|n| n == so)).unwrap_or(false);
             r.note(format!(
                 "{shown}: DT_NEEDED {:?}{}",
                 f.needed,
@@ -342,18 +418,6 @@ pub fn provider(private: &Path, providers: &[PathBuf], wrapper: Option<&Path>) -
             ));
         }
     }
-    r.note(format!("_impl symbols referenced and resolved by private: {}", impl_refs.len()));
-    r.summary = if bad.is_empty() {
-        format!(
-            "{} provider file(s) reference only _impl symbols exported by {} ({} distinct)",
-            providers.len(),
-            file_name(private),
-            impl_refs.len()
-        )
-    } else {
-        format!("{} violation(s): {}", bad.len(), short_list(&bad, 8))
-    };
-    Ok(r)
 }
 
 /// Gate `hipdnn-independence`: the wrapper has no DT_NEEDED on a hipDNN
