@@ -8,7 +8,9 @@
 #   2. test/real-miopen/consumer.cpp (public API calls that need no device),
 #      built against each install, run three ways -- pre binary on the
 #      pre-wrapper library, the same binary on the wrapper (drop-in), the
-#      adopted binary on the wrapper -- stdout compared byte for byte;
+#      adopted binary on the wrapper -- stdout compared byte for byte; and
+#      MIOpen's own log of it (MIOPEN_ENABLE_LOGGING=1, MIOPEN_LOG_LEVEL=6)
+#      on both sides (test/real-miopen/compare_logs.py);
 #   3. facts for docs/adopting-in-miopen.md ("Real MIOpen"): export counts and
 #      differences, sizes, SONAME / DT_NEEDED / version nodes, RSS of the
 #      consumer process, build times (report.md and report.json).
@@ -38,7 +40,7 @@
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-usage() { sed -n '2,37p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 2; }
 
 SRC=""; WORK=/tmp/real-miopen-check; HALF_SRC=""; JOBS=$(nproc); OPT=""; DEPS=1; FROM_INSTALL=0; CTEST=0
 while [ $# -gt 0 ]; do
@@ -190,9 +192,9 @@ build_consumer() {  # build_consumer NAME SIDE-DIR
 }
 # Each run starts from empty user databases and caches: what one run stores
 # must not change what the next one finds.
-run_consumer() {  # run_consumer OUTNAME BINARY LIBDIR
+run_consumer() {  # run_consumer OUTNAME BINARY LIBDIR [VAR=VALUE...]
   rm -rf "$CONS/$1.db"; mkdir -p "$CONS/$1.db"
-  env LD_LIBRARY_PATH="$3" MIOPEN_USER_DB_PATH="$CONS/$1.db" MIOPEN_CUSTOM_CACHE_DIR="$CONS/$1.db" \
+  env LD_LIBRARY_PATH="$3" MIOPEN_USER_DB_PATH="$CONS/$1.db" MIOPEN_CUSTOM_CACHE_DIR="$CONS/$1.db" "${@:4}" \
       "$CONS/consumer-$2" > "$CONS/$1.stdout" 2> "$CONS/$1.stderr"
   local rc=$?
   echo "$rc" > "$CONS/$1.rc"
@@ -200,6 +202,38 @@ run_consumer() {  # run_consumer OUTNAME BINARY LIBDIR
   fact "consumer.$1.vmhwm_kb" "$(awk '/VmHWM/ {print $3}' "$CONS/$1.stderr")"
   fact "consumer.$1.vmrss_kb" "$(awk '/VmRSS/ {print $3}' "$CONS/$1.stderr")"
   return $rc
+}
+# MIOpen's own log (function calls with their arguments, info messages,
+# driver command lines) of the same consumer: twice on the pre-wrapper library
+# (what differs between those two runs is compared by shape only), once on the
+# adopted pair; test/real-miopen/compare_logs.py says what else may differ.
+check_logs() {
+  local logging=(MIOPEN_ENABLE_LOGGING=1 MIOPEN_LOG_LEVEL=6 MIOPEN_ENABLE_LOGGING_CMD=1) n r side
+  run_consumer log-baseline pre "$(dirname "$PRE_LIB")" "${logging[@]}" \
+    && run_consumer log-baseline-again pre "$(dirname "$PRE_LIB")" "${logging[@]}" \
+    && run_consumer log-adopted adopt "$(dirname "$WRAPPER")" "${logging[@]}" \
+    || { step log-compare FAIL "a logging run failed (exit statuses in $CONS/log-*.rc)"; return; }
+  local replace=()
+  for side in "$PRE" "$ADOPT"; do replace+=(--replace "$side/install=<install>" --replace "$side/tree=<tree>"); done
+  for n in log-baseline log-baseline-again log-adopted; do replace+=(--replace "$CONS/$n.db=<db>"); done
+  # The comparison must be able to fail: the adopted log with one entry
+  # point logged under its private name (no logger edit) has to differ.
+  sed '0,/miopen\([A-Z][A-Za-z0-9]*\)(/s//miopen\1_impl(/' "$CONS/log-adopted.stderr" > "$CONS/log-negative.stderr"
+  if cmp -s "$CONS/log-adopted.stderr" "$CONS/log-negative.stderr"; then
+    step log-compare-negative FAIL "no function-call line to change in $CONS/log-adopted.stderr"
+  elif python3 -B "$REPO/test/real-miopen/compare_logs.py" --baseline "$CONS/log-baseline.stderr" \
+       --baseline-again "$CONS/log-baseline-again.stderr" --adopted "$CONS/log-negative.stderr" \
+       "${replace[@]}" > "$LOGS/log-compare-negative.log" 2>&1; then
+    step log-compare-negative FAIL "a function logged as miopenX_impl compared equal"
+  else
+    step log-compare-negative ok "a function logged under its _impl name is told apart"
+  fi
+  if run log-compare python3 -B "$REPO/test/real-miopen/compare_logs.py" --baseline "$CONS/log-baseline.stderr" \
+       --baseline-again "$CONS/log-baseline-again.stderr" --adopted "$CONS/log-adopted.stderr" "${replace[@]}"; then
+    r=$(head -n1 "$LOGS/log-compare.log" | sed 's/^compare_logs: //'); step log-compare ok "$r"
+  else
+    step log-compare FAIL "see $LOGS/log-compare.log"
+  fi
 }
 if build_consumer pre "$PRE" && build_consumer adopt "$ADOPT"; then
   step consumer-build ok "test/real-miopen/consumer.cpp against both installs"
@@ -224,6 +258,7 @@ if build_consumer pre "$PRE" && build_consumer adopt "$ADOPT"; then
   else
     step consumer-compare FAIL "exit statuses $(cat "$CONS"/{baseline,dropin,adopted}.rc | tr '\n' ' ')or stdout differs (diff $CONS/baseline.stdout $CONS/dropin.stdout)"
   fi
+  check_logs
 else
   step consumer-build FAIL "see $LOGS/consumer-*-build.log"
 fi
