@@ -8,12 +8,16 @@ public (the logger edit), source line numbers stay (the rename's `#line`),
 and every message is the same. What may differ, and how it is handled:
 
 * the wrapper's own lines (`MIOpen(hipDNN wrapper): ...`, its routing trace
-  at log level 5 and above) are dropped from the adopted log and counted;
+  at log level 5 and above) are dropped from the adopted log and counted,
+  and the consumer's own (`consumer: ...`, its RSS) from every log;
+* addresses (hex numbers of 6 digits or more) are masked everywhere: no two
+  processes need agree on them, even two runs of the same library;
 * the two sides' directories (install prefixes, trees, user-db dirs) are
   replaced by the names given with --replace;
 * a line that differs between two runs of the *pre-wrapper* library
-  (addresses, times, uninitialised fields) is compared by its shape: every
-  number and hex address replaced by `#`;
+  (times, uninitialised fields), and every `[Measure]` line (a time, which
+  two runs may happen to share), is compared by its shape: every number
+  replaced by `#`;
 * MIOpen's `[GetLibPath]` line names the file that holds MIOpen's code: the
   private library after the adoption (MIOpen finds its db and kernel
   directories next to it, and both libraries are installed side by side).
@@ -28,6 +32,9 @@ import sys
 from pathlib import Path
 
 WRAPPER_PREFIX = "MIOpen(hipDNN wrapper):"
+CONSUMER_PREFIX = "consumer:"
+ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
+TIMING_TAG = "[Measure]"
 NUMBER = re.compile(r"0x[0-9a-fA-F]+|[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
 LIB_PATH_TAG = "[GetLibPath]"
 
@@ -39,6 +46,7 @@ def shape(line: str) -> str:
 def normalise(lines: list[str], replacements: list[tuple[str, str]]) -> list[str]:
     out = []
     for line in lines:
+        line = ADDRESS.sub("0x<address>", line)
         for old, new in replacements:
             line = line.replace(old, new)
         out.append(line)
@@ -66,6 +74,8 @@ def main() -> int:
 
     adopted = [line for line in adopted_all if not line.startswith(WRAPPER_PREFIX)]
     wrapper_lines = len(adopted_all) - len(adopted)
+    base, again, adopted = ([line for line in x if not line.startswith(CONSUMER_PREFIX)]
+                            for x in (base, again, adopted))
     base, again, adopted = (normalise(x, replacements) for x in (base, again, adopted))
     problems = []
     if any(line.startswith(WRAPPER_PREFIX) for line in base):
@@ -78,7 +88,7 @@ def main() -> int:
                         f"(after dropping {wrapper_lines} wrapper lines)")
     exact = by_shape = lib_path = 0
     for i, (b, d) in enumerate(zip(base, adopted), start=1):
-        varies = i <= len(again) and again[i - 1] != b
+        varies = TIMING_TAG in b or (i <= len(again) and again[i - 1] != b)
         if b == d:
             exact += 1
         elif varies and shape(b) == shape(d):
@@ -92,7 +102,7 @@ def main() -> int:
             break
 
     print(f"compare_logs: {len(base)} MIOpen log lines: {exact} identical, {by_shape} identical in shape "
-          f"(numbers that differ between two pre-wrapper runs: addresses, times, uninitialised fields), "
+          f"(numbers that differ between two pre-wrapper runs, or times), "
           f"{lib_path} [GetLibPath] naming the private library; {wrapper_lines} wrapper lines dropped")
     for p in problems:
         print(f"compare_logs: {p}")
