@@ -69,7 +69,9 @@ fi
 [ -d "$SRC/src" ] && [ -f "$SRC/include/miopen/miopen.h" ] || {
   echo "real-miopen-check: $SRC is not a MIOpen tree (needs src/ and include/miopen/miopen.h)" >&2; exit 2; }
 SRC=$(cd "$SRC" && pwd)
-mkdir -p "$WORK"; WORK=$(cd "$WORK" && pwd)
+# Physical paths: MIOpen logs its library and database paths resolved, and
+# the log comparison names each side's directory as MIOpen prints it.
+mkdir -p "$WORK"; WORK=$(cd "$WORK" && pwd -P)
 case "$WORK/" in "$SRC/"*) echo "real-miopen-check: the work dir is inside the tree" >&2; exit 2 ;; esac
 
 LOGS=$WORK/logs; mkdir -p "$LOGS"
