@@ -142,6 +142,8 @@ void LogCmdConvolution(miopenTensorDescriptor_t x,
         ConvArgsForMIOpenDriver(deref(x), deref(w), deref(conv), deref(y), dir, immediate));
 }
 
+// Its own body, not a call to LogCmdConvolution: the driver line is tagged
+// with the logging function's name ([LogCmdFindConvolution]), as MIOpen's is.
 void LogCmdFindConvolution(miopenTensorDescriptor_t x,
                            miopenTensorDescriptor_t w,
                            miopenConvolutionDescriptor_t conv,
