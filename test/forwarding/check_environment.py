@@ -183,14 +183,19 @@ def route(trace):
 def check_none(r, name, value, unset_convs):
     _, err = r.run("enabled", {name: value})
     routes = [route(t) for t in conv_traces(err)]
-    unset = [route(t) for t in unset_convs]
+    return same_routing_as_unset(f"{name}={value}", routes, [route(t) for t in unset_convs], err, name)
+
+
+def same_routing_as_unset(label, routes, unset, err, needle):
+    """The set run routed every convolution call as the unset run did, and
+    no wrapper line names the setting (`needle`)."""
     if routes != unset:
         first = next((i for i, (a, b) in enumerate(zip(unset, routes)) if a != b), min(len(unset), len(routes)))
-        fail(f"{name}={value}: routing differs from the unset run's at call {first} of {len(unset)}: "
+        fail(f"{label}: routing differs from the unset run's at call {first} of {len(unset)}: "
              f"unset {unset[first:first + 1]} vs set {routes[first:first + 1]}")
-    named = [l for l in wrapper_lines(err) if name in l]
+    named = [l for l in wrapper_lines(err) if needle in l]
     if named:
-        fail(f"{name}={value}: wrapper lines name it: {named[:3]}")
+        fail(f"{label}: wrapper lines name it: {named[:3]}")
     return f"routing identical to the unset run ({len(routes)} convolution calls)"
 
 
@@ -254,14 +259,7 @@ def descriptor_find_mode(r, a):
     if a.expect == "decline":
         what = check_find_declined(a.mode, routes, unset, out, d_out)
     else:
-        if routes != unset:
-            first = next((i for i, (u, s) in enumerate(zip(unset, routes)) if u != s), min(len(unset), len(routes)))
-            fail(f"find mode {a.mode}: routing differs from the unset run's at call {first} of {len(unset)}: "
-                 f"unset {unset[first:first + 1]} vs set {routes[first:first + 1]}")
-        named = [l for l in wrapper_lines(err) if SETTER in l]
-        if named:
-            fail(f"find mode {a.mode}: wrapper lines name it: {named[:3]}")
-        what = f"routing identical to the unset run ({len(routes)} convolution calls)"
+        what = same_routing_as_unset(f"find mode {a.mode}", routes, unset, err, SETTER)
     print(f"descriptor find mode {a.mode}: disabled byte-identical to baseline; set: {what}")
 
 
