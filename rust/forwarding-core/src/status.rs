@@ -55,7 +55,7 @@ const fn tr(hipdnn: i32, hipdnn_name: &'static str, miopen: u32, why: &'static s
 }
 
 /// One row per hipDNN status, in hipDNN's numbering (row i has value i).
-pub const TRANSLATION: [Translation; 15] = [
+pub const TRANSLATION: [Translation; 16] = [
     tr(0, "HIPDNN_STATUS_SUCCESS", miopen::SUCCESS, "success"),
     tr(1, "HIPDNN_STATUS_NOT_INITIALIZED", miopen::NOT_INITIALIZED, "used before set up"),
     tr(2, "HIPDNN_STATUS_BAD_PARAM", miopen::BAD_PARM, "a caller argument is wrong"),
@@ -81,6 +81,7 @@ pub const TRANSLATION: [Translation; 15] = [
     tr(12, "HIPDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED", miopen::ALLOC_FAILED, "device allocation failed"),
     tr(13, "HIPDNN_STATUS_EXECUTION_FAILED", miopen::UNKNOWN_ERROR, "what MIOpen returns for a failed HIP launch"),
     tr(14, "HIPDNN_STATUS_PLUGIN_ERROR", miopen::INTERNAL_ERROR, "a hipDNN engine plugin failed"),
+    tr(15, "HIPDNN_STATUS_VERSION_MISMATCH", miopen::VERSION_MISMATCH, "hipDNN's components disagree on a version"),
 ];
 
 /// The MIOpen status for a hipDNN status; values this table does not know
@@ -136,13 +137,14 @@ mod tests {
             ALLOC_FAILED,
             UNKNOWN_ERROR,
             INTERNAL_ERROR,
+            VERSION_MISMATCH,
         ];
         for (i, want) in expected.into_iter().enumerate() {
             assert_eq!(to_miopen(i as i32), want, "{}", TRANSLATION[i].hipdnn_name);
             assert_eq!(TRANSLATION[i].miopen, want);
             assert_eq!(translation(i as i32), Some(&TRANSLATION[i]));
         }
-        for unknown in [-1, 15, 1000, i32::MIN, i32::MAX] {
+        for unknown in [-1, 16, 1000, i32::MIN, i32::MAX] {
             assert_eq!(to_miopen(unknown), UNKNOWN_ERROR);
             assert_eq!(translation(unknown), None);
         }

@@ -45,6 +45,7 @@ pub mod status {
         INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED = 12,
         EXECUTION_FAILED = 13,
         PLUGIN_ERROR = 14,
+        VERSION_MISMATCH = 15,
     });
 
     /// The C name of a status, for diagnostics that do not depend on the
@@ -99,6 +100,7 @@ pub mod attr {
         TENSOR_DIMENSIONS = 1303,
         TENSOR_STRIDES = 1304,
         TENSOR_IS_VIRTUAL = 1305,
+        TENSOR_BYTE_ALIGNMENT = 1309,
         OPERATION_CONVOLUTION_FORWARD_W = 1400,
         OPERATION_CONVOLUTION_FORWARD_X = 1401,
         OPERATION_CONVOLUTION_FORWARD_Y = 1402,
@@ -123,6 +125,11 @@ pub mod attr {
         POINTWISE_MATH_PREC = 2307,
     });
 }
+
+/// The byte alignment every tensor has unless `TENSOR_BYTE_ALIGNMENT` says
+/// otherwise; the backend rejects a data pointer that is not a multiple of
+/// it at execute.
+pub const DEFAULT_TENSOR_ALIGNMENT: i64 = 16;
 
 /// `hipdnnBackendAttributeType_t` values: the element type of an attribute.
 pub mod attr_type {

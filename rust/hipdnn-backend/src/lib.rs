@@ -11,3 +11,5 @@
 pub mod abi;
 pub mod api;
 pub mod loader;
+pub mod probe;
+pub mod version;

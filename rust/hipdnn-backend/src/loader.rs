@@ -13,7 +13,8 @@
 //! [`search_plan`] is pure (inputs in, candidates and warnings out) so the
 //! order is unit-tested without touching the filesystem; [`load_from`] does
 //! the I/O. The first candidate that opens is *the* backend: if it lacks a
-//! pinned symbol or has the wrong major version that is an error, not a
+//! pinned symbol, reports a version the gate refuses ([`crate::version`]) or
+//! fails the probe ([`crate::probe`], in [`open`]) that is an error, not a
 //! reason to keep searching, so a misconfiguration is reported rather than
 //! silently papered over by some other copy further down the list.
 
@@ -23,13 +24,13 @@ use std::path::{Component, Path, PathBuf};
 use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
 
 use crate::api::Api;
+use crate::probe::{self, Revision};
+use crate::version::{self, Version};
 
 /// The backend's file name.
 pub const LIBRARY_NAME: &str = "libhipdnn_backend.so";
 /// Environment variable naming the absolute directory that holds [`LIBRARY_NAME`].
 pub const BACKEND_PATH_VAR: &str = "HIPDNN_BACKEND_LIBRARY_PATH";
-/// The hipDNN major version whose ABI [`crate::abi`] and [`crate::api`] pin.
-pub const PINNED_MAJOR: u32 = 1;
 
 /// Everything the search order depends on, gathered up front so that
 /// [`search_plan`] stays pure.
@@ -152,8 +153,10 @@ pub struct Backend {
     pub api: Api,
     /// The candidate path that was opened (absolute, or the bare name).
     pub path: PathBuf,
-    /// What `hipdnnVersionString_ext` returned.
-    pub version: String,
+    /// What `hipdnnVersionString_ext` returned, parsed.
+    pub version: Version,
+    /// What the probe found ([`open`]); the default until it ran.
+    pub revision: Revision,
     _lib: libloading::Library,
 }
 
@@ -171,32 +174,52 @@ pub enum LoadError {
     },
     #[error(
         "`{}` is not a usable hipDNN backend: it does not export `{symbol}`; set {BACKEND_PATH_VAR} \
-         to the absolute directory that holds a hipDNN {PINNED_MAJOR}.x {LIBRARY_NAME}",
-        .path.display()
+         to the absolute directory that holds a hipDNN {LIBRARY_NAME} of version {}",
+        .path.display(), version::accepted()
     )]
     MissingSymbol { path: PathBuf, symbol: &'static str },
     #[error(
-        "`{}` reports hipDNN version `{version}`, which is not MAJOR.MINOR.PATCH.TWEAK; set \
-         {BACKEND_PATH_VAR} to the absolute directory that holds a hipDNN {PINNED_MAJOR}.x {LIBRARY_NAME}",
-        .path.display()
+        "`{}` reports hipDNN version `{version}`, which is not MAJOR.MINOR.PATCH[.TWEAK]; set \
+         {BACKEND_PATH_VAR} to the absolute directory that holds a hipDNN {LIBRARY_NAME} of version {}",
+        .path.display(), version::accepted()
     )]
     BadVersion { path: PathBuf, version: String },
     #[error(
-        "`{}` is hipDNN version {version} but major version {expected} is required; set \
-         {BACKEND_PATH_VAR} to the absolute directory that holds a hipDNN {expected}.x {LIBRARY_NAME}",
-        .path.display()
+        "`{}` is hipDNN version {version}, which the wrapper is not verified against (it accepts {}); \
+         set {BACKEND_PATH_VAR} to the absolute directory that holds such a {LIBRARY_NAME}",
+        .path.display(), version::accepted()
     )]
-    WrongMajor { path: PathBuf, version: String, expected: u32 },
+    Unverified { path: PathBuf, version: Version },
+    #[error(
+        "`{}` (hipDNN version {version}) cannot be used: {why}; set {BACKEND_PATH_VAR} to the absolute \
+         directory that holds a {LIBRARY_NAME} of version {} built from a revision the wrapper pins \
+         (docs/hipdnn-compatibility.md)",
+        .path.display(), version::accepted()
+    )]
+    AbiMismatch { path: PathBuf, version: Version, why: String },
 }
 
-/// Plans the search for `inputs` and loads. The plan's warnings are dropped;
-/// callers that report them use [`search_plan`] and [`load_from`].
+/// Plans the search for `inputs` and loads it ([`load_from`]: symbols and
+/// version gate, no probe). The plan's warnings are dropped; the wrapper
+/// uses [`search_plan`] and [`open`].
 pub fn load(inputs: &SearchInputs) -> Result<Backend, LoadError> {
     load_from(&search_plan(inputs))
 }
 
+/// [`load_from`], then the probe: the backend the wrapper uses.
+pub fn open(plan: &Plan) -> Result<Backend, LoadError> {
+    let mut b = load_from(plan)?;
+    match probe::probe(&b.api) {
+        Ok(revision) => {
+            b.revision = revision;
+            Ok(b)
+        }
+        Err(why) => Err(LoadError::AbiMismatch { path: b.path.clone(), version: b.version.clone(), why }),
+    }
+}
+
 /// Opens the first candidate of `plan` that the dynamic loader accepts, then
-/// resolves the pinned symbols and checks the major version.
+/// resolves the pinned symbols and gates the version (no probe).
 pub fn load_from(plan: &Plan) -> Result<Backend, LoadError> {
     let mut searched = Vec::new();
     for c in &plan.candidates {
@@ -232,24 +255,14 @@ fn check(lib: Library, path: PathBuf) -> Result<Backend, LoadError> {
         return Err(LoadError::BadVersion { path, version });
     }
     // SAFETY: non-NULL, NUL-terminated, static lifetime per the ABI.
-    let version = unsafe { CStr::from_ptr(raw) }.to_string_lossy().into_owned();
-    match parse_major(&version) {
-        Some(PINNED_MAJOR) => Ok(Backend { api, path, version, _lib: lib.into() }),
-        Some(_) => Err(LoadError::WrongMajor { path, version, expected: PINNED_MAJOR }),
-        None => Err(LoadError::BadVersion { path, version }),
+    let reported = unsafe { CStr::from_ptr(raw) }.to_string_lossy().into_owned();
+    let Some(version) = Version::parse(&reported) else {
+        return Err(LoadError::BadVersion { path, version: reported });
+    };
+    if !version::is_verified(&version) {
+        return Err(LoadError::Unverified { path, version });
     }
-}
-
-/// The major of a "MAJOR.MINOR.PATCH.TWEAK" version (four non-empty decimal
-/// fields); anything else is `None`, so an unexpected format is never taken
-/// for a compatible backend.
-pub fn parse_major(version: &str) -> Option<u32> {
-    let fields: Vec<&str> = version.split('.').collect();
-    let decimal = |f: &&str| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit());
-    if fields.len() != 4 || !fields.iter().all(decimal) {
-        return None;
-    }
-    fields[0].parse().ok()
+    Ok(Backend { api, path, version, revision: Revision::default(), _lib: lib.into() })
 }
 
 #[cfg(test)]

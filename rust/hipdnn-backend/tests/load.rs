@@ -4,7 +4,8 @@
 
 use std::ffi::{c_char, c_void, CStr};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
 
 use hipdnn_backend::abi::{Descriptor, Handle};
 use hipdnn_backend::api::PINNED_SYMBOLS;
@@ -57,17 +58,7 @@ fn fake_backend(dir: &Path, version: &str, omit: Option<&str>) -> PathBuf {
     if omit != Some("hipdnnVersionString_ext") {
         src += &format!("const char* hipdnnVersionString_ext(void) {{ return {version}; }}\n");
     }
-    let c_file = dir.join("fake_backend.c");
-    std::fs::write(&c_file, src).unwrap();
-    let lib = dir.join(LIBRARY_NAME);
-    let out = Command::new("cc")
-        .args(["-shared", "-fPIC", "-Wall", "-Werror", "-o"])
-        .arg(&lib)
-        .arg(&c_file)
-        .output()
-        .unwrap_or_else(|e| panic!("these tests need a C compiler `cc` on PATH: {e}"));
-    assert!(out.status.success(), "cc failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    lib
+    common::compile_backend(dir, &src)
 }
 
 fn tmp() -> tempfile::TempDir {
@@ -89,7 +80,7 @@ fn loads_a_v1_backend_and_wires_every_entry_point() {
     let lib = fake_backend(t.path(), "\"1.2.3.4\"", None);
     let b = loader::load(&only_override(t.path())).unwrap();
     assert_eq!(b.path, lib);
-    assert_eq!(b.version, "1.2.3.4");
+    assert_eq!(b.version.to_string(), "1.2.3.4");
     assert_eq!(PINNED_SYMBOLS.len(), STUBS.len() + 1);
     let a = b.api;
     // SAFETY: the fake backend's stubs have the pinned signatures.
@@ -120,14 +111,26 @@ fn loads_a_v1_backend_and_wires_every_entry_point() {
 }
 
 #[test]
-fn wrong_major_is_rejected() {
+fn an_unverified_version_is_refused_naming_the_accepted_ones() {
     let t = tmp();
     let lib = fake_backend(t.path(), "\"2.0.0.0\"", None);
     match loader::load(&only_override(t.path())) {
-        Err(LoadError::WrongMajor { path, version, expected }) => {
-            assert_eq!((path, version.as_str(), expected), (lib, "2.0.0.0", 1));
+        Err(e @ LoadError::Unverified { .. }) => {
+            let LoadError::Unverified { path, version } = &e else { unreachable!() };
+            assert_eq!((path, version.to_string().as_str()), (&lib, "2.0.0.0"));
+            assert!(e.to_string().contains("it accepts 0.3.x to 0.4.x, 1.x"), "{e}");
         }
-        other => panic!("expected WrongMajor, got {other:?}"),
+        other => panic!("expected Unverified, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_real_version_forms_are_accepted() {
+    for reported in ["1.2.3.9f3e2a1", "1.2.3.unknown", "0.4.0.ab12cd3", "1.0.0"] {
+        let t = tmp();
+        fake_backend(t.path(), &format!("\"{reported}\""), None);
+        let b = loader::load(&only_override(t.path())).unwrap_or_else(|e| panic!("{reported}: {e}"));
+        assert_eq!(b.version.to_string(), reported);
     }
 }
 
@@ -202,7 +205,7 @@ fn first_openable_candidate_is_the_backend() {
     let v2 = fake_backend(&t.path().join("v2"), "\"2.1.0.0\"", None);
     let v1 = fake_backend(&t.path().join("v1"), "\"1.1.0.0\"", None);
     let e = loader::load_from(&plan_of(&[&v2, &v1])).unwrap_err();
-    assert!(matches!(&e, LoadError::WrongMajor { path, .. } if *path == v2), "{e:?}");
+    assert!(matches!(&e, LoadError::Unverified { path, .. } if *path == v2), "{e:?}");
 }
 
 #[test]

@@ -105,6 +105,7 @@ fn status_names() {
     assert_eq!(status::name(status::SUCCESS), "HIPDNN_STATUS_SUCCESS");
     assert_eq!(status::name(2), "HIPDNN_STATUS_BAD_PARAM");
     assert_eq!(status::name(14), "HIPDNN_STATUS_PLUGIN_ERROR");
-    assert_eq!(status::name(15), "HIPDNN_STATUS_UNKNOWN");
+    assert_eq!(status::name(15), "HIPDNN_STATUS_VERSION_MISMATCH");
+    assert_eq!(status::name(16), "HIPDNN_STATUS_UNKNOWN");
     assert_eq!(status::name(-1), "HIPDNN_STATUS_UNKNOWN");
 }

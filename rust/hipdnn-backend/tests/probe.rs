@@ -1,0 +1,137 @@
+//! The probe against fake backends shaped like hipDNN revisions: the pinned
+//! numbering, the older numbering (no pointwise; backward-data at 18, a
+//! non-convolution at 19), `CONV_MODE` taken as INT64, and a tensor without
+//! the byte-alignment attribute. Each shape is one C preprocessor switch.
+
+mod common;
+
+use std::path::Path;
+
+use hipdnn_backend::loader::{self, Candidate, LoadError, Plan};
+use hipdnn_backend::probe::Revision;
+
+/// A backend with every pinned symbol whose descriptor-type meanings and
+/// attribute types follow `defines` (`OLD_NUMBERING`, `CONV_MODE_INT64`,
+/// `NO_ALIGNMENT`). Descriptors are the type number cast to a pointer.
+fn shaped_backend(dir: &Path, defines: &[&str]) -> std::path::PathBuf {
+    let mut src: String = defines.iter().map(|d| format!("#define {d} 1\n")).collect();
+    src += r#"
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+enum { OK = 0, BAD_PARAM = 2, NOT_SUPPORTED = 8 };
+enum { T_INT64 = 3, T_CONV_MODE = 24, T_POINTWISE_MODE = 25 };
+enum { K_NONE, K_TENSOR, K_CONV, K_POINTWISE };
+static char last[64];
+static int kind(intptr_t t) {
+    switch (t) {
+    case 14: return K_TENSOR;
+    case 15: case 16: return K_CONV;
+#ifdef OLD_NUMBERING
+    case 17: return K_NONE; /* batchnorm inference */
+    case 18: return K_CONV; /* convolution backward data */
+    case 19: return K_NONE; /* sdpa forward */
+#else
+    case 18: return K_POINTWISE;
+    case 19: return K_CONV;
+#endif
+    default: return -1;
+    }
+}
+int hipdnnBackendCreateDescriptor(int t, void** d) {
+    if (kind(t) < 0) return NOT_SUPPORTED;
+    *d = (void*)(intptr_t)t;
+    return OK;
+}
+int hipdnnBackendSetAttribute(void* d, int n, int t, int64_t c, const void* e) {
+    int k = kind((intptr_t)d);
+    (void)c; (void)e;
+    snprintf(last, sizeof last, "set %d on %d", n, (int)(intptr_t)d);
+    if (n == 1501 && k == K_CONV) {
+#ifdef CONV_MODE_INT64
+        return t == T_INT64 ? OK : BAD_PARAM;
+#else
+        return t == T_CONV_MODE ? OK : BAD_PARAM;
+#endif
+    }
+    if (n == 2300 && k == K_POINTWISE) return t == T_POINTWISE_MODE ? OK : BAD_PARAM;
+#ifndef NO_ALIGNMENT
+    if (n == 1309 && k == K_TENSOR) return t == T_INT64 ? OK : BAD_PARAM;
+#endif
+    return NOT_SUPPORTED;
+}
+int hipdnnBackendDestroyDescriptor(void* d) { (void)d; return OK; }
+void hipdnnGetLastErrorString(char* m, size_t n) { snprintf(m, n, "%s", last); last[0] = 0; }
+const char* hipdnnVersionString_ext(void) { return "0.4.0.ab12cd3"; }
+int hipdnnCreate(void** h) { (void)h; return OK; }
+int hipdnnDestroy(void* h) { (void)h; return OK; }
+int hipdnnSetStream(void* h, void* s) { (void)h; (void)s; return OK; }
+int hipdnnGetStream(void* h, void** s) { (void)h; (void)s; return OK; }
+int hipdnnBackendExecute(void* h, void* p, void* v) { (void)h; (void)p; (void)v; return OK; }
+int hipdnnBackendFinalize(void* d) { (void)d; return OK; }
+int hipdnnBackendGetAttribute(void* d, int n, int t, int64_t r, int64_t* c, void* e)
+    { (void)d; (void)n; (void)t; (void)r; (void)c; (void)e; return OK; }
+const char* hipdnnGetErrorString(int s) { (void)s; return "?"; }
+const char* last_error_for_tests(void) { return last; }
+"#;
+    common::compile_backend(dir, &src)
+}
+
+fn open(defines: &[&str]) -> Result<loader::Backend, LoadError> {
+    let t = tempfile::tempdir().unwrap();
+    let lib = shaped_backend(t.path(), defines);
+    let b = loader::open(&Plan { candidates: vec![Candidate { source: "test", path: lib }], warnings: Vec::new() });
+    // The library stays mapped while `b` lives; the directory may go.
+    std::mem::forget(t);
+    b
+}
+
+fn mismatch(defines: &[&str]) -> String {
+    match open(defines) {
+        Err(e @ LoadError::AbiMismatch { .. }) => e.to_string(),
+        other => panic!("{defines:?}: expected AbiMismatch, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_pinned_revision_passes_and_reports_the_alignment_attribute() {
+    let b = open(&[]).unwrap();
+    assert_eq!(b.revision, Revision { tensor_alignment: true });
+    assert_eq!(b.version.to_string(), "0.4.0.ab12cd3");
+}
+
+#[test]
+fn a_revision_without_the_alignment_attribute_passes_without_it() {
+    let b = open(&["NO_ALIGNMENT"]).unwrap();
+    assert_eq!(b.revision, Revision { tensor_alignment: false });
+}
+
+#[test]
+fn the_older_numbering_is_one_diagnostic_naming_both_types() {
+    let m = mismatch(&["OLD_NUMBERING"]);
+    assert!(m.contains("its ABI differs from the one the wrapper pins"), "{m}");
+    assert!(m.contains("descriptor type 19 does not take CONVOLUTION_CONV_MODE (1501)"), "{m}");
+    assert!(m.contains("as the pinned OPERATION_CONVOLUTION_BACKWARD_DATA does"), "{m}");
+    assert!(m.contains("descriptor type 18 does not take POINTWISE_MODE (2300)"), "{m}");
+    assert!(!m.contains("descriptor type 15"), "type 15 means the same in both: {m}");
+    assert!(m.contains("0.4.0.ab12cd3") && m.contains("docs/hipdnn-compatibility.md"), "{m}");
+}
+
+#[test]
+fn conv_mode_as_int64_is_one_diagnostic_naming_the_type() {
+    let m = mismatch(&["CONV_MODE_INT64"]);
+    for t in [15, 16, 19] {
+        assert!(m.contains(&format!("descriptor type {t} does not take CONVOLUTION_CONV_MODE (1501) as HIPDNN_TYPE_CONVOLUTION_MODE (HIPDNN_STATUS_BAD_PARAM)")), "{t}: {m}");
+    }
+    assert!(!m.contains("POINTWISE"), "{m}");
+}
+
+#[test]
+fn the_probe_leaves_no_error_message_behind() {
+    let b = open(&["NO_ALIGNMENT"]).unwrap();
+    let mut buf = [1 as std::ffi::c_char; 8];
+    // SAFETY: our buffer; the fake's last-error function has the pinned signature.
+    unsafe { (b.api.get_last_error_string)(buf.as_mut_ptr(), buf.len()) };
+    assert_eq!(buf[0], 0, "the probe's failed alignment set is still the backend's last error");
+}
