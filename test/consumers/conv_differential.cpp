@@ -213,20 +213,21 @@ const char* status_name(miopenStatus_t s)
 }
 
 // ---------------------------------------------------------------------------
-// Guarded memory: the `size` bytes end 16-byte aligned right before a
-// PROT_NONE page; every other byte of the mapping holds a canary.
+// Guarded memory: the `size` bytes start `offset` bytes past a 16-byte
+// boundary (0 unless the case asks for a misaligned buffer) and end right
+// before a PROT_NONE page; every other byte of the mapping holds a canary.
 // ---------------------------------------------------------------------------
 constexpr unsigned char kCanary = 0xA5;
 
 class Guarded
 {
     public:
-    explicit Guarded(size_t size) : size_(size)
+    explicit Guarded(size_t size, size_t offset = 0) : size_(size)
     {
         if(size == 0)
             return;
         page_           = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-        const size_t rs = (size + 15) / 16 * 16;
+        const size_t rs = (size + offset + 15) / 16 * 16;
         const size_t body = (rs + page_ - 1) / page_ * page_;
         len_              = body + page_;
         void* m = mmap(nullptr, len_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -242,7 +243,7 @@ class Guarded
             std::exit(3);
         }
         std::memset(base_, kCanary, body);
-        data_ = base_ + body - rs;
+        data_ = base_ + body - rs + offset;
     }
     ~Guarded()
     {
@@ -327,6 +328,10 @@ struct Problem
     bool exhaustive = false; // Find's exhaustiveSearch
     int request     = 1;     // Find's requestAlgoCount
     int find_mode   = 0;     // --find-mode: set on the descriptor when > 0
+    // A buffer MIOpen takes but hipDNN's 16-byte tensor alignment does not:
+    // x, w or y (0, 1, 2) starts one element past a 16-byte boundary (an
+    // fp16/bf16 view at an odd element offset, fp32 + 4 bytes); -1: none.
+    int misaligned = -1;
 };
 
 // Logical tensor of a problem: dims in N, C, [D,] H, W order.
@@ -400,7 +405,10 @@ struct Tensor
     TensorShape shape;
     miopenDataType_t type;
     Guarded mem;
-    Tensor(TensorShape s, miopenDataType_t t) : shape(std::move(s)), type(t), mem(shape.span * type_size(t)) {}
+    Tensor(TensorShape s, miopenDataType_t t, size_t offset = 0)
+        : shape(std::move(s)), type(t), mem(shape.span * type_size(t), offset)
+    {
+    }
 
     void store(size_t off, float v)
     {
@@ -556,7 +564,16 @@ Problem generate(Rng& rng)
     p.bad_ydims  = rng.chance(0.02);
     p.exhaustive = rng.chance(0.5);
     p.request    = rng.range(1, 3);
+    if(rng.chance(0.08))
+        p.misaligned = rng.range(0, 2);
     return p;
+}
+
+// Bytes tensor `which` (0 x, 1 w, 2 y) starts past a 16-byte boundary.
+size_t misalignment(const Problem& p, int which)
+{
+    const miopenDataType_t t = which == 0 ? p.tx : which == 1 ? p.tw : p.ty;
+    return p.misaligned == which ? type_size(t) : 0;
 }
 
 std::string dims_text(const Problem& p)
@@ -585,7 +602,10 @@ std::string dims_text(const Problem& p)
            (p.attr == MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC ? " attr=deterministic:" + std::to_string(p.attr_value)
             : p.attr == MIOPEN_CONVOLUTION_ATTRIB_FP16_ALT_IMPL ? " attr=fp16-alt-impl:" + std::to_string(p.attr_value)
                                                                  : std::string()) +
-           (p.bad_ydims ? " invalid=ydims" : "");
+           (p.bad_ydims ? " invalid=ydims" : "") +
+           (p.misaligned >= 0 ? std::string(" misaligned=") + "xwy"[p.misaligned] + "+" +
+                                    std::to_string(misalignment(p, p.misaligned))
+                              : std::string());
 }
 
 // ---------------------------------------------------------------------------
@@ -782,9 +802,9 @@ bool run_case(miopenHandle_t handle, int index, const Problem& p, Rng& rng, bool
               Counters& counters)
 {
     const int cg = p.c / p.g;
-    Tensor x(make_shape(p, p.n, p.c, p.in, 0), p.tx);
-    Tensor w(make_shape(p, p.k, cg, p.fil, 0), p.tw);
-    Tensor y(make_shape(p, p.n, p.k, p.out, p.bad_ydims ? 1 : 0), p.ty);
+    Tensor x(make_shape(p, p.n, p.c, p.in, 0), p.tx, misalignment(p, 0));
+    Tensor w(make_shape(p, p.k, cg, p.fil, 0), p.tw, misalignment(p, 1));
+    Tensor y(make_shape(p, p.n, p.k, p.out, p.bad_ydims ? 1 : 0), p.ty, misalignment(p, 2));
 
     // Inputs random; the output's prior contents random too (beta reads them;
     // with beta = 0 they must be overwritten).

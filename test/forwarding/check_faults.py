@@ -21,8 +21,9 @@ LINE = re.compile(r"^(.*?) status=(-?\d+) outcome=(\d) hipdnn=(-?\d+) entry=(\S+
 DIAG = "MIOpen(hipDNN wrapper): error: MIOPEN_HIPDNN_FORWARDING=enabled but the hipDNN backend is unavailable"
 SCRUB = ("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL", "MIOPEN_DISABLE_HIPDNN_FOR", "HIPDNN_BACKEND_LIBRARY_PATH",
          "HIPDNN_PLUGIN_DIR", "MINI_HIPDNN_TEST_FAIL_FINALIZE", "MINI_HIPDNN_TEST_FAIL_EXECUTE",
-         "MINI_HIPDNN_TEST_ZERO_ENGINES")
-NOT_INITIALIZED, INTERNAL, NOT_IMPLEMENTED, UNKNOWN = 1, 5, 6, 7
+         "MINI_HIPDNN_TEST_ZERO_ENGINES", "MINI_HIPDNN_TEST_VERSION_STRING", "MINI_HIPDNN_TEST_REVISION_SHAPE",
+         "HIPDNN_HEUR_FALLBACK_ENGINE_ORDER")
+NOT_INITIALIZED, INTERNAL, UNKNOWN = 1, 5, 7
 
 
 def fail(msg):
@@ -55,22 +56,31 @@ def classes(a, empty_dir):
                            "/nonexistent-hipdnn/libhipdnn_backend.so"),
         "one pinned symbol missing": ({"HIPDNN_BACKEND_LIBRARY_PATH": a.missing_symbol_dir}, unavailable,
                                       "hipdnnBackendExecute"),
-        "wrong major": ({"HIPDNN_BACKEND_LIBRARY_PATH": a.wrong_major_dir}, unavailable, "major"),
+        "unverified version": (dict(lib, MINI_HIPDNN_TEST_VERSION_STRING="2.0.0.9f3e2a1"), unavailable,
+                               "version 2.0.0.9f3e2a1"),
+        "older revision (probe)": (dict(lib, MINI_HIPDNN_TEST_REVISION_SHAPE="old-numbering"), unavailable,
+                                   "descriptor type 18"),
         "graph finalize fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_FINALIZE="OPERATIONGRAPH"),
                                  {c: (INTERNAL, 9, "finalize graph failed") for c in ("GetWorkSpaceSize", "Find", "forward")},
                                  None),
-        "no engine config": (dict(lib, MINI_HIPDNN_TEST_ZERO_ENGINES="1"),
-                             {c: (NOT_IMPLEMENTED, 8, "no engine") for c in ("GetWorkSpaceSize", "Find", "forward")},
-                             None),
         "plan finalize fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_FINALIZE="EXECUTION_PLAN"),
                                 {c: (INTERNAL, 9, "finalize plan failed") for c in ("GetWorkSpaceSize", "Find", "forward")},
                                 None),
         "execute fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_EXECUTE="1"),
                           {"GetWorkSpaceSize": (0, 0, ""), "Find": (UNKNOWN, 13, "execute failed"),
                            "forward": (UNKNOWN, 13, "execute failed")}, None),
-        "plugin directory without engines": (dict(lib, HIPDNN_PLUGIN_DIR=empty_dir),
-                                             {c: (NOT_IMPLEMENTED, 8, "no engine") for c in ("GetWorkSpaceSize", "Find", "forward")},
-                                             None),
+    }
+
+
+def declined_classes(a, empty_dir):
+    """name -> env: hipDNN cannot run the problem and nothing ran, so the
+    call is declined and MIOpen Private answers it (both forms of "no
+    engine" of the real backend)."""
+    lib = {"HIPDNN_BACKEND_LIBRARY_PATH": a.backend_dir}
+    return {
+        "no engine configuration": dict(lib, MINI_HIPDNN_TEST_ZERO_ENGINES="1"),
+        "plugin directory without engines": dict(lib, HIPDNN_PLUGIN_DIR=empty_dir),
+        "heuristic fails (engine order names no candidate)": dict(lib, HIPDNN_HEUR_FALLBACK_ENGINE_ORDER="NO_SUCH_ENGINE"),
     }
 
 
@@ -120,6 +130,31 @@ def check_enabled(a, name, env, expect, diag):
     print(f"{name}: " + ", ".join(f"{c} -> {calls[c]['status']} (hipDNN {calls[c]['hipdnn']})" for c in expect))
 
 
+def check_declined(a, name, env):
+    calls, out, err = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled", MIOPEN_HIPDNN_LOG_ROUTING="1"))
+    for call in ("GetWorkSpaceSize", "Find", "forward"):
+        c = calls.get(call)
+        if c is None or (c["status"], c["outcome"]) != (0, 0) or c["errstr"].startswith("["):
+            fail(f"{name}: {call}: declined, so MIOpen's success and no forwarded record: {c}")
+    if "y[0]=7" in out:
+        fail(f"{name}: the declined convolution must have run on MIOpen Private: {out}")
+    declines = [l for l in err if "-> MIOpen Private (declined: hipDNN has no engine for this problem" in l]
+    if len(declines) != 3:
+        fail(f"{name}: each of the three calls traces the no-engine decline: {err}")
+    if any(l.startswith("MIOpen(hipDNN wrapper): error:") for l in err):
+        fail(f"{name}: a decline is not an error: {err}")
+    _, _, err5 = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled"), level="5")
+    for ep in ("miopenFindConvolutionForwardAlgorithm", "miopenConvolutionForward"):
+        if not miopen_ran(err5, ep):
+            fail(f"{name}: {ep} must have run on MIOpen Private")
+    # The answer is remembered per problem: one graph built, two calls answered from memory.
+    _, _, errs = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled", MIOPEN_HIPDNN_EXIT_SUMMARY="1"))
+    want = "problems hipDNN has no engine for: 1 remembered, answered from memory 2 time(s)"
+    if not any(want in l for l in errs) or not any("plan cache: hits 0, misses 1" in l for l in errs):
+        fail(f"{name}: the exit summary must show one build and two remembered answers: {errs[-6:]}")
+    print(f"{name}: declined to MIOpen Private ({declines[0].split('declined: ', 1)[1][:80]}...), remembered")
+
+
 def check_disabled(a, name, env):
     calls, out, err = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="disabled"))
     bad = {c: v for c, v in calls.items() if v["status"] != 0 or v["outcome"] != 0 or v["errstr"].startswith("[")}
@@ -155,12 +190,15 @@ def every_status(a):
 
 def main():
     ap = argparse.ArgumentParser()
-    for opt in ("consumer", "backend-dir", "missing-symbol-dir", "wrong-major-dir"):
+    for opt in ("consumer", "backend-dir", "missing-symbol-dir"):
         ap.add_argument(f"--{opt}", required=True)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as empty:
         for name, (env, expect, diag) in classes(a, empty).items():
             check_enabled(a, name, env, expect, diag)
+            check_disabled(a, name, env)
+        for name, env in declined_classes(a, empty).items():
+            check_declined(a, name, env)
             check_disabled(a, name, env)
     every_status(a)
     print("every fault class: status, record, prefix and diagnostic as documented; invisible when disabled")

@@ -17,11 +17,12 @@ import tempfile
 
 TRACE = re.compile(r"^MIOpen\(hipDNN wrapper\): (\w+) \[([^\]]*)\] -> (.+?) \((.*)\)$")
 DIAG = "MIOpen(hipDNN wrapper): error: MIOPEN_HIPDNN_FORWARDING=enabled but the hipDNN backend is unavailable"
-LOADED = re.compile(r"^MIOpen\(hipDNN wrapper\): hipDNN backend (\S+) \(version [^)]*\) loaded$")
+LOADED = re.compile(r"^MIOpen\(hipDNN wrapper\): hipDNN backend (\S+) \(version ([^;)]*)[^)]*\) loaded$")
 SCRUB = ("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL", "MIOPEN_DISABLE_HIPDNN_FOR",
          "MIOPEN_HIPDNN_PLAN_CACHE_SIZE", "HIPDNN_BACKEND_LIBRARY_PATH", "HIPDNN_PLUGIN_DIR",
          "MINI_HIPDNN_TEST_TRACE_EXECUTE", "MINI_HIPDNN_TEST_ZERO_ENGINES", "MIOPEN_HIPDNN_LOG_ROUTING",
-         "MIOPEN_HIPDNN_EXIT_SUMMARY")
+         "MIOPEN_HIPDNN_EXIT_SUMMARY", "MINI_HIPDNN_TEST_VERSION_STRING", "MINI_HIPDNN_TEST_REVISION_SHAPE",
+         "HIPDNN_HEUR_FALLBACK_ENGINE_ORDER")
 
 
 class Ctx:
@@ -30,7 +31,6 @@ class Ctx:
         self.backend_dir = a.backend_dir
         self.provider_dir = a.provider_dir
         self.fake_dir = a.missing_symbol_dir
-        self.wrong_major_dir = a.wrong_major_dir
         self.install_lib = a.install_lib
 
     def run(self, args, env=None, engine="reference", backend=True, lib_dir=None):
@@ -187,37 +187,90 @@ def cache_stream_back(c):
 
 
 # --- loader ------------------------------------------------------------------
-def unavailable(c, env, needle, what):
-    out, err = c.run(["find"], env=env, backend=False)
+def unavailable(c, env, needles, what, backend=False):
+    out, err = c.run(["find"], env=env, backend=backend)
     expect_count(err, DIAG, 1, what)
     diag = next(l for l in err if DIAG in l)
-    for n in [needle, "miopenStatusNotInitialized", "MIOPEN_DISABLE_HIPDNN_FOR=*"]:
+    for n in list(needles) + ["miopenStatusNotInitialized", "MIOPEN_DISABLE_HIPDNN_FOR=*"]:
         if n not in diag:
             fail(f"{what}: the diagnostic does not mention {n!r}: {diag}")
     st = {label: s for (label, s, _x) in calls(out)}
     if st.get("GetWorkSpaceSize") != 1 or st.get("Find") != 1 or st.get("forward") != 1:
         fail(f"{what}: calls that would forward return miopenStatusNotInitialized (1): {st}")
+    # The rollback switch brings everything back: MIOpen Private, no diagnostic.
+    out, err = c.run(["find"], env=dict(env, MIOPEN_DISABLE_HIPDNN_FOR="*"), backend=backend)
+    if any(DIAG in l for l in err) or any(s != 0 for (_l, s, _x) in calls(out)):
+        fail(f"{what}, MIOPEN_DISABLE_HIPDNN_FOR=*: every call succeeds on MIOpen, no diagnostic: {out} {err[-3:]}")
     # The same environment with forwarding disabled never touches hipDNN.
     out, err = c.run(["find"], env=dict(env, MIOPEN_HIPDNN_FORWARDING="disabled", MIOPEN_LOG_LEVEL=None),
-                     backend=False)
+                     backend=backend)
     if err:
         fail(f"{what}, forwarding disabled: expected silent stderr, got {err}")
     if any(s != 0 for (_l, s, _x) in calls(out)):
         fail(f"{what}, forwarding disabled: every call succeeds: {out}")
-    print(f"{what}: one diagnostic, miopenStatusNotInitialized; invisible when disabled")
+    print(f"{what}: one diagnostic, miopenStatusNotInitialized; MIOPEN_DISABLE_HIPDNN_FOR=* and disabled run on MIOpen")
+
+
+def forwards_like_disabled(c, env, what):
+    """The "find" scenario forwards every call and gets the disabled run's results."""
+    out, err = c.run(["find"], env=env)
+    d_out, _ = c.run(["find"], env=dict(env, MIOPEN_HIPDNN_FORWARDING="disabled"))
+    e, d = calls(out), calls(d_out)
+    if [(l, s) for (l, s, _x) in e] != [(l, s) for (l, s, _x) in d] or any(s != 0 for (_l, s, _x) in e):
+        fail(f"{what}: every call succeeds as without forwarding: {e} vs {d}")
+    for (label, _s, es), (_l, _s2, ds) in zip(e, d):
+        if ds is not None and abs(es - ds) > 1e-5 * max(1.0, abs(ds)):
+            fail(f"{what}: {label}: result {es} forwarded vs {ds} on MIOpen")
+    for ep in ("miopenFindConvolutionForwardAlgorithm", "miopenConvolutionForward"):
+        if [t for (t, _r) in conv_routes(err, ep)] != ["hipDNN"]:
+            fail(f"{what}: {ep} must be forwarded: {conv_routes(err, ep)}")
+    return err
 
 
 def loader_missing(c):
     unavailable(c, {"HIPDNN_BACKEND_LIBRARY_PATH": "/nonexistent-hipdnn"},
-                "/nonexistent-hipdnn/libhipdnn_backend.so", "missing library")
+                ["/nonexistent-hipdnn/libhipdnn_backend.so"], "missing library")
 
 
-def loader_wrong_major(c):
-    unavailable(c, {"HIPDNN_BACKEND_LIBRARY_PATH": c.wrong_major_dir}, "major", "wrong major")
+# Every form of version string a hipDNN backend reports, and the outcome.
+ACCEPTED_VERSIONS = ["0.4.0.ab12cd3", "0.3.0.unknown", "1.2.3.9f3e2a1", "1.2.3.unknown", "1.0.0"]
+REFUSED_VERSIONS = {"0.0.1": "not verified", "0.2.1.3f00d1e": "not verified", "2.0.0.9f3e2a1": "not verified",
+                    "1.2": "not MAJOR.MINOR.PATCH", "garbage": "not MAJOR.MINOR.PATCH"}
+ACCEPTED_PHRASE = "0.3.x to 0.4.x, 1.x"
+
+
+def loader_version_forms(c):
+    for v in ACCEPTED_VERSIONS:
+        err = forwards_like_disabled(c, {"MINI_HIPDNN_TEST_VERSION_STRING": v}, f"version {v}")
+        if [m.group(2) for m in map(LOADED.match, err) if m] != [v]:
+            fail(f"version {v}: the backend-loaded line names it: {err[:4]}")
+        print(f"version {v}: accepted, forwarded, results as on MIOpen")
+    for v, kind in REFUSED_VERSIONS.items():
+        needles = [f"`{v}`" if kind.startswith("not MAJOR") else f"version {v}", ACCEPTED_PHRASE]
+        unavailable(c, {"MINI_HIPDNN_TEST_VERSION_STRING": v}, needles, f"version {v} ({kind})", backend=True)
+
+
+# Revisions the version cannot tell apart, and the outcome (the probe).
+def loader_revision_shapes(c):
+    shapes = {
+        "old-numbering": ["descriptor type 19 (OPERATION_CONVOLUTION_BACKWARD_DATA) cannot be created",
+                          "descriptor type 18 does not take POINTWISE_MODE"],
+        "conv-mode-int64": ["descriptor type 15 does not take CONVOLUTION_CONV_MODE (1501) as HIPDNN_TYPE_CONVOLUTION_MODE"],
+    }
+    for shape, needles in shapes.items():
+        unavailable(c, {"MINI_HIPDNN_TEST_REVISION_SHAPE": shape}, needles + ["ABI differs"],
+                    f"revision {shape}", backend=True)
+    err = forwards_like_disabled(c, {"MINI_HIPDNN_TEST_REVISION_SHAPE": "no-tensor-alignment"}, "no-tensor-alignment")
+    if not any(LOADED.match(l) and "tensor byte alignment not offered" in l for l in err):
+        fail(f"no-tensor-alignment: the loaded line says the attribute is not offered: {err[:4]}")
+    err = forwards_like_disabled(c, {}, "pinned revision")
+    if not any(LOADED.match(l) and "tensor byte alignment 16 set on every tensor" in l for l in err):
+        fail(f"pinned revision: the loaded line says the alignment is set: {err[:4]}")
+    print("revision shapes: older numbering and INT64 CONV_MODE refused by the probe; no alignment attribute forwards")
 
 
 def loader_missing_symbol(c):
-    unavailable(c, {"HIPDNN_BACKEND_LIBRARY_PATH": c.fake_dir}, "hipdnnBackendExecute", "missing symbol")
+    unavailable(c, {"HIPDNN_BACKEND_LIBRARY_PATH": c.fake_dir}, ["hipdnnBackendExecute"], "missing symbol")
 
 
 def loader_relative_env(c):
@@ -264,27 +317,6 @@ def loader_search_order(c):
         if loaded != [os.path.join(c.backend_dir, "libhipdnn_backend.so")]:
             fail(f"HIPDNN_BACKEND_LIBRARY_PATH wins over the module directory: {loaded}")
     print("search order: HIPDNN_BACKEND_LIBRARY_PATH, libMIOpen.so's directory, ../lib64")
-
-
-def no_engine(c):
-    """hipDNN offers no engine: an error returned to the caller, never MIOpen instead."""
-    out, err = c.run(["find"], env={"MINI_HIPDNN_TEST_ZERO_ENGINES": "1"})
-    st = {label: s for (label, s, _x) in calls(out)}
-    if st.get("GetWorkSpaceSize") != 6 or st.get("Find") != 6 or st.get("forward") != 6:
-        fail(f"no engine: calls that would forward return miopenStatusNotImplemented (6): {st}")
-    reason = "error miopenStatusNotImplemented"
-    for ep in ("miopenConvolutionForwardGetWorkSpaceSize", "miopenFindConvolutionForwardAlgorithm",
-               "miopenConvolutionForward"):
-        r = conv_routes(err, ep)
-        if len(r) != 1 or r[0][0] != reason or "no engine" not in r[0][1]:
-            fail(f"no engine: {ep} must trace '-> {reason} (hipDNN has no engine ...)': {r}")
-    _, disabled_err = c.run(["find"], env={"MIOPEN_HIPDNN_FORWARDING": "disabled"})
-    for ep in ("miopenFindConvolutionForwardAlgorithm", "miopenConvolutionForward"):
-        if not miopen_ran(disabled_err, ep):
-            fail(f"no engine: the disabled run's log does not show {ep} (the check below could not see a retry)")
-        if miopen_ran(err, ep):
-            fail(f"no engine: {ep} ran on MIOpen Private, so the call was retried there")
-    print("no engine: miopenStatusNotImplemented, nothing run on MIOpen Private")
 
 
 # --- no re-entry and tuning db --------------------------------------------------
@@ -391,10 +423,11 @@ TESTS = {
     "sequences_reference": lambda c: sequences(c, "reference"),
     "sequences_provider": lambda c: sequences(c, "provider"),
     "cache_repeat": cache_repeat, "cache_evict": cache_evict, "cache_release": cache_release,
-    "cache_stream": cache_stream, "cache_stream_back": cache_stream_back, "loader_missing": loader_missing, "loader_wrong_major": loader_wrong_major,
+    "cache_stream": cache_stream, "cache_stream_back": cache_stream_back, "loader_missing": loader_missing,
+    "loader_version_forms": loader_version_forms, "loader_revision_shapes": loader_revision_shapes,
     "loader_missing_symbol": loader_missing_symbol, "loader_relative_env": loader_relative_env,
     "loader_threads": loader_threads, "loader_search_order": loader_search_order,
-    "no_reentry": no_reentry, "tuning_db": tuning_db, "no_engine": no_engine,
+    "no_reentry": no_reentry, "tuning_db": tuning_db,
     "log_routing_alone": log_routing_alone, "exit_summary": exit_summary,
 }
 
@@ -402,7 +435,7 @@ TESTS = {
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test", choices=sorted(TESTS))
-    for opt in ("consumer", "backend-dir", "provider-dir", "missing-symbol-dir", "wrong-major-dir", "install-lib"):
+    for opt in ("consumer", "backend-dir", "provider-dir", "missing-symbol-dir", "install-lib"):
         ap.add_argument(f"--{opt}", required=True)
     a = ap.parse_args()
     TESTS[a.test](Ctx(a))

@@ -98,7 +98,7 @@ pub fn route(index: usize) -> Route {
         let family = crate::entry_points().get(index).and_then(|e| e.forward);
         let decision = routing::decide_family(config, family);
         if decision.route == Route::Private {
-            crate::summary::count_decision(index, decision.reason);
+            crate::summary::count_decision(index, decision.reason, config);
             if config.verbose {
                 trace(index, "MIOpen Private", &decision.reason.describe(config));
             }

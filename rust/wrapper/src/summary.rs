@@ -4,7 +4,7 @@
 //! `_exit()` (a forked child that `_exit`s prints nothing).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use miopen_forwarding_core::{Config, Reason};
 
@@ -31,6 +31,13 @@ const KINDS: [(Kind, &str); 6] = [
 static COUNTS: OnceLock<Vec<[AtomicU64; 6]>> = OnceLock::new();
 static PRINTED: AtomicBool = AtomicBool::new(false);
 
+/// Declined calls by entry point and cause: (entry index, cause, calls).
+/// Causes repeat for the same problem, so the list stays short; past
+/// [`MAX_CAUSES`] distinct ones the rest are counted together.
+static CAUSES: Mutex<Vec<(usize, String, u64)>> = Mutex::new(Vec::new());
+const MAX_CAUSES: usize = 64;
+const OTHER_CAUSES: &str = "(other causes)";
+
 /// Register the exit handler when the summary is asked for.
 pub fn install(config: &Config) {
     if !config.exit_summary {
@@ -42,15 +49,34 @@ pub fn install(config: &Config) {
 }
 
 /// Count a call routed to MIOpen Private by the policy.
-pub fn count_decision(index: usize, reason: Reason) {
+pub fn count_decision(index: usize, reason: Reason, config: &Config) {
     let kind = match reason {
         Reason::ForwardingDisabled => Kind::ForwardingDisabled,
         Reason::NotInForwardingSet => Kind::NotInForwardingSet,
         Reason::OptedOut => Kind::OptedOut,
-        Reason::MiopenVariable => Kind::Declined,
-        Reason::Forwardable => return,
+        Reason::MiopenVariable if COUNTS.get().is_some() => {
+            let cause = config.env.decline_reason().unwrap_or(reason.as_str());
+            return count_declined(index, cause);
+        }
+        Reason::MiopenVariable | Reason::Forwardable => return,
     };
     count(index, kind);
+}
+
+/// Count a call a forwarding handler declined, with its cause.
+pub fn count_declined(index: usize, cause: &str) {
+    if COUNTS.get().is_none() {
+        return;
+    }
+    count(index, Kind::Declined);
+    let mut causes = CAUSES.lock().unwrap_or_else(|e| e.into_inner());
+    let known = causes.iter().position(|(i, c, _)| *i == index && c == cause);
+    let slot = known.or_else(|| causes.iter().position(|(i, c, _)| *i == index && c == OTHER_CAUSES));
+    match slot {
+        Some(k) => causes[k].2 += 1,
+        None if causes.len() < MAX_CAUSES => causes.push((index, cause.to_string(), 1)),
+        None => causes.push((index, OTHER_CAUSES.to_string(), 1)),
+    }
 }
 
 /// Count a call (nothing is kept unless the summary was asked for).
@@ -81,12 +107,26 @@ pub fn table() -> String {
             }
         }
     }
+    let causes = CAUSES.lock().unwrap_or_else(|e| e.into_inner());
+    if !causes.is_empty() {
+        out.push_str("  declined, by cause:\n");
+        for (index, cause, n) in causes.iter() {
+            let name = crate::entry_points().get(*index).map_or("?", |e| e.name);
+            out.push_str(&format!("    {name:<56} {n:>10}  {cause}\n"));
+        }
+    }
+    drop(causes);
     match crate::forward::cache_stats() {
         Some(s) => out.push_str(&format!(
             "  plan cache: hits {}, misses {}, evictions {}, entries {} (capacity {})\n",
             s.hits, s.misses, s.evictions, s.entries, s.capacity
         )),
         None => out.push_str("  plan cache: not used\n"),
+    }
+    if let Some((problems, reused)) = crate::forward::no_engine_stats() {
+        out.push_str(&format!(
+            "  problems hipDNN has no engine for: {problems} remembered, answered from memory {reused} time(s)\n"
+        ));
     }
     out
 }

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <sstream>
 #include <new>
 #include <unordered_set>
 
@@ -172,6 +173,23 @@ std::string envString(const char* name)
 {
     const char* v = std::getenv(name);
     return v == nullptr ? std::string() : std::string(v);
+}
+
+bool revisionShape(RevisionShape shape)
+{
+    const char* token = shape == RevisionShape::OldNumbering    ? "old-numbering"
+                        : shape == RevisionShape::ConvModeInt64 ? "conv-mode-int64"
+                                                                : "no-tensor-alignment";
+    std::stringstream list(envString("MINI_HIPDNN_TEST_REVISION_SHAPE"));
+    std::string item;
+    while(std::getline(list, item, ','))
+    {
+        if(item == token)
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 hipdnnBackendDescriptor_t pack(const std::shared_ptr<Desc>& d)
@@ -436,14 +454,17 @@ hipdnnStatus_t hipdnnGetEngineCount_ext(hipdnnHandle_t handle, size_t* numEngine
 
 const char* hipdnnVersionString_ext(void)
 {
-    return MINI_HIPDNN_VERSION_STRING;
+    // Test knob: report another version (the environment string lives as
+    // long as the process does not change it, like the static string).
+    const char* other = std::getenv("MINI_HIPDNN_TEST_VERSION_STRING");
+    return other != nullptr && *other != '\0' ? other : MINI_HIPDNN_VERSION_STRING;
 }
 
 hipdnnStatus_t hipdnnGetVersion_ext(const char** version)
 {
     return guarded(__func__, [&] {
         failIf(version == nullptr, HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "version pointer is null");
-        *version = MINI_HIPDNN_VERSION_STRING;
+        *version = hipdnnVersionString_ext();
     });
 }
 

@@ -94,4 +94,14 @@ void unregisterHandle(hipdnnBackendDescriptor_t d);
 
 bool envFlag(const char* name);
 std::string envString(const char* name);
+
+// Test knob MINI_HIPDNN_TEST_REVISION_SHAPE (comma-separated): behave like an
+// older hipDNN revision in one respect the wrapper can observe.
+enum class RevisionShape
+{
+    OldNumbering,      // "old-numbering": 17 batchnorm inference, 18 conv backward data, 19 SDPA, no pointwise
+    ConvModeInt64,     // "conv-mode-int64": CONV_MODE only as HIPDNN_TYPE_INT64
+    NoTensorAlignment, // "no-tensor-alignment": no HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, nothing checked
+};
+bool revisionShape(RevisionShape shape);
 } // namespace mh

@@ -166,6 +166,14 @@ void requireOpenForSet(const Desc& d, const char* what)
     failIf(d.finalized, HIPDNN_STATUS_NOT_INITIALIZED, std::string(what) + ": descriptor is already finalized");
 }
 
+// The older revision's CONV_MODE value (the data SDK's ConvMode, UNSET = 0;
+// the order of the other two is the test bed's assumption, see README).
+hipdnnConvolutionMode_t convModeFromSdk(int64_t sdk)
+{
+    failIf(sdk != 1 && sdk != 2, HIPDNN_STATUS_BAD_PARAM, "invalid ConvMode value");
+    return sdk == 1 ? HIPDNN_CONVOLUTION : HIPDNN_CROSS_CORRELATION;
+}
+
 [[noreturn]] void unknownAttr(hipdnnBackendAttributeName_t n, const char* what)
 {
     fail(HIPDNN_STATUS_NOT_SUPPORTED, std::string(what) + ": " + attrName(n) + " is not supported");
@@ -272,6 +280,16 @@ void TensorDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_
     case HIPDNN_ATTR_TENSOR_DIMENSIONS: setInt64Vector(dims, t, c, e, w); break;
     case HIPDNN_ATTR_TENSOR_STRIDES: setInt64Vector(strides, t, c, e, w); break;
     case HIPDNN_ATTR_TENSOR_IS_VIRTUAL: setScalar(isVirtual, HIPDNN_TYPE_BOOLEAN, t, c, e, w); break;
+    case HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT:
+    {
+        failIf(revisionShape(RevisionShape::NoTensorAlignment), HIPDNN_STATUS_NOT_SUPPORTED,
+               std::string(w) + ": " + attrName(n) + " is not supported (MINI_HIPDNN_TEST_REVISION_SHAPE)");
+        int64_t a = 0;
+        setScalar(a, HIPDNN_TYPE_INT64, t, c, e, w);
+        failIf(a <= 0, HIPDNN_STATUS_BAD_PARAM, std::string(w) + ": byte alignment must be positive");
+        byteAlignment = a;
+        break;
+    }
     case HIPDNN_ATTR_TENSOR_NAME_EXT:
         checkSetArgs(HIPDNN_TYPE_CHAR, t, e, w);
         failIf(c < 0, HIPDNN_STATUS_BAD_PARAM, std::string(w) + ": negative elementCount");
@@ -296,6 +314,7 @@ void TensorDesc::get(hipdnnBackendAttributeName_t n,
     case HIPDNN_ATTR_TENSOR_DIMENSIONS: getInt64Vector(dims, t, r, c, e, w); break;
     case HIPDNN_ATTR_TENSOR_STRIDES: getInt64Vector(strides, t, r, c, e, w); break;
     case HIPDNN_ATTR_TENSOR_IS_VIRTUAL: getScalar(isVirtual, HIPDNN_TYPE_BOOLEAN, t, r, c, e, w); break;
+    case HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT: getScalar(byteAlignment, HIPDNN_TYPE_INT64, t, r, c, e, w); break;
     default: unknownAttr(n, w);
     }
 }
@@ -359,7 +378,17 @@ void ConvDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t 
     case HIPDNN_ATTR_CONVOLUTION_CONV_MODE:
     {
         hipdnnConvolutionMode_t m{};
-        setScalar(m, HIPDNN_TYPE_CONVOLUTION_MODE, t, c, e, what);
+        if(revisionShape(RevisionShape::ConvModeInt64))
+        {
+            // The older revision's form: the data SDK's ConvMode as an INT64.
+            int64_t sdk = 0;
+            setScalar(sdk, HIPDNN_TYPE_INT64, t, c, e, what);
+            m = convModeFromSdk(sdk);
+        }
+        else
+        {
+            setScalar(m, HIPDNN_TYPE_CONVOLUTION_MODE, t, c, e, what);
+        }
         failIf(m != HIPDNN_CONVOLUTION && m != HIPDNN_CROSS_CORRELATION,
                HIPDNN_STATUS_BAD_PARAM,
                std::string(what) + ": invalid convolution mode");
@@ -924,13 +953,30 @@ void HeurDesc::doFinalize()
     {
         return; // finalizes with zero results, as hipDNN does when no engine applies
     }
+    // As hipDNN: the engines that take the graph are the candidates; none is
+    // a valid outcome (zero results). With candidates, the ordering policy
+    // must pick: an engine order naming none of them leaves no policy that
+    // succeeds, and finalize fails.
+    std::vector<const LoadedEngine*> candidates;
+    for(const auto& e : *graph->engines)
+    {
+        if(e.api->supports(&graph->view) != 0)
+        {
+            candidates.push_back(&e);
+        }
+    }
+    if(candidates.empty())
+    {
+        return;
+    }
     for(const auto* e : orderEngines(*graph->engines))
     {
-        if(e->api->supports(&graph->view) != 0)
+        if(std::find(candidates.begin(), candidates.end(), e) != candidates.end())
         {
             results.push_back(e);
         }
     }
+    failIf(results.empty(), HIPDNN_STATUS_INTERNAL_ERROR, std::string(w) + " failed: No heuristic policy succeeded.");
 }
 
 // ---------------------------------------------------------------------------
@@ -1070,8 +1116,31 @@ void VariantDesc::doFinalize()
 }
 
 // ---------------------------------------------------------------------------
-std::shared_ptr<Desc> createDesc(hipdnnBackendDescriptorType_t type)
+namespace
 {
+// The descriptor type a number means on the revision the test bed plays:
+// the pinned numbering, or (MINI_HIPDNN_TEST_REVISION_SHAPE=old-numbering)
+// the older one, which had no pointwise operation, convolution backward
+// data at 18 and operations the test bed lacks at 17 and 19.
+hipdnnBackendDescriptorType_t meaningOf(hipdnnBackendDescriptorType_t type)
+{
+    if(!revisionShape(RevisionShape::OldNumbering))
+    {
+        return type;
+    }
+    switch(type)
+    {
+    case 18: return HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR;
+    case 17:
+    case 19: return HIPDNN_INVALID_TYPE_EXT;
+    default: return type;
+    }
+}
+} // namespace
+
+std::shared_ptr<Desc> createDesc(hipdnnBackendDescriptorType_t number)
+{
+    const hipdnnBackendDescriptorType_t type = meaningOf(number);
     switch(type)
     {
     case HIPDNN_BACKEND_TENSOR_DESCRIPTOR: return std::make_shared<TensorDesc>();
@@ -1087,7 +1156,7 @@ std::shared_ptr<Desc> createDesc(hipdnnBackendDescriptorType_t type)
     case HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR: return std::make_shared<VariantDesc>();
     default:
         fail(HIPDNN_STATUS_NOT_SUPPORTED,
-             "hipdnnBackendCreateDescriptor: descriptor type " + std::to_string(static_cast<int>(type))
+             "hipdnnBackendCreateDescriptor: descriptor type " + std::to_string(static_cast<int>(number))
                  + " is not supported");
     }
 }
@@ -1118,6 +1187,7 @@ void executePlan(hipdnnHandle_t handle, const PlanDesc& plan, const VariantDesc&
             continue;
         }
         bool found = false;
+        const int64_t alignment = eng.graph->tensorDescs[static_cast<size_t>(i)]->byteAlignment;
         for(size_t k = 0; k < pack.uids.size(); ++k)
         {
             if(pack.uids[k] == t.uid)
@@ -1125,6 +1195,12 @@ void executePlan(hipdnnHandle_t handle, const PlanDesc& plan, const VariantDesc&
                 failIf(pack.pointers[k] == nullptr,
                        HIPDNN_STATUS_BAD_PARAM,
                        std::string(w) + ": data pointer for UID " + std::to_string(t.uid) + " is null");
+                // As hipDNN: every data pointer against its tensor's alignment
+                // (the workspace pointer is not checked).
+                failIf(reinterpret_cast<uintptr_t>(pack.pointers[k]) % static_cast<uintptr_t>(alignment) != 0,
+                       HIPDNN_STATUS_BAD_PARAM,
+                       std::string(w) + ": data pointer for UID " + std::to_string(t.uid) + " is not "
+                           + std::to_string(alignment) + "-byte aligned");
                 found = true;
             }
         }

@@ -26,6 +26,9 @@ struct TensorDesc : Desc
     std::vector<int64_t> dims, strides;
     bool isVirtual = false;
     std::string name;
+    // HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT: hipDNN's default when unset; a data
+    // pointer that is not a multiple of it fails at execute.
+    int64_t byteAlignment = 16;
 };
 
 struct ConvDesc : Desc

@@ -67,7 +67,8 @@ protected:
         }
         return y[0];
     }
-    int64_t resultCount()
+    // The heuristic's finalize status; on success `*count` is its result count.
+    hipdnnStatus_t finalizeHeuristic(int64_t* count)
     {
         auto g = convGraph();
         hipdnnBackendDescriptor_t heur = nullptr;
@@ -76,9 +77,17 @@ protected:
         tu::check(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g), "g");
         auto mode = HIPDNN_HEUR_MODE_FALLBACK;
         tu::check(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode), "mode");
-        tu::check(hipdnnBackendFinalize(heur), "finalize heur");
+        const hipdnnStatus_t s = hipdnnBackendFinalize(heur);
+        if(s == HIPDNN_STATUS_SUCCESS)
+        {
+            tu::check(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, count, nullptr), "count");
+        }
+        return s;
+    }
+    int64_t resultCount()
+    {
         int64_t n = -1;
-        tu::check(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &n, nullptr), "count");
+        tu::check(finalizeHeuristic(&n), "finalize heur");
         return n;
     }
     hipdnnHandle_t _h = nullptr;
@@ -136,8 +145,15 @@ TEST_F(Plugins, AdditivePathsAndFallbackOrderKnob)
         EXPECT_FLOAT_EQ(runConv(), 42.0f) << "engine ids work too";
     }
     {
+        // The two real forms of "no engine": candidates exist but the order
+        // names none, so no policy succeeds and finalize fails; no candidate
+        // at all is a successful finalize with zero results (above).
         tu::ScopedEnv order("HIPDNN_HEUR_FALLBACK_ENGINE_ORDER", "NO_SUCH_ENGINE");
-        EXPECT_EQ(resultCount(), 0);
+        int64_t n = -1;
+        EXPECT_EQ(finalizeHeuristic(&n), HIPDNN_STATUS_INTERNAL_ERROR);
+        char msg[256] = {0};
+        hipdnnGetLastErrorString(msg, sizeof msg);
+        EXPECT_NE(std::string(msg).find("No heuristic policy succeeded"), std::string::npos) << msg;
     }
 }
 

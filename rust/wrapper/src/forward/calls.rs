@@ -48,6 +48,23 @@ impl Buffers {
     fn any_null(&self) -> bool {
         self.x.is_null() || self.w.is_null() || self.y.is_null()
     }
+
+    /// Why hipDNN would reject one of the pointers for its tensor's
+    /// alignment (`graph::DATA_ALIGNMENT`), named as the direction names it.
+    fn misaligned(&self, d: Direction) -> Option<String> {
+        let names = read::data_names(d);
+        [self.x, self.w, self.y].iter().zip(names).find_map(|(&p, name)| misaligned(p, name))
+    }
+}
+
+/// The decline of a data pointer that is not a multiple of the alignment
+/// hipDNN's tensors have, or `None`. MIOpen runs such a pointer (an fp16
+/// view at an odd element offset); hipDNN's backend fails it at execute.
+fn misaligned(p: *const c_void, name: &str) -> Option<String> {
+    let offset = p as usize % graph::DATA_ALIGNMENT;
+    (offset != 0).then(|| {
+        format!("{name} is not {}-byte aligned (offset {offset}; hipDNN's tensors require it)", graph::DATA_ALIGNMENT)
+    })
 }
 
 /// The caller's workspace.
@@ -144,11 +161,8 @@ fn ready(key: Rc<PlanKey>) -> Step<Ready> {
         }
         Err(Unready::NotAHandle) => declined("the handle is not readable (MIOpen decides)"),
         Err(Unready::Handle(f) | Unready::Build(BuildError::Failed(f))) => Err(failed(f)),
-        Err(Unready::Build(BuildError::NoEngine)) => Err(Outcome::Failed {
-            status: status::to_miopen(hstatus::NOT_SUPPORTED),
-            hipdnn: hstatus::NOT_SUPPORTED,
-            why: "hipDNN has no engine for this graph (its heuristic returned no configuration)".into(),
-        }),
+        // Nothing ran: hipDNN cannot run the problem, MIOpen can.
+        Err(Unready::Build(BuildError::NoEngine(why))) => declined(why),
     }
 }
 
@@ -174,9 +188,12 @@ fn check_workspace(r: &Ready, ws: &Workspace) -> Step<()> {
 }
 
 /// The plan of a plain call, checked against the caller's buffers and workspace.
-fn plain_ready(spec: Rc<PlanKey>, b: &Buffers, ws: &Workspace) -> Step<Ready> {
+fn plain_ready(c: &Conv, spec: Rc<PlanKey>, b: &Buffers, ws: &Workspace) -> Step<Ready> {
     if b.any_null() {
         return declined("a data pointer is null (MIOpen decides)");
+    }
+    if let Some(why) = b.misaligned(c.dir) {
+        return declined(why);
     }
     let r = ready(spec)?;
     check_workspace(&r, ws)?;
@@ -205,7 +222,7 @@ pub fn compute(c: &Conv, alpha: *const c_void, beta: *const c_void, b: &Buffers,
     flatten((|| {
         let spec = spec_of(c)?;
         unit_scales(alpha, beta)?;
-        let r = plain_ready(spec, b, ws)?;
+        let r = plain_ready(c, spec, b, ws)?;
         run_plain(&r, b, ws)?;
         Ok(success(r.note()))
     })())
@@ -217,7 +234,7 @@ pub fn immediate(c: &Conv, b: &Buffers, ws: &Workspace, id: u64) -> Outcome {
     flatten((|| {
         let spec = spec_of(c)?;
         valid_solution(c, id)?;
-        let r = plain_ready(spec, b, ws)?;
+        let r = plain_ready(c, spec, b, ws)?;
         run_plain(&r, b, ws)?;
         Ok(success(r.note()))
     })())
@@ -274,7 +291,7 @@ pub fn find(
         }
         let spec = spec_of(c)?;
         let private = private_workspace(c)?;
-        let r = plain_ready(spec, b, ws)?;
+        let r = plain_ready(c, spec, b, ws)?;
         // Only Find reports a time: a plain call does not read the clock.
         let start = Instant::now();
         run_plain(&r, b, ws)?;
@@ -374,7 +391,7 @@ pub struct Fused {
 pub fn bias_activation(c: &Conv, f: &Fused, b: &Buffers, ws: &Workspace) -> Outcome {
     flatten((|| {
         let p = read::problem(c.dir, &c.t, c.cd).or_else(declined)?;
-        let bias = if f.bias.is_null() { None } else { Some(read::tensor(f.bias_desc, "biasDesc").or_else(declined)?) };
+        let bias = if f.bias.is_null() { None } else { Some(read::tensor(f.bias_desc, "bias").or_else(declined)?) };
         let fusion =
             Fusion { bias, has_z: !f.z.is_null(), activation: read::activation(f.activation).or_else(declined)? };
         let spec = conv::translate_fused(&p, &fusion).or_else(|d| declined(d.0))?;
@@ -386,6 +403,10 @@ pub fn bias_activation(c: &Conv, f: &Fused, b: &Buffers, ws: &Workspace) -> Outc
         }
         if b.any_null() {
             return declined("a data pointer is null (MIOpen decides)");
+        }
+        let bias_misaligned = if f.bias.is_null() { None } else { misaligned(f.bias, "bias") };
+        if let Some(why) = b.misaligned(c.dir).or(bias_misaligned) {
+            return declined(why);
         }
         let r = ready(Rc::new((c.handle as usize, spec)))?;
         check_workspace(&r, ws)?;

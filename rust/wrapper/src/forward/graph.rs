@@ -24,10 +24,13 @@ pub struct Failure {
 /// Why no plan was built.
 #[derive(Debug, Clone)]
 pub enum BuildError {
-    /// The heuristic returned no engine configuration: no engine of this
-    /// hipDNN installation takes the graph (or none is installed). Returned
-    /// to the caller like any hipDNN failure, never run on MIOpen instead.
-    NoEngine,
+    /// hipDNN cannot run the graph, in either of the forms its heuristic
+    /// reports that: no engine configuration (no installed engine takes the
+    /// graph, or none is installed), or a heuristic that fails to finalize
+    /// (it had candidates but none of its policies chose one, e.g. an
+    /// engine order naming none of them). Nothing ran; the call is declined
+    /// to MIOpen. The text says which form it was.
+    NoEngine(String),
     /// A genuine hipDNN failure, returned to the caller.
     Failed(Failure),
 }
@@ -78,6 +81,8 @@ impl Drop for Released {
 struct Builder {
     api: &'static Api,
     owned: Vec<Descriptor>,
+    /// Set `TENSOR_BYTE_ALIGNMENT` on every tensor (the backend has it).
+    tensor_alignment: bool,
 }
 
 impl Drop for Builder {
@@ -136,6 +141,11 @@ impl Builder {
         self.set(d, attr::TENSOR_DIMENSIONS, attr_type::INT64, &t.dims, "tensor dims")?;
         self.set(d, attr::TENSOR_STRIDES, attr_type::INT64, &t.strides, "tensor strides")?;
         self.set(d, attr::TENSOR_IS_VIRTUAL, attr_type::BOOLEAN, &[t.is_virtual as u8], "tensor virtual")?;
+        if self.tensor_alignment {
+            // As hipDNN's frontend does: the alignment the data pointers are
+            // checked against at execute (calls.rs declines any other).
+            self.set(d, attr::TENSOR_BYTE_ALIGNMENT, attr_type::INT64, &[DATA_ALIGNMENT as i64], "tensor alignment")?;
+        }
         self.finalize(d, "finalize tensor")?;
         Ok(d)
     }
@@ -276,9 +286,17 @@ pub fn last_error(api: &Api) -> String {
     String::from_utf8_lossy(&buf[..end]).into_owned()
 }
 
+/// The byte alignment of every tensor the wrapper builds: hipDNN's default
+/// (`TENSOR_BYTE_ALIGNMENT` unset means 16), set explicitly where the
+/// backend offers the attribute. A call whose data pointer is not a multiple
+/// of it is declined before hipDNN sees it (the backend would reject it at
+/// execute with BAD_PARAM, where MIOpen runs it).
+pub const DATA_ALIGNMENT: usize = hipdnn_backend::abi::DEFAULT_TENSOR_ALIGNMENT as usize;
+
 /// Build and finalize the plan of `g` on hipDNN handle `h`.
 pub fn build(api: &'static Api, h: Handle, g: &GraphSpec) -> Result<Plan, BuildError> {
-    let mut b = Builder { api, owned: Vec::new() };
+    let tensor_alignment = super::backend::revision().tensor_alignment;
+    let mut b = Builder { api, owned: Vec::new(), tensor_alignment };
     let fail = BuildError::Failed;
     let x = b.tensor(&g.x).map_err(fail)?;
     let w = b.tensor(&g.w).map_err(fail)?;
@@ -304,7 +322,16 @@ fn engine_configs(b: &mut Builder, graph: Descriptor) -> Result<Vec<Descriptor>,
     b.set(heur, attr::ENGINEHEUR_OPERATION_GRAPH, attr_type::BACKEND_DESCRIPTOR, &[graph], "heuristic graph")
         .map_err(fail)?;
     b.set(heur, attr::ENGINEHEUR_MODE, attr_type::HEUR_MODE, &[heur_mode::FALLBACK], "heuristic mode").map_err(fail)?;
-    b.finalize(heur, "finalize heuristic").map_err(fail)?;
+    match b.finalize(heur, "finalize heuristic") {
+        Err(f) if f.status == status::INTERNAL_ERROR => {
+            return Err(BuildError::NoEngine(format!(
+                "hipDNN has no engine for this problem (its heuristic failed: {}: {})",
+                status::name(f.status),
+                f.message
+            )))
+        }
+        other => other.map_err(fail)?,
+    }
     let mut count = 0i64;
     let get = b.api.get_attribute;
     let bd = attr_type::BACKEND_DESCRIPTOR;
@@ -312,7 +339,7 @@ fn engine_configs(b: &mut Builder, graph: Descriptor) -> Result<Vec<Descriptor>,
     let s = unsafe { get(heur, attr::ENGINEHEUR_RESULTS, bd, 0, &mut count, ptr::null_mut()) };
     b.check("heuristic result count", s).map_err(fail)?;
     if count <= 0 {
-        return Err(BuildError::NoEngine);
+        return Err(no_configuration());
     }
     let mut cfgs = Vec::with_capacity(count as usize);
     for _ in 0..count {
@@ -324,9 +351,13 @@ fn engine_configs(b: &mut Builder, graph: Descriptor) -> Result<Vec<Descriptor>,
     b.check("heuristic results", s).map_err(fail)?;
     cfgs.truncate(got.max(0) as usize);
     if cfgs.is_empty() {
-        return Err(BuildError::NoEngine);
+        return Err(no_configuration());
     }
     Ok(cfgs)
+}
+
+fn no_configuration() -> BuildError {
+    BuildError::NoEngine("hipDNN has no engine for this problem (its heuristic returned no configuration)".into())
 }
 
 /// The plan of the first configuration that finalizes, as the frontend's
@@ -374,7 +405,7 @@ pub fn execute(
     ptrs: &[*mut c_void],
     workspace: *mut c_void,
 ) -> Result<(), Failure> {
-    let b = Builder { api: plan.api, owned: Vec::new() };
+    let b = Builder { api: plan.api, owned: Vec::new(), tensor_alignment: false };
     let pack = b.create_released(descriptor_type::VARIANT_PACK, "create variant pack")?;
     let vp = pack.d;
     b.set(vp, attr::VARIANT_PACK_UNIQUE_IDS, attr_type::INT64, uids, "variant pack ids")?;

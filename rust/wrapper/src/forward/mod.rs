@@ -38,6 +38,12 @@ pub fn cache_stats() -> Option<miopen_forwarding_core::plan_cache::Stats> {
     state::cache_stats()
 }
 
+/// Problems remembered as having no hipDNN engine, and the calls that
+/// answer served, if any problem had none.
+pub fn no_engine_stats() -> Option<(u64, u64)> {
+    state::no_engine_stats()
+}
+
 /// What a handler did with a call.
 pub enum Outcome {
     /// Ran on hipDNN (or answered for a forwarded problem); `note` goes to
@@ -103,7 +109,7 @@ pub fn run(index: usize, handler: impl FnOnce() -> Outcome) -> Option<u32> {
         }
         Outcome::Declined(cause) => {
             last_error::record_not_forwarded(index);
-            crate::summary::count(index, crate::summary::Kind::Declined);
+            crate::summary::count_declined(index, &cause);
             if config.verbose {
                 crate::runtime::trace(index, "MIOpen Private", &routing::decline_text(&cause));
             }

@@ -11,6 +11,17 @@ use miopen_forwarding_core::Direction;
 
 use super::miopen_sys as sys;
 
+/// MIOpen's names of the (x, w, y) data of a direction, as its API names the
+/// arguments (`dx`, `dw`, `dy` for the gradients); a descriptor is the name
+/// with `Desc`.
+pub fn data_names(d: Direction) -> [&'static str; 3] {
+    match d {
+        Direction::Forward => ["x", "w", "y"],
+        Direction::BackwardData => ["dx", "w", "dy"],
+        Direction::BackwardWeights => ["x", "dw", "dy"],
+    }
+}
+
 /// The three tensor descriptors of a problem in forward naming: `x` input
 /// (dx), `w` weights (dw), `y` output (dy).
 #[derive(Clone, Copy)]
@@ -37,7 +48,7 @@ fn checked(status: sys::miopenStatus_t, what: &str) -> Result<(), String> {
     if status == miopen::SUCCESS {
         Ok(())
     } else {
-        Err(format!("{what} is not readable ({}; MIOpen decides)", miopen::name(status)))
+        Err(format!("{what}Desc is not readable ({}; MIOpen decides)", miopen::name(status)))
     }
 }
 
@@ -84,7 +95,7 @@ fn tensor_into(desc: sys::miopenTensorDescriptor_t, what: &str, out: &mut Tensor
     // SAFETY: MIOpen's getter validates the descriptor; out-pointers are locals.
     checked(unsafe { sys::miopenGetTensorDescriptorSize_impl(desc, &mut size) }, what)?;
     if !(1..=MAX_DIMS as i32).contains(&size) {
-        return Err(format!("{what} has {size} dimensions (MIOpen decides)"));
+        return Err(format!("{what}Desc has {size} dimensions (MIOpen decides)"));
     }
     let mut dtype = 0;
     let (mut dims, mut strides) = ([0i32; MAX_DIMS], [0i32; MAX_DIMS]);
@@ -101,7 +112,7 @@ fn tensor_into(desc: sys::miopenTensorDescriptor_t, what: &str, out: &mut Tensor
 }
 
 fn conv_into(desc: sys::miopenConvolutionDescriptor_t, out: &mut ConvParams) -> Result<(), String> {
-    let what = "convDesc";
+    let what = "conv";
     let mut n = 0i32;
     // SAFETY: as in `tensor`.
     checked(unsafe { sys::miopenGetConvolutionSpatialDim_impl(desc, &mut n) }, what)?;
@@ -157,11 +168,7 @@ pub fn problem_into(
     cd: sys::miopenConvolutionDescriptor_t,
     out: &mut Problem,
 ) -> Result<(), String> {
-    let names = match d {
-        Direction::Forward => ["xDesc", "wDesc", "yDesc"],
-        Direction::BackwardData => ["dxDesc", "wDesc", "dyDesc"],
-        Direction::BackwardWeights => ["xDesc", "dwDesc", "dyDesc"],
-    };
+    let names = data_names(d);
     out.direction = d;
     tensor_into(t.x, names[0], &mut out.x)?;
     tensor_into(t.w, names[1], &mut out.w)?;
@@ -173,7 +180,7 @@ pub fn activation(desc: sys::miopenActivationDescriptor_t) -> Result<Activation,
     let (mut mode, mut alpha, mut beta, mut gamma) = (0, 0f64, 0f64, 0f64);
     // SAFETY: as in `tensor`.
     let s = unsafe { sys::miopenGetActivationDescriptor_impl(desc, &mut mode, &mut alpha, &mut beta, &mut gamma) };
-    checked(s, "activationDesc")?;
+    checked(s, "activation")?;
     Ok(Activation { mode, alpha, beta })
 }
 

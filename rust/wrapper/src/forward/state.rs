@@ -29,6 +29,10 @@ struct HipdnnHandle {
 
 static HANDLES: Mutex<Option<HashMap<usize, HipdnnHandle>>> = Mutex::new(None);
 static PLANS: OnceLock<PlanCache<PlanKey, Plan>> = OnceLock::new();
+/// Problems hipDNN has no engine for, with the answer's text: the next
+/// identical call is declined without building the graph again. Bounded
+/// and released like the plans (it is keyed the same way).
+static NO_ENGINE: OnceLock<PlanCache<PlanKey, String>> = OnceLock::new();
 
 /// Advanced whenever a hipDNN handle is destroyed (`miopenDestroy`) or
 /// moved to another stream: a per-thread slot filled in an older
@@ -164,15 +168,41 @@ fn hipdnn_handle(api: &Api, h: sys::miopenHandle_t) -> Result<(Handle, usize), O
 }
 
 /// The cached plan of `key` (a MIOpen handle and a graph), built on a miss
-/// with the handle's hipDNN handle `hd`.
+/// with the handle's hipDNN handle `hd`. A problem hipDNN has no engine for
+/// is remembered, so it is built at most once while it stays cached.
 fn plan(api: &'static Api, hd: Handle, key: &PlanKey) -> Result<Lookup<Plan>, BuildError> {
-    plans().get_or_build(key, || graph::build(api, hd, &key.1))
+    let known = no_engine();
+    // The lock is taken only once some problem had no engine.
+    if known.stats().entries > 0 {
+        if let Some(why) = known.get(key) {
+            return Err(BuildError::NoEngine(String::clone(&why)));
+        }
+    }
+    let built = plans().get_or_build(key, || graph::build(api, hd, &key.1));
+    if let Err(BuildError::NoEngine(why)) = &built {
+        let _ = known.get_or_build(key, || Ok::<_, ()>(why.clone()));
+    }
+    built
+}
+
+fn no_engine() -> &'static PlanCache<PlanKey, String> {
+    NO_ENGINE.get_or_init(|| PlanCache::new(crate::runtime::config().plan_cache_capacity))
+}
+
+/// How many problems were remembered as having no engine (its misses: it is
+/// only built into after a failed build), and how many calls that answer
+/// served (for the exit summary).
+pub fn no_engine_stats() -> Option<(u64, u64)> {
+    NO_ENGINE.get().map(|c| (c.stats().misses, c.stats().hits))
 }
 
 /// `miopenDestroy(h)`: drop the handle's plans, then its hipDNN handle.
 /// Returns how many plans were released and whether a hipDNN handle was.
 pub fn release(api: Option<&Api>, h: sys::miopenHandle_t) -> (usize, bool) {
     let plans = PLANS.get().map_or(0, |cache| cache.remove_where(|k| k.0 == h as usize));
+    if let Some(known) = NO_ENGINE.get() {
+        known.remove_where(|k| k.0 == h as usize);
+    }
     let gone = {
         let mut handles = HANDLES.lock().unwrap_or_else(|e| e.into_inner());
         next_generation();
