@@ -1187,7 +1187,10 @@ void executePlan(hipdnnHandle_t handle, const PlanDesc& plan, const VariantDesc&
             continue;
         }
         bool found = false;
-        const int64_t alignment = eng.graph->tensorDescs[static_cast<size_t>(i)]->byteAlignment;
+        // A revision without the attribute checks nothing.
+        const int64_t alignment = revisionShape(RevisionShape::NoTensorAlignment)
+                                      ? 1
+                                      : eng.graph->tensorDescs[static_cast<size_t>(i)]->byteAlignment;
         for(size_t k = 0; k < pack.uids.size(); ++k)
         {
             if(pack.uids[k] == t.uid)

@@ -455,6 +455,117 @@ TEST_F(Abi, FusedGraphNeedsWorkspace)
     EXPECT_FLOAT_EQ(y[0], 18.0f);
 }
 
+// hipDNN checks every data pointer against its tensor's byte alignment at
+// execute (default 16, HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT to set another);
+// the workspace pointer is not checked.
+TEST_F(Abi, TensorByteAlignment)
+{
+    auto t = tensor(9);
+    int64_t a = 0, n = 0;
+    ASSERT_EQ(hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, HIPDNN_TYPE_INT64, 1, &n, &a), HIPDNN_STATUS_SUCCESS);
+    EXPECT_EQ(a, 16) << "the default";
+    std::vector<int64_t> d = {1, 2, 5, 5};
+    hipdnnBackendDescriptor_t open = nullptr;
+    ASSERT_EQ(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &open), HIPDNN_STATUS_SUCCESS);
+    keep(open);
+    int64_t four = 4, two[2] = {4, 4}, zero = 0;
+    int32_t narrow = 4;
+    EXPECT_EQ(hipdnnBackendSetAttribute(open, HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, HIPDNN_TYPE_INT32, 1, &narrow), HIPDNN_STATUS_BAD_PARAM);
+    EXPECT_EQ(hipdnnBackendSetAttribute(open, HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, HIPDNN_TYPE_INT64, 2, two), HIPDNN_STATUS_BAD_PARAM);
+    EXPECT_EQ(hipdnnBackendSetAttribute(open, HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, HIPDNN_TYPE_INT64, 1, &zero), HIPDNN_STATUS_BAD_PARAM);
+    EXPECT_EQ(hipdnnBackendSetAttribute(open, HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, HIPDNN_TYPE_INT64, 1, &four), HIPDNN_STATUS_SUCCESS);
+
+    auto runWithOffsetX = [&](hipdnnBackendDescriptor_t x, size_t offset) {
+        auto g = keep(tu::graph(_h, {conv(x)}));
+        auto p = tu::plan(g);
+        keep(p.plan);
+        alignas(16) static float xs[64];
+        std::vector<float> w(54, 1.0f), y(27);
+        void* xp = reinterpret_cast<char*>(xs) + offset;
+        std::vector<int64_t> uids = {1, 2, 3};
+        std::vector<void*> ptrs = {xp, w.data(), y.data()};
+        auto vp = create(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
+        hipdnnBackendSetAttribute(vp, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 3, uids.data());
+        hipdnnBackendSetAttribute(vp, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 3, ptrs.data());
+        tu::check(hipdnnBackendFinalize(vp), "variant pack");
+        return hipdnnBackendExecute(_h, p.plan, vp);
+    };
+    EXPECT_EQ(runWithOffsetX(tensor(1), 0), HIPDNN_STATUS_SUCCESS);
+    EXPECT_EQ(runWithOffsetX(tensor(1), 4), HIPDNN_STATUS_BAD_PARAM) << "x at +4 bytes, alignment 16";
+    EXPECT_NE(tu::lastError().find("UID 1 is not 16-byte aligned"), std::string::npos) << tu::lastError();
+    // The same pointer with a 4-byte alignment declared on x.
+    int64_t dt = HIPDNN_DATA_FLOAT;
+    std::vector<int64_t> strides = tu::packedStrides(d);
+    int64_t uid = 1;
+    hipdnnBackendSetAttribute(open, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid);
+    hipdnnBackendSetAttribute(open, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt);
+    hipdnnBackendSetAttribute(open, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 4, d.data());
+    hipdnnBackendSetAttribute(open, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 4, strides.data());
+    tu::check(hipdnnBackendFinalize(open), "x with alignment 4");
+    EXPECT_EQ(runWithOffsetX(open, 4), HIPDNN_STATUS_SUCCESS);
+}
+
+TEST_F(Abi, WorkspacePointerIsNotAlignmentChecked)
+{
+    std::vector<int64_t> yd = {1, 3, 3, 3};
+    auto yv = keep(tu::tensor(3, HIPDNN_DATA_FLOAT, yd, tu::packedStrides(yd), true));
+    tu::ConvParams p{{0, 0}, {0, 0}, {1, 1}, {1, 1}};
+    auto c = keep(tu::convOp(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, tensor(1), tensor(2, {3, 2, 3, 3}), yv, p));
+    auto out = tensor(4, yd);
+    auto relu = keep(tu::pointwiseOp(HIPDNN_POINTWISE_MODE_RELU_FWD, yv, nullptr, out));
+    auto pl = tu::plan(keep(tu::graph(_h, {c, relu})));
+    keep(pl.plan);
+    std::vector<float> x(50, 1.0f), w(54, 1.0f), y(27, -1.0f);
+    std::vector<unsigned char> ws(static_cast<size_t>(pl.workspace) + 16);
+    void* odd = ws.data() + 4;
+    std::vector<int64_t> uids = {1, 2, 4};
+    std::vector<void*> ptrs = {x.data(), w.data(), y.data()};
+    auto vp = create(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
+    hipdnnBackendSetAttribute(vp, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 3, uids.data());
+    hipdnnBackendSetAttribute(vp, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 3, ptrs.data());
+    hipdnnBackendSetAttribute(vp, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &odd);
+    tu::check(hipdnnBackendFinalize(vp), "variant pack");
+    EXPECT_EQ(hipdnnBackendExecute(_h, pl.plan, vp), HIPDNN_STATUS_SUCCESS);
+    EXPECT_FLOAT_EQ(y[0], 18.0f);
+}
+
+// MINI_HIPDNN_TEST_REVISION_SHAPE: the older revisions the wrapper's probe must tell apart.
+TEST_F(Abi, RevisionShapes)
+{
+    auto setMode = [&](hipdnnBackendDescriptorType_t type, hipdnnBackendAttributeType_t as, const void* v) {
+        hipdnnBackendDescriptor_t d = nullptr;
+        hipdnnStatus_t s = hipdnnBackendCreateDescriptor(type, &d);
+        if(s != HIPDNN_STATUS_SUCCESS)
+            return s;
+        keep(d);
+        return hipdnnBackendSetAttribute(d, HIPDNN_ATTR_CONVOLUTION_CONV_MODE, as, 1, v);
+    };
+    const int32_t cross = HIPDNN_CROSS_CORRELATION;
+    const int64_t sdkCross = 2;
+    const auto bwdData = HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR;
+    const auto pointwise = HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR;
+    EXPECT_EQ(setMode(bwdData, HIPDNN_TYPE_CONVOLUTION_MODE, &cross), HIPDNN_STATUS_SUCCESS);
+    {
+        tu::ScopedEnv shape("MINI_HIPDNN_TEST_REVISION_SHAPE", "old-numbering");
+        EXPECT_EQ(setMode(bwdData, HIPDNN_TYPE_CONVOLUTION_MODE, &cross), HIPDNN_STATUS_NOT_SUPPORTED) << "19 is not a convolution";
+        EXPECT_EQ(setMode(pointwise, HIPDNN_TYPE_CONVOLUTION_MODE, &cross), HIPDNN_STATUS_SUCCESS) << "18 is backward data";
+    }
+    {
+        tu::ScopedEnv shape("MINI_HIPDNN_TEST_REVISION_SHAPE", "conv-mode-int64");
+        const auto fwd = HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR;
+        EXPECT_EQ(setMode(fwd, HIPDNN_TYPE_CONVOLUTION_MODE, &cross), HIPDNN_STATUS_BAD_PARAM);
+        EXPECT_EQ(setMode(fwd, HIPDNN_TYPE_INT64, &sdkCross), HIPDNN_STATUS_SUCCESS);
+    }
+    {
+        tu::ScopedEnv shape("MINI_HIPDNN_TEST_REVISION_SHAPE", "no-tensor-alignment");
+        hipdnnBackendDescriptor_t t = nullptr;
+        ASSERT_EQ(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t), HIPDNN_STATUS_SUCCESS);
+        keep(t);
+        int64_t a = 16;
+        EXPECT_EQ(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, HIPDNN_TYPE_INT64, 1, &a), HIPDNN_STATUS_NOT_SUPPORTED);
+    }
+}
+
 TEST_F(Abi, PointwiseClipAttributes)
 {
     auto a = tensor(1), o = tensor(2);
