@@ -127,8 +127,9 @@ pub mod attr {
 }
 
 /// The byte alignment every tensor has unless `TENSOR_BYTE_ALIGNMENT` says
-/// otherwise; the backend rejects a data pointer that is not a multiple of
-/// it at execute.
+/// otherwise (hipDNN's frontend sends the attribute only for another value,
+/// since backends before it lack it); the backend rejects a data pointer
+/// that is not a multiple of its tensor's alignment at execute.
 pub const DEFAULT_TENSOR_ALIGNMENT: i64 = 16;
 
 /// `hipdnnBackendAttributeType_t` values: the element type of an attribute.

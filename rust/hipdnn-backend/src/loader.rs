@@ -24,7 +24,7 @@ use std::path::{Component, Path, PathBuf};
 use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
 
 use crate::api::Api;
-use crate::probe::{self, Revision};
+use crate::probe;
 use crate::version::{self, Version};
 
 /// The backend's file name.
@@ -155,8 +155,6 @@ pub struct Backend {
     pub path: PathBuf,
     /// What `hipdnnVersionString_ext` returned, parsed.
     pub version: Version,
-    /// What the probe found ([`open`]); the default until it ran.
-    pub revision: Revision,
     _lib: libloading::Library,
 }
 
@@ -208,12 +206,9 @@ pub fn load(inputs: &SearchInputs) -> Result<Backend, LoadError> {
 
 /// [`load_from`], then the probe: the backend the wrapper uses.
 pub fn open(plan: &Plan) -> Result<Backend, LoadError> {
-    let mut b = load_from(plan)?;
+    let b = load_from(plan)?;
     match probe::probe(&b.api) {
-        Ok(revision) => {
-            b.revision = revision;
-            Ok(b)
-        }
+        Ok(()) => Ok(b),
         Err(why) => Err(LoadError::AbiMismatch { path: b.path.clone(), version: b.version.clone(), why }),
     }
 }
@@ -262,7 +257,7 @@ fn check(lib: Library, path: PathBuf) -> Result<Backend, LoadError> {
     if !version::is_verified(&version) {
         return Err(LoadError::Unverified { path, version });
     }
-    Ok(Backend { api, path, version, revision: Revision::default(), _lib: lib.into() })
+    Ok(Backend { api, path, version, _lib: lib.into() })
 }
 
 #[cfg(test)]

@@ -6,9 +6,9 @@
 //! put convolution backward-data at 18) and took `CONV_MODE` as a plain
 //! INT64 rather than `HIPDNN_TYPE_CONVOLUTION_MODE`. Against such a backend
 //! every forwarded convolution would fail at "set conv mode" with BAD_PARAM.
-//! The probe creates one descriptor of each type the wrapper builds and sets
-//! one attribute only the pinned meaning of that type takes, exactly as the
-//! graph builder will (no handle, no engine, nothing executed), so a
+//! The probe creates one descriptor of each operation type the wrapper builds
+//! and sets one attribute only the pinned meaning of that type takes, exactly
+//! as the graph builder will (no handle, no engine, nothing executed), so a
 //! mismatch makes the backend unavailable with one diagnostic instead.
 
 use std::ffi::c_void;
@@ -16,15 +16,6 @@ use std::ptr;
 
 use crate::abi::{attr, attr_type, conv_mode, descriptor_type, pointwise_mode, status, Descriptor};
 use crate::api::Api;
-
-/// What the probe learnt about the backend beyond "it matches".
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Revision {
-    /// `HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT` is settable on a tensor: the
-    /// backend checks each data pointer against its tensor's alignment at
-    /// execute, so the wrapper sets it (as hipDNN's frontend does).
-    pub tensor_alignment: bool,
-}
 
 /// One attribute set on a fresh descriptor of one type.
 struct Probe {
@@ -34,13 +25,7 @@ struct Probe {
     attribute_name: &'static str,
     attribute_type: i32,
     attribute_type_name: &'static str,
-    value: Value,
-}
-
-#[derive(Clone, Copy)]
-enum Value {
-    Enum(i32),
-    Int64(i64),
+    value: i32,
 }
 
 const fn conv_mode_on(descriptor: i32, descriptor_name: &'static str) -> Probe {
@@ -51,7 +36,7 @@ const fn conv_mode_on(descriptor: i32, descriptor_name: &'static str) -> Probe {
         attribute_name: "CONVOLUTION_CONV_MODE",
         attribute_type: attr_type::CONVOLUTION_MODE,
         attribute_type_name: "HIPDNN_TYPE_CONVOLUTION_MODE",
-        value: Value::Enum(conv_mode::CROSS_CORRELATION),
+        value: conv_mode::CROSS_CORRELATION,
     }
 }
 
@@ -69,29 +54,17 @@ const REQUIRED: [Probe; 4] = [
         attribute_name: "POINTWISE_MODE",
         attribute_type: attr_type::POINTWISE_MODE,
         attribute_type_name: "HIPDNN_TYPE_POINTWISE_MODE",
-        value: Value::Enum(pointwise_mode::RELU_FWD),
+        value: pointwise_mode::RELU_FWD,
     },
 ];
 
-/// The tensor alignment: optional (revisions before it simply lack it).
-const ALIGNMENT: Probe = Probe {
-    descriptor: descriptor_type::TENSOR,
-    descriptor_name: "TENSOR",
-    attribute: attr::TENSOR_BYTE_ALIGNMENT,
-    attribute_name: "TENSOR_BYTE_ALIGNMENT",
-    attribute_type: attr_type::INT64,
-    attribute_type_name: "HIPDNN_TYPE_INT64",
-    value: Value::Int64(crate::abi::DEFAULT_TENSOR_ALIGNMENT),
-};
-
 /// Runs every probe. `Err` is one sentence naming each difference found.
-pub fn probe(api: &Api) -> Result<Revision, String> {
+pub fn probe(api: &Api) -> Result<(), String> {
     let differences: Vec<String> = REQUIRED.iter().filter_map(|p| attempt(api, p).err()).collect();
-    let revision = Revision { tensor_alignment: attempt(api, &ALIGNMENT).is_ok() };
     // The probes' failures must not become the message of a later failure.
     clear_last_error(api);
     if differences.is_empty() {
-        Ok(revision)
+        Ok(())
     } else {
         Err(format!("its ABI differs from the one the wrapper pins: {}", differences.join("; ")))
     }
@@ -110,18 +83,8 @@ fn attempt(api: &Api, p: &Probe) -> Result<(), String> {
             status::name(s)
         ));
     }
-    let (enum_value, int_value);
-    let value: *const c_void = match p.value {
-        Value::Enum(v) => {
-            enum_value = v;
-            (&enum_value as *const i32).cast()
-        }
-        Value::Int64(v) => {
-            int_value = v;
-            (&int_value as *const i64).cast()
-        }
-    };
-    // SAFETY: a descriptor just created; one element of the attribute's type.
+    let value: *const c_void = (&p.value as *const i32).cast();
+    // SAFETY: a descriptor just created; one element of the attribute's (enum) type.
     let s = unsafe { (api.set_attribute)(d, p.attribute, p.attribute_type, 1, value) };
     // SAFETY: created above, owned here.
     unsafe { (api.destroy_descriptor)(d) };

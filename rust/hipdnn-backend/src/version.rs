@@ -88,10 +88,11 @@ impl fmt::Display for Verified {
 
 /// The accepted releases (docs/hipdnn-compatibility.md, "Versions").
 pub const VERIFIED: &[Verified] = &[
-    // 0.3 and 0.4 number the descriptors and attributes as `abi` pins them
-    // and take CONV_MODE as HIPDNN_TYPE_CONVOLUTION_MODE; revisions inside
-    // them that differ are caught by the probe.
-    Verified { major: 0, minors: 3..=4, evidence: "docs/hipdnn-compatibility.md: 0.3.x, 0.4.x" },
+    // Every 0.x release hipDNN's backend has reported (0.0.1, 0.2.0, 0.3.0,
+    // 0.4.0). The subset `abi` pins is what these revisions use, but one
+    // release spans revisions with another descriptor numbering and
+    // CONV_MODE type (0.0.1 has both): the probe decides those.
+    Verified { major: 0, minors: 0..=4, evidence: "docs/hipdnn-compatibility.md, Versions" },
     // RFC §4.9 pins the 1.x base API.
     Verified { major: 1, minors: 0..=u32::MAX, evidence: "RFC §4.9: the 1.x base API" },
 ];

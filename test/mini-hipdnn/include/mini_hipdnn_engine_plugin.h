@@ -1,5 +1,5 @@
 /*
- * mini-hipdnn engine plugin ABI, version 1.
+ * mini-hipdnn engine plugin ABI, version 2.
  *
  * This ABI is OURS (the test bed's), not hipDNN's: hipDNN's real plugin SDK
  * is a large C++ interface.  A plugin is a shared library exporting
@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION 1u
+#define MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION 2u
 #define MINI_HIPDNN_MAX_DIMS 8
 #define MINI_HIPDNN_MAX_SPATIAL 6
 
@@ -84,8 +84,7 @@ typedef struct
 typedef struct
 {
     uint32_t abiVersion; /* MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION */
-    const char* name;    /* unique engine name */
-    int64_t engineId;    /* unique engine id (HIPDNN_ATTR_ENGINE_GLOBAL_INDEX) */
+    const char* name;    /* unique engine name; the backend derives the engine id from it, as hipDNN does */
     /* 1 if the engine can run the graph, 0 otherwise */
     int (*supports)(const miniHipdnnGraph_t* graph);
     /* bytes of workspace the engine needs for the graph (>= 0) */

@@ -158,6 +158,16 @@ void expandPath(std::string p, const std::string& base, std::vector<std::string>
 
 } // namespace
 
+int64_t engineNameToId(const std::string& name)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for(unsigned char c : name)
+    {
+        h = (h ^ c) * 0x100000001b3ull;
+    }
+    return static_cast<int64_t>(h);
+}
+
 [[noreturn]] void fail(hipdnnStatus_t status, const std::string& message)
 {
     throw Error{status, message};
@@ -250,18 +260,19 @@ std::shared_ptr<const EngineList> loadEngines()
         const miniHipdnnEnginePlugin_v1* api = entry ? entry() : nullptr;
         bool ok = api != nullptr && api->abiVersion == MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION && api->name != nullptr
                   && api->supports != nullptr && api->workspaceSize != nullptr && api->execute != nullptr;
+        const int64_t id = ok ? engineNameToId(api->name) : 0;
         if(ok)
         {
             for(const auto& e : *list)
             {
-                ok = ok && e.api->engineId != api->engineId && e.path != f;
+                ok = ok && e.id != id && e.path != f;
             }
         }
         if(!ok)
         {
             continue; // plugins stay loaded for the process lifetime (lazy unloading)
         }
-        list->push_back(LoadedEngine{f, lib, api});
+        list->push_back(LoadedEngine{f, lib, api, id});
     }
     return list;
 }

@@ -38,7 +38,12 @@ struct LoadedEngine
     std::string path;
     void* library = nullptr;
     const miniHipdnnEnginePlugin_v1* api = nullptr;
+    int64_t id = 0; // engineNameToId(api->name)
 };
+
+// hipDNN's engine id of an engine name: 64-bit FNV-1a over the name's bytes,
+// as a signed int64 (no mask).
+int64_t engineNameToId(const std::string& name);
 
 using EngineList = std::vector<LoadedEngine>;
 

@@ -5,6 +5,7 @@
 #include "descriptors.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -284,10 +285,8 @@ void TensorDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_
     {
         failIf(revisionShape(RevisionShape::NoTensorAlignment), HIPDNN_STATUS_NOT_SUPPORTED,
                std::string(w) + ": " + attrName(n) + " is not supported (MINI_HIPDNN_TEST_REVISION_SHAPE)");
-        int64_t a = 0;
-        setScalar(a, HIPDNN_TYPE_INT64, t, c, e, w);
-        failIf(a <= 0, HIPDNN_STATUS_BAD_PARAM, std::string(w) + ": byte alignment must be positive");
-        byteAlignment = a;
+        // As hipDNN: any value is taken (one of 0 or less checks nothing at execute).
+        setScalar(byteAlignment, HIPDNN_TYPE_INT64, t, c, e, w);
         break;
     }
     case HIPDNN_ATTR_TENSOR_NAME_EXT:
@@ -714,7 +713,7 @@ const LoadedEngine* findEngine(const EngineList& list, int64_t id)
 {
     for(const auto& e : list)
     {
-        if(e.api->engineId == id)
+        if(e.id == id)
         {
             return &e;
         }
@@ -885,7 +884,7 @@ void HeurDesc::get(hipdnnBackendAttributeName_t n,
                    std::string(w) + ": results need engine config descriptors");
             auto eng = std::make_shared<EngineDesc>();
             eng->graph = graph;
-            eng->engineId = results[static_cast<size_t>(i)]->api->engineId;
+            eng->engineId = results[static_cast<size_t>(i)]->id;
             eng->engineIdSet = true;
             eng->engine = results[static_cast<size_t>(i)];
             eng->finalized = true;
@@ -902,8 +901,43 @@ void HeurDesc::get(hipdnnBackendAttributeName_t n,
 
 namespace
 {
-// HIPDNN_HEUR_FALLBACK_ENGINE_ORDER: comma-separated engine names or decimal
-// ids; when set, only the listed engines are eligible, in the listed order.
+// The rank hipDNN's static ordering gives an engine by name: the MIOpen
+// engine first, its deterministic variant last (ties keep load order).
+int defaultRank(const std::string& name)
+{
+    if(name == "MIOPEN_ENGINE")
+        return 0;
+    if(name == "ASM_SDPA_ENGINE")
+        return 1;
+    if(name == "ROCKE_ENGINE")
+        return 2;
+    if(name == "MIOPEN_ENGINE_DETERMINISTIC")
+        return 4;
+    return 3;
+}
+
+// The engine id an order token names, as hipDNN reads it: the name of a
+// loaded engine, else a decimal or 0x-hex id, else the hash of the token.
+int64_t tokenToId(const EngineList& list, const std::string& tok)
+{
+    for(const auto& e : list)
+    {
+        if(tok == e.api->name)
+            return e.id;
+    }
+    const bool hex = tok.size() > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X');
+    char* end = nullptr;
+    errno = 0;
+    const long long v = hex ? static_cast<long long>(std::strtoull(tok.c_str() + 2, &end, 16))
+                            : std::strtoll(tok.c_str(), &end, 10);
+    if(end != nullptr && *end == '\0' && errno == 0 && end != tok.c_str() + (hex ? 2 : 0))
+        return static_cast<int64_t>(v);
+    return engineNameToId(tok);
+}
+
+// The eligible engines in order. HIPDNN_HEUR_FALLBACK_ENGINE_ORDER (comma-
+// separated names or ids): only the listed engines, in the listed order;
+// unset: every engine, in hipDNN's static order.
 std::vector<const LoadedEngine*> orderEngines(const EngineList& list)
 {
     std::vector<const LoadedEngine*> out;
@@ -914,6 +948,9 @@ std::vector<const LoadedEngine*> orderEngines(const EngineList& list)
         {
             out.push_back(&e);
         }
+        std::stable_sort(out.begin(), out.end(), [](const LoadedEngine* a, const LoadedEngine* b) {
+            return defaultRank(a->api->name) < defaultRank(b->api->name);
+        });
         return out;
     }
     std::stringstream ss(v);
@@ -926,14 +963,10 @@ std::vector<const LoadedEngine*> orderEngines(const EngineList& list)
         {
             continue;
         }
-        tok = tok.substr(b, en - b + 1);
-        char* end = nullptr;
-        long long id = std::strtoll(tok.c_str(), &end, 10);
-        bool isId = end != nullptr && *end == '\0';
+        const int64_t id = tokenToId(list, tok.substr(b, en - b + 1));
         for(const auto& e : list)
         {
-            bool match = isId ? e.api->engineId == id : tok == e.api->name;
-            if(match && std::find(out.begin(), out.end(), &e) == out.end())
+            if(e.id == id && std::find(out.begin(), out.end(), &e) == out.end())
             {
                 out.push_back(&e);
             }
@@ -1200,7 +1233,8 @@ void executePlan(hipdnnHandle_t handle, const PlanDesc& plan, const VariantDesc&
                        std::string(w) + ": data pointer for UID " + std::to_string(t.uid) + " is null");
                 // As hipDNN: every data pointer against its tensor's alignment
                 // (the workspace pointer is not checked).
-                failIf(reinterpret_cast<uintptr_t>(pack.pointers[k]) % static_cast<uintptr_t>(alignment) != 0,
+                failIf(alignment > 0
+                           && reinterpret_cast<uintptr_t>(pack.pointers[k]) % static_cast<uintptr_t>(alignment) != 0,
                        HIPDNN_STATUS_BAD_PARAM,
                        std::string(w) + ": data pointer for UID " + std::to_string(t.uid) + " is not "
                            + std::to_string(alignment) + "-byte aligned");

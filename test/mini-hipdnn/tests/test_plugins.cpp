@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -102,7 +103,7 @@ TEST_F(Plugins, DefaultDirectoryNextToBackend)
     tu::PlanInfo pl;
     EXPECT_FLOAT_EQ(runConv(&pl), 9.0f);
     EXPECT_EQ(pl.engineName, "MINI_REFERENCE_ENGINE");
-    EXPECT_EQ(pl.engineId, 1001);
+    EXPECT_EQ(pl.engineId, tu::fnv1a64("MINI_REFERENCE_ENGINE")) << "hipDNN derives the id from the name";
 }
 
 TEST_F(Plugins, EnvDirectoryReplacesDefault)
@@ -140,9 +141,15 @@ TEST_F(Plugins, AdditivePathsAndFallbackOrderKnob)
         EXPECT_FLOAT_EQ(runConv(), 42.0f);
     }
     {
-        tu::ScopedEnv order("HIPDNN_HEUR_FALLBACK_ENGINE_ORDER", "2002, 1001");
+        // Ids work too, decimal or 0x-hex (hipDNN's tokens).
+        const int64_t dummy = tu::fnv1a64("MINI_TEST_DUMMY_ENGINE");
+        const int64_t ref = tu::fnv1a64("MINI_REFERENCE_ENGINE");
+        char hex[32];
+        std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(ref));
+        const std::string ids = std::to_string(dummy) + ", " + hex;
+        tu::ScopedEnv order("HIPDNN_HEUR_FALLBACK_ENGINE_ORDER", ids.c_str());
         EXPECT_EQ(resultCount(), 2);
-        EXPECT_FLOAT_EQ(runConv(), 42.0f) << "engine ids work too";
+        EXPECT_FLOAT_EQ(runConv(), 42.0f) << "the dummy engine first";
     }
     {
         // The two real forms of "no engine": candidates exist but the order

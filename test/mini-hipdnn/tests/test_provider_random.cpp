@@ -497,6 +497,44 @@ TEST_F(ProviderVsReference, ConvBiasClampFp16Nhwc3d)
     compare(c);
 }
 
+// hipDNN's provider takes 1-D (NCL, NLC) by padding it to 2-D: every kind,
+// against the reference engine.
+TEST_F(ProviderVsReference, OneDimensionalNclAndNlc)
+{
+    for(Kind k : {Kind::Fwd, Kind::BwdData, Kind::BwdFilter, Kind::Fused})
+    {
+        for(bool nlc : {false, true})
+        {
+            Case c;
+            c.kind = k;
+            c.sp = 1, c.in = {9}, c.flt = {3}, c.pre = c.post = {1}, c.stride = {2}, c.dil = {1};
+            c.nhwc = nlc;
+            SCOPED_TRACE(c.str());
+            compare(c);
+        }
+    }
+}
+
+// hipDNN's provider reserves align256(x) + align256(w) + align256(y) bytes for
+// a fused conv -> bias -> activation plan: never 0, whatever MIOpen needs.
+TEST_F(ProviderVsReference, FusedPlanWorkspaceIsTheProvidersFormula)
+{
+    for(hipdnnDataType_t dt : {HIPDNN_DATA_FLOAT, HIPDNN_DATA_HALF})
+    {
+        Case c;
+        c.kind = Kind::Fused;
+        c.dt = dt;
+        SCOPED_TRACE(c.str());
+        auto align256 = [](int64_t v) { return (v + 255) / 256 * 256; };
+        const int64_t e = int64_t(elemSize(dt));
+        const int64_t want = align256(e * count(c.xDims())) + align256(e * count(c.wDims())) + align256(e * count(c.yDims()));
+        auto mio = run(c, kMio);
+        ASSERT_TRUE(mio.taken) << mio.error;
+        EXPECT_EQ(mio.workspace, want);
+        EXPECT_GT(mio.workspace, 0);
+    }
+}
+
 // The comparison itself must catch a wrong activation mapping: with these
 // clips, RELU / CLIPPEDRELU / CLAMP results differ from one another.
 TEST_F(ProviderVsReference, ActivationVariantsReallyDiffer)
@@ -607,11 +645,6 @@ std::vector<Declined> declinedCases()
         v.push_back({"bwd-data, convolution mode", c});
     }
     {
-        Case c = base;
-        c.sp = 1, c.in = {9}, c.flt = {3}, c.pre = c.post = {1}, c.stride = {1}, c.dil = {1};
-        v.push_back({"1-D convolution", c});
-    }
-    {
         Case c = f;
         c.post = {2, 1};
         v.push_back({"fused, asymmetric padding", c});
@@ -672,7 +705,7 @@ TEST_F(ProviderVsReference, DeclinedGraphsAreNotSupportedByTheProviderAlone)
         hipdnnBackendDescriptor_t eng = nullptr;
         tu::check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &eng), "create engine");
         keep(eng);
-        int64_t id = 3001;
+        int64_t id = tu::fnv1a64("MIOPEN_ENGINE");
         tu::check(hipdnnBackendSetAttribute(eng, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
                                             &g),
                   "engine graph");

@@ -8,6 +8,17 @@
 namespace tu
 {
 
+int64_t fnv1a64(const std::string& name)
+{
+    uint64_t hash = 14695981039346656037ull;
+    for(char c : name)
+    {
+        hash ^= static_cast<unsigned char>(c);
+        hash *= 1099511628211ull;
+    }
+    return static_cast<int64_t>(hash);
+}
+
 std::string lastError()
 {
     char buf[HIPDNN_ERROR_STRING_MAX_LENGTH];

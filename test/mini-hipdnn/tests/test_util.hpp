@@ -12,6 +12,9 @@ namespace tu
 
 std::string lastError(); // peek, does not clear
 
+// 64-bit FNV-1a of a name as a signed id (what hipDNN's engine ids are), written for the tests.
+int64_t fnv1a64(const std::string& name);
+
 // Throws std::runtime_error (with the backend's last error) on failure.
 void check(hipdnnStatus_t s, const char* what);
 

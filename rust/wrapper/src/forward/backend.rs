@@ -9,7 +9,6 @@ use std::sync::OnceLock;
 
 use hipdnn_backend::api::Api;
 use hipdnn_backend::loader::{self, Backend, SearchInputs};
-use hipdnn_backend::probe::Revision;
 
 use crate::runtime::write_stderr;
 
@@ -20,15 +19,6 @@ pub fn api() -> Result<&'static Api, &'static str> {
     match BACKEND.get_or_init(load) {
         Ok(b) => Ok(&b.api),
         Err(e) => Err(e.as_str()),
-    }
-}
-
-/// What the load-time probe found about the backend (only meaningful once
-/// [`api`] succeeded; the default otherwise).
-pub fn revision() -> Revision {
-    match BACKEND.get() {
-        Some(Ok(b)) => b.revision,
-        _ => Revision::default(),
     }
 }
 
@@ -48,16 +38,7 @@ fn load() -> Result<&'static Backend, String> {
     }
     match loader::open(&plan) {
         Ok(b) => {
-            let alignment = if b.revision.tensor_alignment {
-                format!("tensor byte alignment {} set on every tensor", super::graph::DATA_ALIGNMENT)
-            } else {
-                "tensor byte alignment not offered".to_string()
-            };
-            crate::trace::info(format_args!(
-                "hipDNN backend {} (version {}; {alignment}) loaded",
-                b.path.display(),
-                b.version
-            ));
+            crate::trace::info(format_args!("hipDNN backend {} (version {}) loaded", b.path.display(), b.version));
             // The backend stays loaded for the process: plans hold its code.
             Ok(Box::leak(Box::new(b)))
         }

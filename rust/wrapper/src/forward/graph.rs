@@ -81,8 +81,6 @@ impl Drop for Released {
 struct Builder {
     api: &'static Api,
     owned: Vec<Descriptor>,
-    /// Set `TENSOR_BYTE_ALIGNMENT` on every tensor (the backend has it).
-    tensor_alignment: bool,
 }
 
 impl Drop for Builder {
@@ -141,11 +139,6 @@ impl Builder {
         self.set(d, attr::TENSOR_DIMENSIONS, attr_type::INT64, &t.dims, "tensor dims")?;
         self.set(d, attr::TENSOR_STRIDES, attr_type::INT64, &t.strides, "tensor strides")?;
         self.set(d, attr::TENSOR_IS_VIRTUAL, attr_type::BOOLEAN, &[t.is_virtual as u8], "tensor virtual")?;
-        if self.tensor_alignment {
-            // As hipDNN's frontend does: the alignment the data pointers are
-            // checked against at execute (calls.rs declines any other).
-            self.set(d, attr::TENSOR_BYTE_ALIGNMENT, attr_type::INT64, &[DATA_ALIGNMENT as i64], "tensor alignment")?;
-        }
         self.finalize(d, "finalize tensor")?;
         Ok(d)
     }
@@ -286,17 +279,16 @@ pub fn last_error(api: &Api) -> String {
     String::from_utf8_lossy(&buf[..end]).into_owned()
 }
 
-/// The byte alignment of every tensor the wrapper builds: hipDNN's default
-/// (`TENSOR_BYTE_ALIGNMENT` unset means 16), set explicitly where the
-/// backend offers the attribute. A call whose data pointer is not a multiple
-/// of it is declined before hipDNN sees it (the backend would reject it at
-/// execute with BAD_PARAM, where MIOpen runs it).
+/// The byte alignment of every tensor the wrapper builds: hipDNN's default,
+/// so `TENSOR_BYTE_ALIGNMENT` is not sent (as hipDNN's frontend does not for
+/// the default). A call whose data pointer is not a multiple of it is
+/// declined before hipDNN sees it (the backend would reject it at execute
+/// with BAD_PARAM, where MIOpen runs it).
 pub const DATA_ALIGNMENT: usize = hipdnn_backend::abi::DEFAULT_TENSOR_ALIGNMENT as usize;
 
 /// Build and finalize the plan of `g` on hipDNN handle `h`.
 pub fn build(api: &'static Api, h: Handle, g: &GraphSpec) -> Result<Plan, BuildError> {
-    let tensor_alignment = super::backend::revision().tensor_alignment;
-    let mut b = Builder { api, owned: Vec::new(), tensor_alignment };
+    let mut b = Builder { api, owned: Vec::new() };
     let fail = BuildError::Failed;
     let x = b.tensor(&g.x).map_err(fail)?;
     let w = b.tensor(&g.w).map_err(fail)?;
@@ -405,7 +397,7 @@ pub fn execute(
     ptrs: &[*mut c_void],
     workspace: *mut c_void,
 ) -> Result<(), Failure> {
-    let b = Builder { api: plan.api, owned: Vec::new(), tensor_alignment: false };
+    let b = Builder { api: plan.api, owned: Vec::new() };
     let pack = b.create_released(descriptor_type::VARIANT_PACK, "create variant pack")?;
     let vp = pack.d;
     b.set(vp, attr::VARIANT_PACK_UNIQUE_IDS, attr_type::INT64, uids, "variant pack ids")?;

@@ -15,9 +15,12 @@
 //      upper clip only      -> miopenActivationCLIPPEDRELU, alpha = upper
 //      lower and upper clip -> miopenActivationCLAMP, alpha = lower, beta = upper
 //      lower clip only      -> RELU if lower == 0, declined otherwise.
-// Convolutions: 2 or 3 spatial dims, symmetric padding (MIOpen has one pad per
-// dim), cross-correlation, positive strides and dilations, groups = x.C / w.C,
-// fp32/fp16/bf16 with one type for x, w and the output.
+// Convolutions: 1, 2 or 3 spatial dims (1-D, NCL or NLC, padded to 2-D with a
+// trailing spatial dim of extent 1, as hipDNN's provider does), symmetric
+// padding (MIOpen has one pad per dim), cross-correlation, positive strides
+// and dilations, groups = x.C / w.C, fp32/fp16/bf16 with one type for x, w and
+// the output. The fused plan's workspace is hipDNN's provider's: the bytes of
+// x, w and the output, each rounded up to 256.
 #include "HipdnnConvolutionMode.h"
 #include "HipdnnDataType.h"
 #include "HipdnnPointwiseMode.h"
@@ -78,7 +81,7 @@ struct Match
 // shape the convolution produces (for fused graphs the virtual conv output).
 bool convSupported(const miniHipdnnGraph_t& g, const miniHipdnnOp_t& op)
 {
-    if(op.convMode != HIPDNN_CROSS_CORRELATION || op.spatialDims < 2 || op.spatialDims > 3)
+    if(op.convMode != HIPDNN_CROSS_CORRELATION || op.spatialDims < 1 || op.spatialDims > 3)
     {
         return false;
     }
@@ -383,8 +386,16 @@ struct Problem
         miopenDataType_t dt;
         toMiopenType(t.dataType, dt);
         std::vector<int> dims(t.dims, t.dims + t.nbDims), strides(t.strides, t.strides + t.nbDims);
+        if(t.nbDims == 3)
+        {
+            // 1-D: a trailing spatial dim of extent 1, with the stride the
+            // last one has (so NCL stays packed NCHW and NLC packed NHWC).
+            dims.push_back(1);
+            strides.push_back(strides.back());
+        }
         return check(miopenCreateTensorDescriptor_impl(&d), "miopenCreateTensorDescriptor")
-               && check(miopenSetTensorDescriptor_impl(d, dt, t.nbDims, dims.data(), strides.data()),
+               && check(miopenSetTensorDescriptor_impl(d, dt, static_cast<int>(dims.size()), dims.data(),
+                                                       strides.data()),
                         "miopenSetTensorDescriptor");
     }
 
@@ -401,14 +412,20 @@ struct Problem
             stride.push_back(static_cast<int>(op.stride[d]));
             dil.push_back(static_cast<int>(op.dilation[d]));
         }
+        if(op.spatialDims == 1)
+        {
+            pad.push_back(0);
+            stride.push_back(1);
+            dil.push_back(1);
+        }
         const auto& xt = g.tensors[op.x];
         const auto& wt = g.tensors[op.w];
         int groups = static_cast<int>(xt.dims[1] / wt.dims[1]);
         return check(miopenCreate_impl(&handle), "miopenCreate") && tensor(x, xt) && tensor(w, wt)
                && tensor(y, g.tensors[m.fused ? m.out : op.y]) && (m.biasTensor < 0 || tensor(b, g.tensors[m.biasTensor]))
                && check(miopenCreateConvolutionDescriptor_impl(&conv), "miopenCreateConvolutionDescriptor")
-               && check(miopenInitConvolutionNdDescriptor_impl(
-                            conv, op.spatialDims, pad.data(), stride.data(), dil.data(), miopenConvolution),
+               && check(miopenInitConvolutionNdDescriptor_impl(conv, static_cast<int>(pad.size()), pad.data(),
+                                                                stride.data(), dil.data(), miopenConvolution),
                         "miopenInitConvolutionNdDescriptor")
                && check(miopenSetConvolutionGroupCount_impl(conv, groups), "miopenSetConvolutionGroupCount")
                && (!m.fused || fusionPlan(m));
@@ -429,13 +446,15 @@ struct Problem
     {
         if(m.fused)
         {
-            // hipDNN passes algo -1 ("not used in MIOpen"); the test bed's MIOpen
-            // validates it, so ask the plan which algorithm it fuses.
-            miopenConvFwdAlgorithm_t algo = miopenConvolutionFwdAlgoDirect;
-            int n = 0;
-            return check(miopenFusionPlanConvolutionGetAlgo_impl(plan, 1, &n, &algo), "miopenFusionPlanConvolutionGetAlgo")
-                   && check(miopenFusionPlanGetWorkSpaceSize_impl(handle, plan, &bytes, algo),
-                            "miopenFusionPlanGetWorkSpaceSize");
+            // hipDNN's provider does not ask the fusion plan: it reserves the
+            // bytes of x, w and y, each rounded up to 256 (never 0).
+            size_t xb = 0, wb = 0, yb = 0;
+            auto align256 = [](size_t v) { return (v + 255) / 256 * 256; };
+            bool ok = check(miopenGetTensorNumBytes_impl(x, &xb), "miopenGetTensorNumBytes")
+                      && check(miopenGetTensorNumBytes_impl(w, &wb), "miopenGetTensorNumBytes")
+                      && check(miopenGetTensorNumBytes_impl(y, &yb), "miopenGetTensorNumBytes");
+            bytes = align256(xb) + align256(wb) + align256(yb);
+            return ok;
         }
         switch(g.ops[m.conv].kind)
         {
@@ -654,7 +673,7 @@ int providerExecute(const miniHipdnnGraph_t* g, const miniHipdnnVariantPack_t* p
 }
 
 const miniHipdnnEnginePlugin_v1 kPlugin = {
-    MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION, "MIOPEN_ENGINE", 3001, providerSupports, providerWorkspace, providerExecute};
+    MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION, "MIOPEN_ENGINE", providerSupports, providerWorkspace, providerExecute};
 
 } // namespace
 

@@ -712,7 +712,6 @@ int refExecute(const miniHipdnnGraph_t* g, const miniHipdnnVariantPack_t* pack, 
 const miniHipdnnEnginePlugin_v1 kPlugin = {
     MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION,
     "MINI_REFERENCE_ENGINE",
-    1001,
     refSupports,
     refWorkspace,
     refExecute,

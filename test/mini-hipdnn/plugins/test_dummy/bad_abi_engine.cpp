@@ -6,7 +6,7 @@ namespace
 int badSupports(const miniHipdnnGraph_t*) { return 1; }
 int64_t badWorkspace(const miniHipdnnGraph_t*) { return 0; }
 int badExecute(const miniHipdnnGraph_t*, const miniHipdnnVariantPack_t*, char*, size_t) { return 1; }
-const miniHipdnnEnginePlugin_v1 kPlugin = {99u, "MINI_TEST_BAD_ABI_ENGINE", 3003, badSupports, badWorkspace, badExecute};
+const miniHipdnnEnginePlugin_v1 kPlugin = {99u, "MINI_TEST_BAD_ABI_ENGINE", badSupports, badWorkspace, badExecute};
 } // namespace
 
 extern "C" __attribute__((visibility("default"))) const miniHipdnnEnginePlugin_v1* hipdnnMiniEnginePlugin_v1(void)

@@ -44,7 +44,7 @@ int dummyExecute(const miniHipdnnGraph_t* g, const miniHipdnnVariantPack_t* p, c
 }
 
 const miniHipdnnEnginePlugin_v1 kPlugin = {
-    MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION, "MINI_TEST_DUMMY_ENGINE", 2002, dummySupports, dummyWorkspace, dummyExecute};
+    MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION, "MINI_TEST_DUMMY_ENGINE", dummySupports, dummyWorkspace, dummyExecute};
 } // namespace
 
 extern "C" __attribute__((visibility("default"))) const miniHipdnnEnginePlugin_v1* hipdnnMiniEnginePlugin_v1(void)
