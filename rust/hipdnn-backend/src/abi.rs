@@ -123,6 +123,7 @@ pub mod attr {
         POINTWISE_RELU_LOWER_CLIP = 2301,
         POINTWISE_RELU_UPPER_CLIP = 2302,
         POINTWISE_MATH_PREC = 2307,
+        OPERATION_NAME_EXT = 60300,
     });
 }
 

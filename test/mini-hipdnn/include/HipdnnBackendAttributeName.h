@@ -78,7 +78,10 @@ typedef enum
     HIPDNN_ATTR_POINTWISE_MODE = 2300,
     HIPDNN_ATTR_POINTWISE_RELU_LOWER_CLIP = 2301,
     HIPDNN_ATTR_POINTWISE_RELU_UPPER_CLIP = 2302,
-    HIPDNN_ATTR_POINTWISE_MATH_PREC = 2307
+    HIPDNN_ATTR_POINTWISE_MATH_PREC = 2307,
+
+    /* any operation: its name, as hipDNN's frontend sets it (CHAR) */
+    HIPDNN_ATTR_OPERATION_NAME_EXT = 60300
 } hipdnnBackendAttributeName_t;
 
 #endif

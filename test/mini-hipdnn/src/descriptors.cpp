@@ -175,6 +175,13 @@ hipdnnConvolutionMode_t convModeFromSdk(int64_t sdk)
     return sdk == 1 ? HIPDNN_CONVOLUTION : HIPDNN_CROSS_CORRELATION;
 }
 
+void setChars(std::string& target, hipdnnBackendAttributeType_t t, int64_t c, const void* e, const char* what)
+{
+    checkSetArgs(HIPDNN_TYPE_CHAR, t, e, what);
+    failIf(c < 0, HIPDNN_STATUS_BAD_PARAM, std::string(what) + ": negative elementCount");
+    target.assign(static_cast<const char*>(e), static_cast<size_t>(c));
+}
+
 [[noreturn]] void unknownAttr(hipdnnBackendAttributeName_t n, const char* what)
 {
     fail(HIPDNN_STATUS_NOT_SUPPORTED, std::string(what) + ": " + attrName(n) + " is not supported");
@@ -289,11 +296,7 @@ void TensorDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_
         setScalar(byteAlignment, HIPDNN_TYPE_INT64, t, c, e, w);
         break;
     }
-    case HIPDNN_ATTR_TENSOR_NAME_EXT:
-        checkSetArgs(HIPDNN_TYPE_CHAR, t, e, w);
-        failIf(c < 0, HIPDNN_STATUS_BAD_PARAM, std::string(w) + ": negative elementCount");
-        name.assign(static_cast<const char*>(e), static_cast<size_t>(c));
-        break;
+    case HIPDNN_ATTR_TENSOR_NAME_EXT: setChars(name, t, c, e, w); break;
     default: unknownAttr(n, w);
     }
 }
@@ -370,6 +373,7 @@ void ConvDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t 
     }
     switch(n)
     {
+    case HIPDNN_ATTR_OPERATION_NAME_EXT: setChars(name, t, c, e, what); break;
     case HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS: setInt64Vector(prePad, t, c, e, what); break;
     case HIPDNN_ATTR_CONVOLUTION_POST_PADDINGS: setInt64Vector(postPad, t, c, e, what); break;
     case HIPDNN_ATTR_CONVOLUTION_FILTER_STRIDES: setInt64Vector(stride, t, c, e, what); break;
@@ -465,6 +469,7 @@ void PointwiseDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeTy
         modeSet = true;
         break;
     }
+    case HIPDNN_ATTR_OPERATION_NAME_EXT: setChars(name, t, c, e, w); break;
     case HIPDNN_ATTR_POINTWISE_RELU_LOWER_CLIP:
         setScalar(lowerClip, HIPDNN_TYPE_FLOAT, t, c, e, w);
         hasLowerClip = true;

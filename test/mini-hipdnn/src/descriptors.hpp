@@ -47,6 +47,7 @@ struct ConvDesc : Desc
     bool modeSet = false;
     hipdnnDataType_t compType = HIPDNN_DATA_FLOAT;
     bool compTypeSet = false;
+    std::string name; // HIPDNN_ATTR_OPERATION_NAME_EXT
 };
 
 struct PointwiseDesc : Desc
@@ -61,6 +62,7 @@ struct PointwiseDesc : Desc
     bool hasLowerClip = false, hasUpperClip = false;
     hipdnnDataType_t mathPrec = HIPDNN_DATA_FLOAT;
     bool mathPrecSet = false;
+    std::string name; // HIPDNN_ATTR_OPERATION_NAME_EXT
 };
 
 struct GraphDesc : Desc
