@@ -57,6 +57,18 @@ protected:
         tu::check(hipdnnBackendFinalize(heur), "fin");
         return heur;
     }
+    // conv fwd -> RELU_FWD with a virtual conv output (y is uid 4): a plan with a workspace.
+    tu::PlanInfo fusedConvRelu()
+    {
+        std::vector<int64_t> yd = {1, 3, 3, 3};
+        auto yv = keep(tu::tensor(3, HIPDNN_DATA_FLOAT, yd, tu::packedStrides(yd), true));
+        tu::ConvParams p{{0, 0}, {0, 0}, {1, 1}, {1, 1}};
+        auto c = keep(tu::convOp(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, tensor(1), tensor(2, {3, 2, 3, 3}), yv, p));
+        auto relu = keep(tu::pointwiseOp(HIPDNN_POINTWISE_MODE_RELU_FWD, yv, nullptr, tensor(4, yd)));
+        auto pl = tu::plan(keep(tu::graph(_h, {c, relu})));
+        keep(pl.plan);
+        return pl;
+    }
     hipdnnHandle_t _h = nullptr;
     std::vector<hipdnnBackendDescriptor_t> _descs;
 };
@@ -433,15 +445,7 @@ TEST_F(Abi, ExecuteErrors)
 
 TEST_F(Abi, FusedGraphNeedsWorkspace)
 {
-    std::vector<int64_t> yd = {1, 3, 3, 3};
-    auto yv = keep(tu::tensor(3, HIPDNN_DATA_FLOAT, yd, tu::packedStrides(yd), true));
-    tu::ConvParams p{{0, 0}, {0, 0}, {1, 1}, {1, 1}};
-    auto c = keep(tu::convOp(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, tensor(1), tensor(2, {3, 2, 3, 3}), yv, p));
-    auto out = tensor(4, yd);
-    auto relu = keep(tu::pointwiseOp(HIPDNN_POINTWISE_MODE_RELU_FWD, yv, nullptr, out));
-    auto g = keep(tu::graph(_h, {c, relu}));
-    auto pl = tu::plan(g);
-    keep(pl.plan);
+    auto pl = fusedConvRelu();
     ASSERT_GT(pl.workspace, 0);
     std::vector<float> x(50, 1.0f), w(54, 1.0f), y(27, -1.0f);
     std::vector<int64_t> uids = {1, 2, 4};
@@ -508,14 +512,7 @@ TEST_F(Abi, TensorByteAlignment)
 
 TEST_F(Abi, WorkspacePointerIsNotAlignmentChecked)
 {
-    std::vector<int64_t> yd = {1, 3, 3, 3};
-    auto yv = keep(tu::tensor(3, HIPDNN_DATA_FLOAT, yd, tu::packedStrides(yd), true));
-    tu::ConvParams p{{0, 0}, {0, 0}, {1, 1}, {1, 1}};
-    auto c = keep(tu::convOp(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, tensor(1), tensor(2, {3, 2, 3, 3}), yv, p));
-    auto out = tensor(4, yd);
-    auto relu = keep(tu::pointwiseOp(HIPDNN_POINTWISE_MODE_RELU_FWD, yv, nullptr, out));
-    auto pl = tu::plan(keep(tu::graph(_h, {c, relu})));
-    keep(pl.plan);
+    auto pl = fusedConvRelu();
     std::vector<float> x(50, 1.0f), w(54, 1.0f), y(27, -1.0f);
     std::vector<unsigned char> ws(static_cast<size_t>(pl.workspace) + 16);
     void* odd = ws.data() + 4;

@@ -51,6 +51,23 @@ std::vector<float> forward(const std::vector<float>& x, const std::vector<float>
     return y;
 }
 
+// The adjoint of `forwardOf` (a linear map of its argument) applied to dy:
+// component i is <forwardOf(e_i), dy>.
+template <typename F>
+std::vector<float> adjoint(size_t n, F forwardOf, const std::vector<float>& dy)
+{
+    std::vector<float> out(n, 0.0f);
+    for(size_t i = 0; i < n; ++i)
+    {
+        std::vector<float> e(n, 0.0f);
+        e[i] = 1.0f;
+        const auto y = forwardOf(e);
+        for(size_t j = 0; j < y.size(); ++j)
+            out[i] += y[j] * dy[j];
+    }
+    return out;
+}
+
 class FrontendSequence : public ::testing::Test
 {
 protected:
@@ -202,17 +219,8 @@ TEST_F(FrontendSequence, ConvolutionBackwardData)
     const std::vector<float> dy = pattern(K * OH * OW, 0.5f);
     std::vector<float> dys = dy, ws = Wt, dx(C * H * W, -7.0f);
     run({op}, {3, 2, 1}, {dys.data(), ws.data(), dx.data()});
-    // dx = the adjoint of forward: <forward(x, w), dy> = <x, dx> for every x.
-    std::vector<float> want(C * H * W, 0.0f);
-    for(size_t i = 0; i < want.size(); ++i)
-    {
-        std::vector<float> e(C * H * W, 0.0f);
-        e[i] = 1.0f;
-        const auto y = forward(e, Wt);
-        for(size_t j = 0; j < y.size(); ++j)
-            want[i] += y[j] * dy[j];
-    }
-    expectNear(dx, want);
+    // dx is the adjoint of forward in x.
+    expectNear(dx, adjoint(C * H * W, [](const std::vector<float>& e) { return forward(e, Wt); }, dy));
 }
 
 TEST_F(FrontendSequence, ConvolutionBackwardWeightsWithAnAlignmentOtherThanTheDefault)
@@ -233,17 +241,8 @@ TEST_F(FrontendSequence, ConvolutionBackwardWeightsWithAnAlignmentOtherThanTheDe
     std::memcpy(xs, X.data(), X.size() * sizeof(float));
     std::vector<float> dys = dyv, out(K * C * R * S, -7.0f);
     run({op}, {1, 3, 2}, {xs, dys.data(), out.data()});
-    // dw = the adjoint in w: <forward(x, w), dy> = <w, dw> for every w.
-    std::vector<float> want(K * C * R * S, 0.0f);
-    for(size_t i = 0; i < want.size(); ++i)
-    {
-        std::vector<float> e(K * C * R * S, 0.0f);
-        e[i] = 1.0f;
-        const auto y = forward(X, e);
-        for(size_t j = 0; j < y.size(); ++j)
-            want[i] += y[j] * dyv[j];
-    }
-    expectNear(out, want);
+    // dw is the adjoint of forward in w.
+    expectNear(out, adjoint(K * C * R * S, [](const std::vector<float>& e) { return forward(X, e); }, dyv));
 }
 
 TEST_F(FrontendSequence, ConvolutionBiasRelu)
