@@ -27,7 +27,7 @@ use super::graph::{self, BuildError, Failure, Plan};
 use super::miopen_sys as sys;
 use super::read::{self, Tensors};
 use super::state::{PlanKey, Unready};
-use super::{backend, note, private, state, Outcome};
+use super::{backend, note, parity, private, state, Outcome};
 
 /// The descriptors every handler of a convolution problem has.
 pub struct Conv {
@@ -201,10 +201,11 @@ fn private_ok(s: u32) -> Step<()> {
 }
 
 /// `miopenConvolution{Forward,BackwardData,BackwardWeights}`.
-pub fn compute(c: &Conv, alpha: *const c_void, beta: *const c_void, b: &Buffers, ws: &Workspace) -> Outcome {
+pub fn compute(c: &Conv, algo: u32, alpha: *const c_void, beta: *const c_void, b: &Buffers, ws: &Workspace) -> Outcome {
     flatten((|| {
         let spec = spec_of(c)?;
         unit_scales(alpha, beta)?;
+        parity::algorithm(c, &spec, algo, ws).or_else(declined)?;
         let r = plain_ready(spec, b, ws)?;
         run_plain(&r, b, ws)?;
         Ok(success(r.note()))
@@ -216,7 +217,7 @@ pub fn compute(c: &Conv, alpha: *const c_void, beta: *const c_void, b: &Buffers,
 pub fn immediate(c: &Conv, b: &Buffers, ws: &Workspace, id: u64) -> Outcome {
     flatten((|| {
         let spec = spec_of(c)?;
-        valid_solution(c, id)?;
+        parity::solution(c, &spec, id, ws).or_else(declined)?;
         let r = plain_ready(spec, b, ws)?;
         run_plain(&r, b, ws)?;
         Ok(success(r.note()))
@@ -371,7 +372,7 @@ pub struct Fused {
 
 /// `miopenConvolutionBiasActivationForward`: y = act(conv(x, w) + bias) as
 /// hipDNN's conv -> add -> ReLU graph.
-pub fn bias_activation(c: &Conv, f: &Fused, b: &Buffers, ws: &Workspace) -> Outcome {
+pub fn bias_activation(c: &Conv, algo: u32, f: &Fused, b: &Buffers, ws: &Workspace) -> Outcome {
     flatten((|| {
         let p = read::problem(c.dir, &c.t, c.cd).or_else(declined)?;
         let bias = if f.bias.is_null() { None } else { Some(read::tensor(f.bias_desc, "biasDesc").or_else(declined)?) };
@@ -387,7 +388,9 @@ pub fn bias_activation(c: &Conv, f: &Fused, b: &Buffers, ws: &Workspace) -> Outc
         if b.any_null() {
             return declined("a data pointer is null (MIOpen decides)");
         }
-        let r = ready(Rc::new((c.handle as usize, spec)))?;
+        let key = Rc::new((c.handle as usize, spec));
+        parity::algorithm(c, &key, algo, ws).or_else(declined)?;
+        let r = ready(key)?;
         check_workspace(&r, ws)?;
         let mut uids = vec![uid::X, uid::W, uid::Y];
         let mut ptrs = vec![b.x, b.w, b.y];

@@ -516,3 +516,125 @@ unsafe extern "C" {
         y: *mut ::std::os::raw::c_void,
     ) -> miopenStatus_t;
 }
+unsafe extern "C" {
+    pub fn miopenHiddenGetConvolutionFindMode_impl(
+        convDesc: miopenConvolutionDescriptor_t,
+        findMode: *mut ::std::os::raw::c_int,
+    ) -> miopenStatus_t;
+}
+/// miopen-forwarding-core's numbers for MIOpen enumerators, checked
+/// against this header when the crate compiles.
+const _: () = {
+    assert!(
+        miopenHalf as i64 == 0i64,
+        "miopen.h numbers miopenHalf differently from miopen-forwarding-core (0; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenFloat as i64 == 1i64,
+        "miopen.h numbers miopenFloat differently from miopen-forwarding-core (1; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenInt32 as i64 == 2i64,
+        "miopen.h numbers miopenInt32 differently from miopen-forwarding-core (2; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenInt8 as i64 == 3i64,
+        "miopen.h numbers miopenInt8 differently from miopen-forwarding-core (3; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenBFloat16 as i64 == 5i64,
+        "miopen.h numbers miopenBFloat16 differently from miopen-forwarding-core (5; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenDouble as i64 == 6i64,
+        "miopen.h numbers miopenDouble differently from miopen-forwarding-core (6; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenFloat8 as i64 == 7i64,
+        "miopen.h numbers miopenFloat8 differently from miopen-forwarding-core (7; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenBFloat8 as i64 == 8i64,
+        "miopen.h numbers miopenBFloat8 differently from miopen-forwarding-core (8; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenInt64 as i64 == 9i64,
+        "miopen.h numbers miopenInt64 differently from miopen-forwarding-core (9; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenConvolution as i64 == 0i64,
+        "miopen.h numbers miopenConvolution differently from miopen-forwarding-core (0; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenTranspose as i64 == 1i64,
+        "miopen.h numbers miopenTranspose differently from miopen-forwarding-core (1; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenGroupConv as i64 == 2i64,
+        "miopen.h numbers miopenGroupConv differently from miopen-forwarding-core (2; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenDepthwise as i64 == 3i64,
+        "miopen.h numbers miopenDepthwise differently from miopen-forwarding-core (3; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenActivationPASTHRU as i64 == 0i64,
+        "miopen.h numbers miopenActivationPASTHRU differently from miopen-forwarding-core (0; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenActivationRELU as i64 == 3i64,
+        "miopen.h numbers miopenActivationRELU differently from miopen-forwarding-core (3; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenActivationCLIPPEDRELU as i64 == 7i64,
+        "miopen.h numbers miopenActivationCLIPPEDRELU differently from miopen-forwarding-core (7; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenActivationCLAMP as i64 == 10i64,
+        "miopen.h numbers miopenActivationCLAMP differently from miopen-forwarding-core (10; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusSuccess as i64 == 0i64,
+        "miopen.h numbers miopenStatusSuccess differently from miopen-forwarding-core (0; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusNotInitialized as i64 == 1i64,
+        "miopen.h numbers miopenStatusNotInitialized differently from miopen-forwarding-core (1; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusInvalidValue as i64 == 2i64,
+        "miopen.h numbers miopenStatusInvalidValue differently from miopen-forwarding-core (2; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusBadParm as i64 == 3i64,
+        "miopen.h numbers miopenStatusBadParm differently from miopen-forwarding-core (3; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusAllocFailed as i64 == 4i64,
+        "miopen.h numbers miopenStatusAllocFailed differently from miopen-forwarding-core (4; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusInternalError as i64 == 5i64,
+        "miopen.h numbers miopenStatusInternalError differently from miopen-forwarding-core (5; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusNotImplemented as i64 == 6i64,
+        "miopen.h numbers miopenStatusNotImplemented differently from miopen-forwarding-core (6; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusUnknownError as i64 == 7i64,
+        "miopen.h numbers miopenStatusUnknownError differently from miopen-forwarding-core (7; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusUnsupportedOp as i64 == 8i64,
+        "miopen.h numbers miopenStatusUnsupportedOp differently from miopen-forwarding-core (8; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusGpuOperationsSkipped as i64 == 9i64,
+        "miopen.h numbers miopenStatusGpuOperationsSkipped differently from miopen-forwarding-core (9; rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusVersionMismatch as i64 == 10i64,
+        "miopen.h numbers miopenStatusVersionMismatch differently from miopen-forwarding-core (10; rust/forwarding-core/src/mirrors.rs)"
+    );
+};
