@@ -527,114 +527,114 @@ unsafe extern "C" {
 const _: () = {
     assert!(
         miopenHalf as i64 == 0i64,
-        "miopen.h numbers miopenHalf differently from miopen-forwarding-core (0; rust/forwarding-core/src/mirrors.rs)"
+        "miopenHalf in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenFloat as i64 == 1i64,
-        "miopen.h numbers miopenFloat differently from miopen-forwarding-core (1; rust/forwarding-core/src/mirrors.rs)"
+        "miopenFloat in miopen.h is not 1 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenInt32 as i64 == 2i64,
-        "miopen.h numbers miopenInt32 differently from miopen-forwarding-core (2; rust/forwarding-core/src/mirrors.rs)"
+        "miopenInt32 in miopen.h is not 2 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenInt8 as i64 == 3i64,
-        "miopen.h numbers miopenInt8 differently from miopen-forwarding-core (3; rust/forwarding-core/src/mirrors.rs)"
+        "miopenInt8 in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenBFloat16 as i64 == 5i64,
-        "miopen.h numbers miopenBFloat16 differently from miopen-forwarding-core (5; rust/forwarding-core/src/mirrors.rs)"
+        "miopenBFloat16 in miopen.h is not 5 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenDouble as i64 == 6i64,
-        "miopen.h numbers miopenDouble differently from miopen-forwarding-core (6; rust/forwarding-core/src/mirrors.rs)"
+        "miopenDouble in miopen.h is not 6 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenFloat8 as i64 == 7i64,
-        "miopen.h numbers miopenFloat8 differently from miopen-forwarding-core (7; rust/forwarding-core/src/mirrors.rs)"
+        "miopenFloat8 in miopen.h is not 7 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenBFloat8 as i64 == 8i64,
-        "miopen.h numbers miopenBFloat8 differently from miopen-forwarding-core (8; rust/forwarding-core/src/mirrors.rs)"
+        "miopenBFloat8 in miopen.h is not 8 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenInt64 as i64 == 9i64,
-        "miopen.h numbers miopenInt64 differently from miopen-forwarding-core (9; rust/forwarding-core/src/mirrors.rs)"
+        "miopenInt64 in miopen.h is not 9 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenConvolution as i64 == 0i64,
-        "miopen.h numbers miopenConvolution differently from miopen-forwarding-core (0; rust/forwarding-core/src/mirrors.rs)"
+        "miopenConvolution in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenTranspose as i64 == 1i64,
-        "miopen.h numbers miopenTranspose differently from miopen-forwarding-core (1; rust/forwarding-core/src/mirrors.rs)"
+        "miopenTranspose in miopen.h is not 1 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenGroupConv as i64 == 2i64,
-        "miopen.h numbers miopenGroupConv differently from miopen-forwarding-core (2; rust/forwarding-core/src/mirrors.rs)"
+        "miopenGroupConv in miopen.h is not 2 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenDepthwise as i64 == 3i64,
-        "miopen.h numbers miopenDepthwise differently from miopen-forwarding-core (3; rust/forwarding-core/src/mirrors.rs)"
+        "miopenDepthwise in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenActivationPASTHRU as i64 == 0i64,
-        "miopen.h numbers miopenActivationPASTHRU differently from miopen-forwarding-core (0; rust/forwarding-core/src/mirrors.rs)"
+        "miopenActivationPASTHRU in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenActivationRELU as i64 == 3i64,
-        "miopen.h numbers miopenActivationRELU differently from miopen-forwarding-core (3; rust/forwarding-core/src/mirrors.rs)"
+        "miopenActivationRELU in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenActivationCLIPPEDRELU as i64 == 7i64,
-        "miopen.h numbers miopenActivationCLIPPEDRELU differently from miopen-forwarding-core (7; rust/forwarding-core/src/mirrors.rs)"
+        "miopenActivationCLIPPEDRELU in miopen.h is not 7 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenActivationCLAMP as i64 == 10i64,
-        "miopen.h numbers miopenActivationCLAMP differently from miopen-forwarding-core (10; rust/forwarding-core/src/mirrors.rs)"
+        "miopenActivationCLAMP in miopen.h is not 10 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenStatusSuccess as i64 == 0i64,
-        "miopen.h numbers miopenStatusSuccess differently from miopen-forwarding-core (0; rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusSuccess in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenStatusNotInitialized as i64 == 1i64,
-        "miopen.h numbers miopenStatusNotInitialized differently from miopen-forwarding-core (1; rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusNotInitialized in miopen.h is not 1 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenStatusInvalidValue as i64 == 2i64,
-        "miopen.h numbers miopenStatusInvalidValue differently from miopen-forwarding-core (2; rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusInvalidValue in miopen.h is not 2 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenStatusBadParm as i64 == 3i64,
-        "miopen.h numbers miopenStatusBadParm differently from miopen-forwarding-core (3; rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusBadParm in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenStatusAllocFailed as i64 == 4i64,
-        "miopen.h numbers miopenStatusAllocFailed differently from miopen-forwarding-core (4; rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusAllocFailed in miopen.h is not 4 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenStatusInternalError as i64 == 5i64,
-        "miopen.h numbers miopenStatusInternalError differently from miopen-forwarding-core (5; rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusInternalError in miopen.h is not 5 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenStatusNotImplemented as i64 == 6i64,
-        "miopen.h numbers miopenStatusNotImplemented differently from miopen-forwarding-core (6; rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusNotImplemented in miopen.h is not 6 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenStatusUnknownError as i64 == 7i64,
-        "miopen.h numbers miopenStatusUnknownError differently from miopen-forwarding-core (7; rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusUnknownError in miopen.h is not 7 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenStatusUnsupportedOp as i64 == 8i64,
-        "miopen.h numbers miopenStatusUnsupportedOp differently from miopen-forwarding-core (8; rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusUnsupportedOp in miopen.h is not 8 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenStatusGpuOperationsSkipped as i64 == 9i64,
-        "miopen.h numbers miopenStatusGpuOperationsSkipped differently from miopen-forwarding-core (9; rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusGpuOperationsSkipped in miopen.h is not 9 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenStatusVersionMismatch as i64 == 10i64,
-        "miopen.h numbers miopenStatusVersionMismatch differently from miopen-forwarding-core (10; rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusVersionMismatch in miopen.h is not 10 (rust/forwarding-core/src/mirrors.rs)"
     );
 };
