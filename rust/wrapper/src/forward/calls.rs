@@ -249,11 +249,38 @@ pub fn workspace_size(c: &Conv, out: *mut usize) -> Outcome {
         let spec = spec_of(c)?;
         let private = private_workspace(c)?;
         let r = ready(spec)?;
-        let size = private.max(r.plan.workspace);
+        let fused = fused_workspace(c);
+        let size = private.max(r.plan.workspace).max(fused);
         // SAFETY: checked non-null; the caller's out-parameter.
         unsafe { *out = size };
-        Ok(success(note(|| format!("{size} bytes (plan {}, MIOpen {private}); {}", r.plan.workspace, r.note()))))
+        Ok(success(note(|| {
+            format!("{size} bytes (plan {}, fused plan {fused}, MIOpen {private}); {}", r.plan.workspace, r.note())
+        })))
     })())
+}
+
+/// What the fused conv -> bias -> ReLU plan of a forward problem needs: MIOpen
+/// documents `miopenConvolutionForwardGetWorkSpaceSize` as the size for
+/// `miopenConvolutionBiasActivationForward`, whose hipDNN plan may need more
+/// than the plain convolution's (its intermediates). Bias and ReLU are the
+/// largest form the wrapper builds. 0 when the problem has no fused form or
+/// its plan cannot be built (such a fused call is declined or fails anyway).
+fn fused_workspace(c: &Conv) -> usize {
+    if c.dir != Direction::Forward {
+        return 0;
+    }
+    let Ok(p) = read::problem(c.dir, &c.t, c.cd) else { return 0 };
+    let mut dims = vec![1; p.y.dims.len()];
+    dims[1] = p.y.dims[1];
+    let mut strides = vec![1; dims.len()];
+    strides[0] = dims[1];
+    let bias = conv::Tensor { dtype: p.y.dtype, dims, strides };
+    let relu = conv::Activation { mode: conv::miopen_activation::RELU, alpha: 0.0, beta: 0.0 };
+    let fusion = Fusion { bias: Some(bias), has_z: false, activation: relu };
+    match conv::translate_fused(&p, &fusion) {
+        Ok(spec) => ready(Rc::new((c.handle as usize, spec))).map_or(0, |r| r.plan.workspace),
+        Err(_) => 0,
+    }
 }
 
 /// `miopenFindConvolution*Algorithm`: runs the plan once on the caller's
