@@ -25,6 +25,11 @@
 #     [RUNTIME_LIBRARY <target>]        # the runtime staticlib (default miopen_abi_runtime-static)
 #     [RENAME_REPORT <json>]            # `miopen-wrap rename --report`: survivors get stubs
 #     [RENAME_TARGET <target>]          # the target that produces RENAME_REPORT
+#     [CHECK_SURVIVOR_CALLS_IN <src>...] # the private target's sources that define the
+#                                       #   survivors the forwarding handlers call
+#                                       #   (src_patches/survivor-calls.json): the generated
+#                                       #   prototypes are force-included there, so the
+#                                       #   compiler checks them against the definitions
 #     [INSTALL]                         # install miopen_impl.h, hipdnn_forwarding.h, the manifest
 #     [INSTALL_EXPORT <export-set>])    # INSTALL, and both libraries into this export set
 #
@@ -33,20 +38,12 @@
 include_guard(GLOBAL)
 include(GNUInstallDirs)
 include(${CMAKE_CURRENT_LIST_DIR}/MIOpenWrapCorrosion.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/MIOpenWrapInstall.cmake)
 # The wrapper's own public headers (include/ of this repository).
 set(_MIOPEN_WRAP_INCLUDE_DIR ${CMAKE_CURRENT_LIST_DIR}/../include)
 set(MIOPEN_WRAP_EXECUTABLE "" CACHE FILEPATH
   "An installed miopen-wrap (used when this build does not build the tool itself)")
 
-# install(FILES) through rocm_install when the project has it (ROCm packaging
-# components), plain install() otherwise.
-function(_miopen_wrap_install_file file dest)
-  if(COMMAND rocm_install)
-    rocm_install(FILES ${file} DESTINATION ${dest})
-  else()
-    install(FILES ${file} DESTINATION ${dest})
-  endif()
-endfunction()
 
 function(_miopen_wrap_generator out)
   if(TARGET miopen-wrap)
@@ -62,7 +59,7 @@ endfunction()
 function(miopen_wrap_add_wrapper)
   set(one WRAPPER_TARGET PRIVATE_TARGET PUBLIC_HEADER VERSION_NODE VERSION SOVERSION OUTPUT_NAME
           RELEASE_VERSION EXPORT_MAP GENERATOR RUNTIME_LIBRARY RENAME_REPORT RENAME_TARGET INSTALL_EXPORT)
-  set(multi PARSE_INCLUDE_DIRS PUBLIC_INCLUDE_DIRS)
+  set(multi PARSE_INCLUDE_DIRS PUBLIC_INCLUDE_DIRS CHECK_SURVIVOR_CALLS_IN)
   cmake_parse_arguments(W "INSTALL" "${one}" "${multi}" ${ARGN})
   foreach(req WRAPPER_TARGET PRIVATE_TARGET PUBLIC_HEADER VERSION_NODE)
     if(NOT W_${req})
@@ -93,8 +90,9 @@ function(miopen_wrap_add_wrapper)
   endif()
 
   set(gen ${CMAKE_CURRENT_BINARY_DIR}/${W_WRAPPER_TARGET}_generated)
+  set(survivor_calls_check ${gen}/include/miopen_wrap/survivor_calls_check.h)
   set(outputs ${gen}/stubs.rs ${gen}/include/miopen/miopen_impl.h ${gen}/libMIOpen.map
-              ${gen}/manifest.json ${gen}/impl_typecheck.cpp)
+              ${gen}/manifest.json ${gen}/impl_typecheck.cpp ${survivor_calls_check})
   if(NOT W_EXPORT_MAP)
     set(W_EXPORT_MAP ${gen}/libMIOpen.map)
   endif()
@@ -151,6 +149,16 @@ static const char miopen_version_stamp[] = \"miopen-version:@W_RELEASE_VERSION@\
   set_target_properties(${W_PRIVATE_TARGET} PROPERTIES
     OUTPUT_NAME ${private_output} VERSION ${W_VERSION} SOVERSION ${W_SOVERSION})
   target_sources(${W_PRIVATE_TARGET} PRIVATE ${stamp})
+  # The survivors the forwarding handlers call are bound from the prototypes
+  # they assume; the sources defining them see those prototypes first, so a
+  # definition of another type does not compile.
+  foreach(src IN LISTS W_CHECK_SURVIVOR_CALLS_IN)
+    set_property(SOURCE ${src} APPEND PROPERTY COMPILE_OPTIONS -include ${survivor_calls_check})
+    set_property(SOURCE ${src} APPEND PROPERTY OBJECT_DEPENDS ${survivor_calls_check})
+  endforeach()
+  if(W_CHECK_SURVIVOR_CALLS_IN)
+    add_dependencies(${W_PRIVATE_TARGET} ${W_WRAPPER_TARGET}_generate)
+  endif()
   # miopen_impl.h reaches consumers of the private library only (INTERFACE):
   # the implementation itself never sees it.
   target_include_directories(${W_PRIVATE_TARGET} INTERFACE

@@ -11,7 +11,16 @@
 #      adopted binary on the wrapper -- stdout compared byte for byte; and
 #      MIOpen's own log of it (MIOPEN_ENABLE_LOGGING=1, MIOPEN_LOG_LEVEL=6)
 #      on both sides (test/real-miopen/compare_logs.py);
-#   3. facts for docs/adopting-in-miopen.md ("Real MIOpen"): export counts and
+#   3. forwarding enabled on the adopted pair, with the mini hipDNN backend
+#      (test/mini-hipdnn, built here; its reference engine computes on host
+#      memory) standing in for libhipdnn_backend.so:
+#      test/real-miopen/forwarded_consumer.cpp (the convolution family, fp32
+#      and fp16, NCHW and NHWC, groups, 2-D and 3-D, legacy / Find /
+#      immediate / workspace calls, every result checked against its own
+#      reference), the routing trace, the exit summary and MIOpen's driver
+#      command lines compared with the disabled run's
+#      (test/real-miopen/check_forwarded.py);
+#   4. facts for docs/adopting-in-miopen.md ("Real MIOpen"): export counts and
 #      differences, sizes, SONAME / DT_NEEDED / version nodes, RSS of the
 #      consumer process, build times (report.md and report.json).
 #
@@ -265,7 +274,29 @@ else
   step consumer-build FAIL "see $LOGS/consumer-*-build.log"
 fi
 
-# --- 3. facts --------------------------------------------------------------------------
+# --- 3. forwarding enabled, the mini hipDNN backend standing in for hipDNN ----------------
+check_forwarded() {
+  local hipdnn=$WORK/mini-hipdnn adopt_lib
+  adopt_lib=$(dirname "$WRAPPER")
+  rm -f "$WORK/forwarded.json"
+  run mini-hipdnn-configure cmake -S "$REPO/test/mini-hipdnn" -B "$hipdnn" -DCMAKE_BUILD_TYPE=Release \
+      -DMINI_HIPDNN_BUILD_TESTS=OFF -DMINI_HIPDNN_BUILD_MIOPEN_PROVIDER=OFF \
+    && run mini-hipdnn-build cmake --build "$hipdnn" -j "$JOBS" \
+    || { step forwarded FAIL "the mini hipDNN backend did not build (see $LOGS/mini-hipdnn-*.log)"; return; }
+  run forwarded-consumer-build clang++-15 -std=c++17 -O1 -Wall -Wextra -Werror -DMIOPEN_BETA_API=1 \
+      -D__HIP_PLATFORM_AMD__=1 -I "$ADOPT/install/include" "$REPO/test/real-miopen/forwarded_consumer.cpp" \
+      -o "$CONS/forwarded_consumer" -L "$adopt_lib" -lMIOpen -Wl,--allow-shlib-undefined \
+    || { step forwarded FAIL "see $LOGS/forwarded-consumer-build.log"; return; }
+  if run forwarded python3 -B "$REPO/test/real-miopen/check_forwarded.py" --consumer "$CONS/forwarded_consumer" \
+       --lib-dir "$adopt_lib" --backend-dir "$hipdnn/lib" --work "$CONS/forwarded" --json "$WORK/forwarded.json"; then
+    step forwarded ok "$(head -n1 "$LOGS/forwarded.log" | sed 's/^check_forwarded: //')"
+  else
+    step forwarded FAIL "$(head -n1 "$LOGS/forwarded.log" | sed 's/^check_forwarded: //') (see $LOGS/forwarded.log)"
+  fi
+}
+check_forwarded
+
+# --- 4. facts --------------------------------------------------------------------------
 python3 -B "$REPO/test/real-miopen/elf_facts.py" --baseline "$PRE_LIB" --wrapper "$WRAPPER" --private "$PRIVATE" \
   --out "$WORK/elf-facts.json" > "$LOGS/elf-facts.log" 2>&1 \
   && step elf-facts ok "$WORK/elf-facts.json" || step elf-facts FAIL "see $LOGS/elf-facts.log"

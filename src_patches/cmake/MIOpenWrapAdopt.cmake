@@ -8,12 +8,21 @@
 #       (MIOpen_EXPORTS) as before the rename.
 #
 #   miopen_wrap_adopt_wrapper(WRAPPER_TARGET MIOpen PRIVATE_TARGET MIOpen_private)
-#       creates the wrapper library (libMIOpen.so, the Rust pass-through of
-#       RFC 0001) with miopen_wrap_add_wrapper(), taking VERSION/SOVERSION
-#       from the private library (i.e. what libMIOpen.so had before), and
-#       installs miopen_impl.h under include/miopen_private.
+#       MIOPEN_ENABLE_HIPDNN_WRAPPER=ON (the default): creates the wrapper
+#       library (libMIOpen.so, the Rust pass-through of RFC 0001) with
+#       miopen_wrap_add_wrapper(), taking VERSION/SOVERSION from the private
+#       library (i.e. what libMIOpen.so had before), and installs
+#       miopen_impl.h under include/miopen_private.
+#       OFF: no wrapper and no Rust: the private target is built as the one
+#       libMIOpen.so, its entry points compiled under their public names
+#       (miopen_wrap_public_names.h, force-included, undoes the rename in
+#       the preprocessor), and MIOpen becomes an INTERFACE target linking it,
+#       so everything that links MIOpen links that library as before.
 #
 # Cache variables:
+#   MIOPEN_ENABLE_HIPDNN_WRAPPER  ON: the pair; OFF: one libMIOpen.so as before
+#                             the adoption (the option TheRock passes, named as
+#                             upstream MIOpen names it)
 #   MIOPEN_WRAP_SOURCE_DIR    this repository (set by the edit; override with -D):
 #                             the runtime crate and the CMake modules
 #   MIOPEN_WRAP_EXECUTABLE    an installed miopen-wrap (`cmake --install` of this
@@ -36,18 +45,25 @@ if(NOT EXISTS "${MIOPEN_WRAP_SOURCE_DIR}/cmake/MIOpenHipdnnWrapper.cmake")
     "configure with -DMIOPEN_WRAP_SOURCE_DIR=<repo>")
 endif()
 
+option(MIOPEN_ENABLE_HIPDNN_WRAPPER
+  "libMIOpen.so as the hipDNN forwarding wrapper over libMIOpen_private.so (ON), or one libMIOpen.so as before the adoption (OFF)"
+  ON)
+
 # --- the runtime crate (built with this tree's stubs) and the tool ------------
-include(${MIOPEN_WRAP_SOURCE_DIR}/cmake/MIOpenHipdnnWrapper.cmake)
-miopen_wrap_import_runtime(MANIFEST_PATH ${MIOPEN_WRAP_SOURCE_DIR}/Cargo.toml)
-if(NOT MIOPEN_WRAP_EXECUTABLE AND NOT TARGET miopen-wrap)
-  find_program(_miopen_wrap_on_path miopen-wrap)
-  if(_miopen_wrap_on_path)
-    set(MIOPEN_WRAP_EXECUTABLE ${_miopen_wrap_on_path} CACHE FILEPATH "An installed miopen-wrap" FORCE)
-  else()
-    # No installed tool: build it from the repository.
-    miopen_wrap_import_tool(MANIFEST_PATH ${MIOPEN_WRAP_SOURCE_DIR}/Cargo.toml)
+if(MIOPEN_ENABLE_HIPDNN_WRAPPER)
+  include(${MIOPEN_WRAP_SOURCE_DIR}/cmake/MIOpenHipdnnWrapper.cmake)
+  miopen_wrap_import_runtime(MANIFEST_PATH ${MIOPEN_WRAP_SOURCE_DIR}/Cargo.toml)
+  if(NOT MIOPEN_WRAP_EXECUTABLE AND NOT TARGET miopen-wrap)
+    find_program(_miopen_wrap_on_path miopen-wrap)
+    if(_miopen_wrap_on_path)
+      set(MIOPEN_WRAP_EXECUTABLE ${_miopen_wrap_on_path} CACHE FILEPATH "An installed miopen-wrap" FORCE)
+    else()
+      # No installed tool: build it from the repository.
+      miopen_wrap_import_tool(MANIFEST_PATH ${MIOPEN_WRAP_SOURCE_DIR}/Cargo.toml)
+    endif()
   endif()
 endif()
+include(${MIOPEN_WRAP_SOURCE_DIR}/cmake/MIOpenWrapInstall.cmake)
 include(GenerateExportHeader)
 
 set(MIOPEN_WRAP_VERSION_NODE "" CACHE STRING
@@ -67,10 +83,90 @@ function(miopen_wrap_private_export_header target)
   _miopen_wrap_install_file(${file} include/miopen)
 endfunction()
 
+# The rename report of the adopted tree (empty when there is none).
+function(_miopen_wrap_rename_report out)
+  set(report "${MIOPEN_WRAP_RENAME_REPORT}")
+  if(NOT report AND EXISTS ${PROJECT_SOURCE_DIR}/cmake/miopen-wrap-rename-report.json)
+    set(report ${PROJECT_SOURCE_DIR}/cmake/miopen-wrap-rename-report.json)
+  endif()
+  set(${out} "${report}" PARENT_SCOPE)
+endfunction()
+
+# Every JSON array element's member `key`: `out` = list of values.
+function(_miopen_wrap_json_members json array key out)
+  set(values)
+  string(JSON n LENGTH "${json}" ${array})
+  if(n GREATER 0)
+    math(EXPR last "${n} - 1")
+    foreach(i RANGE ${last})
+      string(JSON v GET "${json}" ${array} ${i} ${key})
+      list(APPEND values "${v}")
+    endforeach()
+  endif()
+  set(${out} "${values}" PARENT_SCOPE)
+endfunction()
+
+# The sources (under src/) that define the survivors the forwarding handlers
+# call (src_patches/survivor-calls.json), from the rename report.
+function(_miopen_wrap_survivor_call_sources report out)
+  file(READ ${MIOPEN_WRAP_SOURCE_DIR}/src_patches/survivor-calls.json calls_json)
+  _miopen_wrap_json_members("${calls_json}" calls name calls)
+  file(READ ${report} report_json)
+  _miopen_wrap_json_members("${report_json}" survivors name names)
+  _miopen_wrap_json_members("${report_json}" survivors file files)
+  set(sources)
+  foreach(call IN LISTS calls)
+    list(FIND names ${call} i)
+    if(i LESS 0)
+      message(FATAL_ERROR "miopen-hipdnn wrapper: the forwarding handlers call ${call} "
+        "(src_patches/survivor-calls.json), which ${report} does not list as a survivor of this tree")
+    endif()
+    list(GET files ${i} file)
+    list(APPEND sources ${PROJECT_SOURCE_DIR}/src/${file})
+  endforeach()
+  list(REMOVE_DUPLICATES sources)
+  set(${out} "${sources}" PARENT_SCOPE)
+endfunction()
+
+# MIOPEN_ENABLE_HIPDNN_WRAPPER=OFF: the private target is libMIOpen.so with
+# the public names, and MIOpen an INTERFACE target on it.
+function(_miopen_wrap_single_library public private)
+  _miopen_wrap_rename_report(report)
+  if(NOT report)
+    message(FATAL_ERROR "MIOPEN_ENABLE_HIPDNN_WRAPPER=OFF needs the rename report of the adopted tree "
+      "(${PROJECT_SOURCE_DIR}/cmake/miopen-wrap-rename-report.json, written by `miopen-wrap adopt`, "
+      "or -DMIOPEN_WRAP_RENAME_REPORT=<file>): it lists the names the rename changed")
+  endif()
+  file(READ ${report} report_json)
+  _miopen_wrap_json_members("${report_json}" definitions name names)
+  list(REMOVE_DUPLICATES names)
+  list(SORT names)
+  set(text "/* Generated by MIOpenWrapAdopt.cmake (MIOPEN_ENABLE_HIPDNN_WRAPPER=OFF) from\n"
+           " * ${report}; do not edit.\n"
+           " * Every entry point the adoption renamed to <name>_impl compiles under\n"
+           " * its public name again: one libMIOpen.so, as before the adoption. */\n")
+  foreach(n IN LISTS names)
+    string(APPEND text "#define ${n}_impl ${n}\n")
+  endforeach()
+  set(header ${CMAKE_CURRENT_BINARY_DIR}/miopen_wrap_public_names.h)
+  file(CONFIGURE OUTPUT ${header} CONTENT "${text}")
+  target_compile_options(${private} PRIVATE "SHELL:-include ${header}")
+  set_target_properties(${private} PROPERTIES OUTPUT_NAME ${public})
+  add_library(${public} INTERFACE)
+  target_link_libraries(${public} INTERFACE ${private})
+  list(LENGTH names count)
+  message(STATUS "MIOpen hipDNN wrapper: off (MIOPEN_ENABLE_HIPDNN_WRAPPER=OFF); lib${public}.so is ${private} "
+    "with its ${count} renamed entry points under their public names")
+endfunction()
+
 function(miopen_wrap_adopt_wrapper)
   cmake_parse_arguments(A "" "WRAPPER_TARGET;PRIVATE_TARGET" "" ${ARGN})
   if(NOT A_WRAPPER_TARGET OR NOT A_PRIVATE_TARGET)
     message(FATAL_ERROR "miopen_wrap_adopt_wrapper: WRAPPER_TARGET and PRIVATE_TARGET are required")
+  endif()
+  if(NOT MIOPEN_ENABLE_HIPDNN_WRAPPER)
+    _miopen_wrap_single_library(${A_WRAPPER_TARGET} ${A_PRIVATE_TARGET})
+    return()
   endif()
   if(NOT MIOPEN_BACKEND MATCHES "^HIP")
     message(FATAL_ERROR "miopen-hipdnn wrapper: only the HIP backend is supported "
@@ -102,13 +198,11 @@ function(miopen_wrap_adopt_wrapper)
   if(NOT node)
     set(node MIOPEN_${MIOPEN_BACKEND}_1)
   endif()
-  set(report "${MIOPEN_WRAP_RENAME_REPORT}")
-  if(NOT report AND EXISTS ${PROJECT_SOURCE_DIR}/cmake/miopen-wrap-rename-report.json)
-    set(report ${PROJECT_SOURCE_DIR}/cmake/miopen-wrap-rename-report.json)
-  endif()
+  _miopen_wrap_rename_report(report)
   set(report_args)
   if(report)
-    set(report_args RENAME_REPORT ${report})
+    _miopen_wrap_survivor_call_sources(${report} checked)
+    set(report_args RENAME_REPORT ${report} CHECK_SURVIVOR_CALLS_IN ${checked})
   endif()
 
   # Parsing miopen.h: the tree's include dir, the configured config.h /

@@ -31,6 +31,12 @@ does, so survivors get stubs. Checks:
       - `miopen-wrap check all` passes on the pair against the baseline
         (survivors incl. a lowercase `miopen_*` C entry point, the internal
         data objects left to the private library)
+  * TheRock's switch, -DMIOPEN_ENABLE_HIPDNN_WRAPPER=OFF, on the same adopted
+    tree (no second rename): one libMIOpen.so.1, no private library, no
+    Rust build; its exported symbols with their versions, SONAME and
+    DT_NEEDED equal the baseline's, it carries no .miopen_version stamp, and
+    the consumer prints the same as on the baseline (its own build and the
+    baseline's binary on the OFF library)
 """
 from __future__ import annotations
 
@@ -150,6 +156,24 @@ int main(void)
     if(miopenGetVersion(&major, &minor, &patch) != miopenStatusSuccess)
         return 1;
     printf("synthetic consumer: version %zu.%zu.%zu\\n", major, minor, patch);
+    miopenHandle_t h = NULL;
+    miopenTensorDescriptor_t x = NULL, w = NULL;
+    miopenConvolutionDescriptor_t c = NULL;
+    int n = 0, ch = 0, hh = 0, ww = 0;
+    printf("create %d\\n", (int)miopenCreate(&h));
+    printf("tensors %d %d\\n", (int)miopenCreateTensorDescriptor(&x), (int)miopenCreateTensorDescriptor(&w));
+    printf("set x %d\\n", (int)miopenSet4dTensorDescriptor(x, miopenFloat, 2, 3, 8, 8));
+    printf("set w %d\\n", (int)miopenSet4dTensorDescriptor(w, miopenFloat, 4, 3, 3, 3));
+    printf("conv %d\\n", (int)miopenCreateConvolutionDescriptor(&c));
+    printf("init %d\\n", (int)miopenInitConvolutionDescriptor(c, miopenConvolution, 1, 1, 1, 1, 1, 1));
+    printf("output %d", (int)miopenGetConvolutionForwardOutputDim(c, x, w, &n, &ch, &hh, &ww));
+    printf(" %d %d %d %d\\n", n, ch, hh, ww);
+    printf("bad %d: %s\\n", (int)miopenSet4dTensorDescriptor(NULL, miopenFloat, 1, 1, 1, 1),
+           miopenGetErrorString(miopenStatusBadParm));
+    miopenDestroyConvolutionDescriptor(c);
+    miopenDestroyTensorDescriptor(w);
+    miopenDestroyTensorDescriptor(x);
+    printf("destroy %d\\n", (int)miopenDestroy(h));
     return 0;
 }
 """
@@ -220,9 +244,54 @@ def needed(lib: Path) -> list[str]:
     return re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", r.stdout)
 
 
+def versioned_dynsyms(lib: Path) -> set[str]:
+    """Defined dynamic symbols as `name@@node` (`name` when unversioned)."""
+    r = sh(["nm", "-D", "--defined-only", "--with-symbol-versions", lib])
+    return {line.split()[-1] for line in r.stdout.splitlines() if line.strip()}
+
+
 def dynsyms(lib: Path) -> set[str]:
-    r = sh(["nm", "-D", "--defined-only", lib])
-    return {line.split()[-1].split("@")[0] for line in r.stdout.splitlines() if line.strip()}
+    return {s.split("@")[0] for s in versioned_dynsyms(lib)}
+
+
+def soname(lib: Path) -> str:
+    r = sh(["readelf", "-d", lib])
+    m = re.search(r"\(SONAME\)\s+Library soname: \[([^\]]+)\]", r.stdout)
+    return m.group(1) if m else ""
+
+
+def check_wrapper_off(tree: Path, build: Path, baseline_build: Path, hip: Path, env: dict, cmake_args: list) -> None:
+    """-DMIOPEN_ENABLE_HIPDNN_WRAPPER=OFF on the adopted tree: the pre-wrapper library again."""
+    shutil.rmtree(build, ignore_errors=True)
+    r = sh(["cmake", "-S", tree, "-B", build, "-DCMAKE_BUILD_TYPE=Release", f"-DSYNTH_HIP_INCLUDE={hip}",
+            "-DMIOPEN_ENABLE_HIPDNN_WRAPPER=OFF", *cmake_args], env=env)
+    expect(r.returncode == 0 and "MIOpen hipDNN wrapper: off" in r.stdout,
+           "MIOPEN_ENABLE_HIPDNN_WRAPPER=OFF: the adopted tree configures as one library", r.stdout + r.stderr)
+    if r.returncode:
+        return
+    r = sh(["cmake", "--build", build, "-j", "2"], env=env)
+    expect(r.returncode == 0, "MIOPEN_ENABLE_HIPDNN_WRAPPER=OFF builds", r.stdout + r.stderr)
+    if r.returncode:
+        return
+    lib, baseline = build / "lib" / "libMIOpen.so.1", baseline_build / "lib" / "libMIOpen.so.1"
+    expect(lib.exists() and not list((build / "lib").glob("libMIOpen_private*")),
+           "OFF: libMIOpen.so.1 and no libMIOpen_private.so")
+    expect(not (build / "cargo").exists(), "OFF: no Rust crate is built (no Corrosion build directory)")
+    off_syms, base_syms = versioned_dynsyms(lib), versioned_dynsyms(baseline)
+    expect(off_syms == base_syms, f"OFF: the exported symbols and their versions are the baseline's ({len(off_syms)})",
+           f"only OFF: {sorted(off_syms - base_syms)[:20]}; only baseline: {sorted(base_syms - off_syms)[:20]}")
+    expect(soname(lib) == soname(baseline) == "libMIOpen.so.1", "OFF: SONAME libMIOpen.so.1, as the baseline's")
+    expect(needed(lib) == needed(baseline), "OFF: DT_NEEDED as the baseline's",
+           f"{needed(lib)} vs {needed(baseline)}")
+    expect(version_stamp(lib) == "", "OFF: no .miopen_version stamp (the baseline has none)", version_stamp(lib))
+    base_out = sh([baseline_build / "bin" / "synthetic_consumer"])
+    own_out = sh([build / "bin" / "synthetic_consumer"])
+    dropin_env = dict(os.environ, LD_LIBRARY_PATH=str(build / "lib"))
+    dropin_out = sh([baseline_build / "bin" / "synthetic_consumer"], env=dropin_env)
+    same = base_out.returncode == own_out.returncode == dropin_out.returncode == 0 and \
+        base_out.stdout == own_out.stdout == dropin_out.stdout and base_out.stdout.count("\n") > 5
+    expect(same, "OFF: the consumer's output equals the baseline's (its own build, and the baseline binary on OFF)",
+           f"baseline:\n{base_out.stdout}\nOFF:\n{own_out.stdout}\nbaseline binary on OFF:\n{dropin_out.stdout}")
 
 
 def main() -> int:
@@ -314,6 +383,7 @@ def main() -> int:
         print(r.stdout)
         expect(r.returncode == 0, "miopen-wrap check all passes on the pair against the baseline",
                r.stdout + r.stderr)
+        check_wrapper_off(tree, a.work / "build-off", base_build, hip, env, a.cmake_arg)
     print(f"{len(failures)} failure(s)")
     return 1 if failures else 0
 

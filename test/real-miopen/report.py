@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The report of scripts/real-miopen-check.sh: its steps, the gate verdicts,
-the consumer comparison, build times with compiler-cache statistics, and the
-ELF facts of the real pair. Writes <work>/report.md and <work>/report.json,
+the consumer comparison, the forwarded run (test/real-miopen/check_forwarded.py),
+build times with compiler-cache statistics, and the ELF facts of the real pair. Writes <work>/report.md and <work>/report.json,
 prints the Markdown, and exits 0 only if every step passed.
 
   report.py --work DIR
@@ -35,6 +35,29 @@ def gate_verdicts(log: Path) -> list[str]:
     return [line for line in log.read_text().splitlines() if line.startswith(("PASS ", "FAIL "))]
 
 
+def forwarded_section(f: dict) -> list[str]:
+    """The enabled run on the real pair: cases, routing, driver lines, what did not run."""
+    md = ["", "## Forwarding enabled (mini hipDNN backend, reference engine)", "",
+          f"{f['cases']} cases: " + ", ".join(f"{n} {r}" for r, n in sorted(f["results"].items()))
+          + f"; {f['forwarded_results_checked']} forwarded results checked against the consumer's reference.", "",
+          f"Calls of the forwarding set: {f['calls_forwarded']} forwarded, {f['calls_declined']} declined, "
+          f"{f['calls_failed']} failed in hipDNN.", "", "| entry point | decision | calls |", "|---|---|---|"]
+    md += [f"| {k.rsplit(' ', 1)[0]} | {k.rsplit(' ', 1)[1]} | {n} |" for k, n in f["calls"].items()]
+    if f["declined_by_reason"]:
+        md += ["", "Declined, by reason:", ""]
+        md += [f"* {n}x {r}" for r, n in sorted(f["declined_by_reason"].items(), key=lambda x: -x[1])]
+    md += ["", f"MIOpen's driver command lines (MIOPEN_ENABLE_LOGGING_CMD): {f['driver_lines_equal']} lines equal "
+           f"to real MIOpen's for the same calls with forwarding disabled ("
+           + ", ".join(f"{k} {n}" for k, n in f["driver_lines_by_call"].items()) + "); MIOpen writes none for: "
+           + (", ".join(f["driver_lines_not_written_by_miopen"]) or "nothing")
+           + "; other loggers: " + (", ".join(f"{k} {n}" for k, n in f["other_driver_lines"].items()) or "none") + "."]
+    if f["not_run"]:
+        md += ["", "Not run (with the reason):", ""]
+        md += [f"* case {n['case']} ({n['label']}): {n['result']} at {n['step']}: {n['why']}" for n in f["not_run"]]
+    md += ["", "Exit summary:", "", "```", *f["exit_summary"], "```"]
+    return md
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--work", type=Path, required=True)
@@ -63,6 +86,10 @@ def main() -> int:
     for run in ("baseline", "dropin", "adopted"):
         md.append(f"| {run} | {facts.get(f'consumer.{run}.rc', '-')} | {facts.get(f'consumer.{run}.vmhwm_kb', '-')} | "
                   f"{facts.get(f'consumer.{run}.vmrss_kb', '-')} |")
+    fwd = json.loads((work / "forwarded.json").read_text()) if (work / "forwarded.json").is_file() else None
+    out["forwarded"] = fwd
+    if fwd:
+        md += forwarded_section(fwd)
     if elf:
         md += ["", "## Libraries", "", "| library | bytes | SONAME | DT_NEEDED | RUNPATH | version nodes | exports |",
                "|---|---|---|---|---|---|---|"]

@@ -11,12 +11,14 @@
 //! - [`routing`]: the per-call decision and its reason;
 //! - [`conv`]: the convolution problem model (descriptor fields -> graph spec or decline);
 //! - [`driver_cmd`]: MIOpen's `MIOPEN_ENABLE_LOGGING_CMD` line for a forwarded convolution;
+//! - [`mirrors`]: the MIOpen enumerator values used by number (checked against the header at build time);
 //! - [`plan_cache`]: the bounded, thread-safe plan cache and its counters;
 //! - [`status`]: hipDNN status -> `miopenStatus_t`.
 pub mod config;
 pub mod conv;
 pub mod driver_cmd;
 pub mod environment;
+pub mod mirrors;
 pub mod plan_cache;
 pub mod routing;
 pub mod status;

@@ -10,9 +10,13 @@
 //! - `libMIOpen.map`: the export map (version script) of the wrapper;
 //! - `manifest.json`: entry point -> op family, for routing, docs and gates;
 //! - `impl_typecheck.cpp`: compile-time check that `&miopenFoo` and
-//!   `&miopenFoo_impl` have the same type, for every entry point.
+//!   `&miopenFoo_impl` have the same type, for every entry point;
+//! - `include/miopen_wrap/survivor_calls_check.h`: the survivors the
+//!   forwarding handlers call, as they assume MIOpen defines them (the build
+//!   force-includes it into the defining sources: `forward_abi`).
 
 mod export_map;
+pub mod forward_abi;
 pub mod forward_bindings;
 mod impl_header;
 mod manifest;
@@ -109,6 +113,15 @@ pub fn run(args: &GenerateArgs) -> Result<Manifest, GenerateError> {
     if let Some(s) = survivors.iter().find(|s| api.names().contains(*s)) {
         return Err(GenerateError::Mismatch(format!("`{s}` is given as a survivor but the header declares it")));
     }
+    let calls = if forward_abi::handlers_apply(&api) { forward_abi::survivor_calls() } else { Vec::new() };
+    if !survivors.is_empty() {
+        if let Some(c) = calls.iter().find(|c| !survivors.contains(&c.name)) {
+            return Err(GenerateError::Mismatch(format!(
+                "the forwarding handlers call `{}` (src_patches/survivor-calls.json), which this tree does not define",
+                c.name
+            )));
+        }
+    }
     let manifest = manifest::build(&api, &survivors, &args.version_node);
     let out = &args.out_dir;
     let stubs = rust_stubs::generate(&api, &opts, &manifest)?;
@@ -116,6 +129,7 @@ pub fn run(args: &GenerateArgs) -> Result<Manifest, GenerateError> {
     write_if_changed(&out.join("include/miopen/miopen_impl.h"), &impl_header::generate(&api, &survivors))?;
     write_if_changed(&out.join("libMIOpen.map"), &export_map::generate(&manifest))?;
     write_if_changed(&out.join("impl_typecheck.cpp"), &typecheck::generate(&api))?;
+    write_if_changed(&out.join("include/miopen_wrap/survivor_calls_check.h"), &forward_abi::check_header(&calls))?;
     if let Some(path) = &args.forward_bindings {
         write_if_changed(path, &forward_bindings::generate(&api, &opts)?)?;
     }

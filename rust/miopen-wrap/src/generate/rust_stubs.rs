@@ -11,11 +11,20 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::{FnArg, ForeignItem, ForeignItemFn, Ident, Item, Pat};
 
+use super::forward_abi::{self, SurvivorCall};
 use super::{GenerateError, Manifest, ManifestEntry};
 use crate::header::{Api, ParseOptions};
 
 pub fn generate(api: &Api, opts: &ParseOptions, manifest: &Manifest) -> Result<String, GenerateError> {
-    let (types, fns) = split_bindings(bindgen_file(api, opts)?);
+    // The forwarding handlers are compiled against these very types and
+    // declarations (rust/wrapper/src/forward/mod.rs), so the stubs below
+    // pass every argument on without a cast.
+    let forwarding = forward_abi::handlers_apply(api);
+    let calls = if forwarding { forward_abi::survivor_calls() } else { Vec::new() };
+    let bound = bindgen_file(api, opts, &calls)?;
+    let mirror_checks = if forwarding { forward_abi::mirror_checks(&bound)? } else { TokenStream::new() };
+    let survivor_decls = forward_abi::impl_declarations(&bound, &calls)?;
+    let (types, fns) = split_bindings(bound);
     let mut impl_decls = Vec::new();
     let mut stubs = Vec::new();
     let mut asm_names: Vec<String> = manifest.survivors.clone();
@@ -41,6 +50,7 @@ pub fn generate(api: &Api, opts: &ParseOptions, manifest: &Manifest) -> Result<S
         #[allow(non_camel_case_types, non_upper_case_globals, non_snake_case, dead_code, clippy::all)]
         pub mod types {
             #(#types)*
+            #mirror_checks
         }
         #[allow(unused_imports)]
         use types::*;
@@ -52,6 +62,7 @@ pub fn generate(api: &Api, opts: &ParseOptions, manifest: &Manifest) -> Result<S
             use super::types::*;
             extern "C" {
                 #(#impl_decls)*
+                #(#survivor_decls)*
             }
         }
 
@@ -102,13 +113,19 @@ fn entry_point_row(e: &ManifestEntry) -> TokenStream {
     quote! { crate::runtime::EntryPoint { name: #n, c_name: #c_name, family: #fam, forward: #forward } }
 }
 
-fn bindgen_file(api: &Api, opts: &ParseOptions) -> Result<syn::File, GenerateError> {
+fn bindgen_file(api: &Api, opts: &ParseOptions, calls: &[SurvivorCall]) -> Result<syn::File, GenerateError> {
     let names: Vec<&str> = api.entry_points.iter().map(|e| e.name.as_str()).collect();
-    bindgen_of(api, opts, &names)
+    bindgen_of(api, opts, &names, calls)
 }
 
-/// bindgen over the header, functions restricted to `names`.
-pub(super) fn bindgen_of(api: &Api, opts: &ParseOptions, names: &[&str]) -> Result<syn::File, GenerateError> {
+/// bindgen over the header, functions restricted to `names`, plus the
+/// survivor calls' prototypes read after it.
+pub(super) fn bindgen_of(
+    api: &Api,
+    opts: &ParseOptions,
+    names: &[&str],
+    calls: &[SurvivorCall],
+) -> Result<syn::File, GenerateError> {
     // Parsed exactly as the header parser does (beta API on); its warnings are
     // the header parser's business, so bindgen stays quiet.
     let mut args = crate::header::clang_args(opts, true);
@@ -121,8 +138,13 @@ pub(super) fn bindgen_of(api: &Api, opts: &ParseOptions, names: &[&str]) -> Resu
         .layout_tests(false)
         .generate_comments(false)
         .derive_debug(false);
-    for n in names {
+    for n in names.iter().copied().chain(calls.iter().map(|c| c.name.as_str())) {
         b = b.allowlist_function(format!("^{n}$"));
+    }
+    if !calls.is_empty() {
+        // Its own translation unit for bindgen: it includes the header first.
+        let text = format!("#include \"{}\"\n{}", api.header.display(), forward_abi::prototypes_header(calls));
+        b = b.header_contents("miopen_wrap_survivor_calls.h", &text);
     }
     let bindings =
         b.generate().map_err(|e| GenerateError::Bindgen { path: api.header.clone(), reason: e.to_string() })?;
@@ -188,9 +210,9 @@ fn stub_for(f: &ForeignItemFn, index: usize, body: RoutedBody) -> Result<(TokenS
     let routed = format_ident!("{}__routed", name);
     let idx = syn::LitInt::new(&index.to_string(), Span::call_site());
     let decl = quote! { pub fn #impl_name(#inputs) #output; };
-    // Handlers are written against the wrapper's committed bindings, whose
-    // types are distinct Rust types of the same C layout: `as _` converts
-    // each argument (pointer to pointer, integer to the same integer).
+    // The handlers are compiled against this file's own types (the header
+    // being built), so every argument goes on as it is: a handler whose
+    // parameter types differ from the header's prototype does not compile.
     let routed_body = match body {
         RoutedBody::Private => quote! {
             crate::runtime::route(#idx);
@@ -199,8 +221,8 @@ fn stub_for(f: &ForeignItemFn, index: usize, body: RoutedBody) -> Result<(TokenS
         RoutedBody::Forward => quote! {
             match crate::runtime::route(#idx) {
                 crate::runtime::Route::Hipdnn => {
-                    match crate::forward::entry::#name(#idx, #(#args as _),*) {
-                        Some(status) => status as _,
+                    match crate::forward::entry::#name(#idx, #(#args),*) {
+                        Some(status) => status,
                         None => impls::#impl_name(#(#args),*),
                     }
                 }
@@ -209,13 +231,13 @@ fn stub_for(f: &ForeignItemFn, index: usize, body: RoutedBody) -> Result<(TokenS
         },
         RoutedBody::Hook => quote! {
             crate::runtime::route(#idx);
-            crate::forward::hooks::#name(#(#args as _),*);
+            crate::forward::hooks::#name(#(#args),*);
             impls::#impl_name(#(#args),*)
         },
         RoutedBody::AfterHook => quote! {
             crate::runtime::route(#idx);
             let result = impls::#impl_name(#(#args),*);
-            crate::forward::hooks::#name(#(#args as _,)* result as _) as _
+            crate::forward::hooks::#name(#(#args,)* result)
         },
     };
     let stub = quote! {

@@ -27,7 +27,7 @@ use super::graph::{self, BuildError, Failure, Plan};
 use super::miopen_sys as sys;
 use super::read::{self, Tensors};
 use super::state::{PlanKey, Unready};
-use super::{backend, note, private, state, Outcome};
+use super::{backend, note, parity, private, state, Outcome};
 
 /// The descriptors every handler of a convolution problem has.
 pub struct Conv {
@@ -218,10 +218,11 @@ fn private_ok(s: u32) -> Step<()> {
 }
 
 /// `miopenConvolution{Forward,BackwardData,BackwardWeights}`.
-pub fn compute(c: &Conv, alpha: *const c_void, beta: *const c_void, b: &Buffers, ws: &Workspace) -> Outcome {
+pub fn compute(c: &Conv, algo: u32, alpha: *const c_void, beta: *const c_void, b: &Buffers, ws: &Workspace) -> Outcome {
     flatten((|| {
         let spec = spec_of(c)?;
         unit_scales(alpha, beta)?;
+        parity::algorithm(c, &spec, algo, ws).or_else(declined)?;
         let r = plain_ready(c, spec, b, ws)?;
         run_plain(&r, b, ws)?;
         Ok(success(r.note()))
@@ -233,7 +234,7 @@ pub fn compute(c: &Conv, alpha: *const c_void, beta: *const c_void, b: &Buffers,
 pub fn immediate(c: &Conv, b: &Buffers, ws: &Workspace, id: u64) -> Outcome {
     flatten((|| {
         let spec = spec_of(c)?;
-        valid_solution(c, id)?;
+        parity::solution(c, &spec, id, ws).or_else(declined)?;
         let r = plain_ready(c, spec, b, ws)?;
         run_plain(&r, b, ws)?;
         Ok(success(r.note()))
@@ -265,11 +266,38 @@ pub fn workspace_size(c: &Conv, out: *mut usize) -> Outcome {
         let spec = spec_of(c)?;
         let private = private_workspace(c)?;
         let r = ready(spec)?;
-        let size = private.max(r.plan.workspace);
+        let fused = fused_workspace(c);
+        let size = private.max(r.plan.workspace).max(fused);
         // SAFETY: checked non-null; the caller's out-parameter.
         unsafe { *out = size };
-        Ok(success(note(|| format!("{size} bytes (plan {}, MIOpen {private}); {}", r.plan.workspace, r.note()))))
+        Ok(success(note(|| {
+            format!("{size} bytes (plan {}, fused plan {fused}, MIOpen {private}); {}", r.plan.workspace, r.note())
+        })))
     })())
+}
+
+/// What the fused conv -> bias -> ReLU plan of a forward problem needs: MIOpen
+/// documents `miopenConvolutionForwardGetWorkSpaceSize` as the size for
+/// `miopenConvolutionBiasActivationForward`, whose hipDNN plan may need more
+/// than the plain convolution's (its intermediates). Bias and ReLU are the
+/// largest form the wrapper builds. 0 when the problem has no fused form or
+/// its plan cannot be built (such a fused call is declined or fails anyway).
+fn fused_workspace(c: &Conv) -> usize {
+    if c.dir != Direction::Forward {
+        return 0;
+    }
+    let Ok(p) = read::problem(c.dir, &c.t, c.cd) else { return 0 };
+    let mut dims = vec![1; p.y.dims.len()];
+    dims[1] = p.y.dims[1];
+    let mut strides = vec![1; dims.len()];
+    strides[0] = dims[1];
+    let bias = conv::Tensor { dtype: p.y.dtype, dims, strides };
+    let relu = conv::Activation { mode: conv::miopen_activation::RELU, alpha: 0.0, beta: 0.0 };
+    let fusion = Fusion { bias: Some(bias), has_z: false, activation: relu };
+    match conv::translate_fused(&p, &fusion) {
+        Ok(spec) => ready(Rc::new((c.handle as usize, spec))).map_or(0, |r| r.plan.workspace),
+        Err(_) => 0,
+    }
 }
 
 /// `miopenFindConvolution*Algorithm`: runs the plan once on the caller's
@@ -388,7 +416,7 @@ pub struct Fused {
 
 /// `miopenConvolutionBiasActivationForward`: y = act(conv(x, w) + bias) as
 /// hipDNN's conv -> add -> ReLU graph.
-pub fn bias_activation(c: &Conv, f: &Fused, b: &Buffers, ws: &Workspace) -> Outcome {
+pub fn bias_activation(c: &Conv, algo: u32, f: &Fused, b: &Buffers, ws: &Workspace) -> Outcome {
     flatten((|| {
         let p = read::problem(c.dir, &c.t, c.cd).or_else(declined)?;
         let bias = if f.bias.is_null() { None } else { Some(read::tensor(f.bias_desc, "bias").or_else(declined)?) };
@@ -408,7 +436,9 @@ pub fn bias_activation(c: &Conv, f: &Fused, b: &Buffers, ws: &Workspace) -> Outc
         if let Some(why) = b.misaligned(c.dir).or(bias_misaligned) {
             return declined(why);
         }
-        let r = ready(Rc::new((c.handle as usize, spec)))?;
+        let key = Rc::new((c.handle as usize, spec));
+        parity::algorithm(c, &key, algo, ws).or_else(declined)?;
+        let r = ready(key)?;
         check_workspace(&r, ws)?;
         let mut uids = vec![uid::X, uid::W, uid::Y];
         let mut ptrs = vec![b.x, b.w, b.y];

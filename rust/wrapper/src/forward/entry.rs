@@ -126,7 +126,7 @@ pub fn miopenConvolutionForward(
     wDesc: Td,
     w: In,
     convDesc: Cd,
-    _algo: sys::miopenConvFwdAlgorithm_t,
+    algo: sys::miopenConvFwdAlgorithm_t,
     beta: In,
     yDesc: Td,
     y: Out,
@@ -135,7 +135,7 @@ pub fn miopenConvolutionForward(
 ) -> Option<u32> {
     let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
     super::run_logging_cmd(index, &c, CmdKind::Run, || {
-        calls::compute(&c, alpha, beta, &bufs(x, w, y as In), &ws(workSpace, workSpaceSize))
+        calls::compute(&c, algo, alpha, beta, &bufs(x, w, y as In), &ws(workSpace, workSpaceSize))
     })
 }
 
@@ -195,7 +195,7 @@ pub fn miopenConvolutionBackwardData(
     wDesc: Td,
     w: In,
     convDesc: Cd,
-    _algo: sys::miopenConvBwdDataAlgorithm_t,
+    algo: sys::miopenConvBwdDataAlgorithm_t,
     beta: In,
     dxDesc: Td,
     dx: Out,
@@ -204,7 +204,7 @@ pub fn miopenConvolutionBackwardData(
 ) -> Option<u32> {
     let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
     super::run_logging_cmd(index, &c, CmdKind::Run, || {
-        calls::compute(&c, alpha, beta, &bufs(dx, w, dy as In), &ws(workSpace, workSpaceSize))
+        calls::compute(&c, algo, alpha, beta, &bufs(dx, w, dy as In), &ws(workSpace, workSpaceSize))
     })
 }
 
@@ -264,7 +264,7 @@ pub fn miopenConvolutionBackwardWeights(
     xDesc: Td,
     x: In,
     convDesc: Cd,
-    _algo: sys::miopenConvBwdWeightsAlgorithm_t,
+    algo: sys::miopenConvBwdWeightsAlgorithm_t,
     beta: In,
     dwDesc: Td,
     dw: Out,
@@ -273,7 +273,7 @@ pub fn miopenConvolutionBackwardWeights(
 ) -> Option<u32> {
     let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
     super::run_logging_cmd(index, &c, CmdKind::Run, || {
-        calls::compute(&c, alpha, beta, &bufs(x, dw, dy as In), &ws(workSpace, workSpaceSize))
+        calls::compute(&c, algo, alpha, beta, &bufs(x, dw, dy as In), &ws(workSpace, workSpaceSize))
     })
 }
 
@@ -333,7 +333,7 @@ pub fn miopenConvolutionBiasActivationForward(
     wDesc: Td,
     w: In,
     convDesc: Cd,
-    _algo: sys::miopenConvFwdAlgorithm_t,
+    algo: sys::miopenConvFwdAlgorithm_t,
     workspace: Out,
     workspaceSizeInBytes: usize,
     alpha2: In,
@@ -348,6 +348,6 @@ pub fn miopenConvolutionBiasActivationForward(
     super::run(index, || {
         let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
         let f = Fused { alpha1, alpha2, z, bias_desc: biasDesc, bias, activation: activationDesc };
-        calls::bias_activation(&c, &f, &bufs(x, w, y as In), &ws(workspace, workspaceSizeInBytes))
+        calls::bias_activation(&c, algo, &f, &bufs(x, w, y as In), &ws(workspace, workspaceSizeInBytes))
     })
 }

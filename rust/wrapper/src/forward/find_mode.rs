@@ -4,6 +4,10 @@
 //! `MIOPEN_FIND_MODE=1` asks for: such a Find stays on MIOpen Private, as it
 //! does under the variable. Only the Find handlers read the mode, so the
 //! compute calls pay nothing for it.
+//!
+//! MIOpen exports the getter without declaring it in its public header: its
+//! binding comes from `src_patches/survivor-calls.json`, whose prototype the
+//! build checks against MIOpen's definition.
 
 use std::ffi::c_int;
 
@@ -11,15 +15,6 @@ use miopen_forwarding_core::environment;
 
 use super::miopen_sys as sys;
 use super::Outcome;
-
-unsafe extern "C" {
-    // MIOpen exports the getter without declaring it in its public header,
-    // so the generated bindings lack it; this is MIOpen's own signature.
-    fn miopenHiddenGetConvolutionFindMode_impl(
-        convDesc: sys::miopenConvolutionDescriptor_t,
-        findMode: *mut c_int,
-    ) -> sys::miopenStatus_t;
-}
 
 /// The decline of a legacy Find whose descriptor asks for the exhaustive
 /// search, or `None` (other modes, or a descriptor MIOpen cannot read: the
@@ -30,7 +25,7 @@ pub fn declined_by_descriptor(cd: sys::miopenConvolutionDescriptor_t) -> Option<
     }
     let mut mode: c_int = 0;
     // SAFETY: the caller's descriptor (MIOpen checks it); `mode` is a local.
-    if unsafe { miopenHiddenGetConvolutionFindMode_impl(cd, &mut mode) } != sys::miopenStatusSuccess {
+    if unsafe { sys::miopenHiddenGetConvolutionFindMode_impl(cd, &mut mode) } != sys::miopenStatusSuccess {
         return None;
     }
     environment::descriptor_find_mode_decline(mode).map(|why| Outcome::Declined(why.to_owned()))

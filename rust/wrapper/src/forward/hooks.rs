@@ -10,7 +10,10 @@ pub fn miopenDestroy(handle: sys::miopenHandle_t) {
     if crate::runtime::config().mode != miopen_forwarding_core::Mode::Enabled {
         return;
     }
-    let released = std::panic::catch_unwind(|| super::state::release(super::backend::loaded(), handle));
+    let released = std::panic::catch_unwind(|| {
+        super::parity::release(handle);
+        super::state::release(super::backend::loaded(), handle)
+    });
     if let Ok((plans, true)) = released {
         crate::trace::info(format_args!("miopenDestroy: released {plans} cached plan(s) and the hipDNN handle"));
     }
@@ -22,7 +25,10 @@ pub fn miopenDestroy(handle: sys::miopenHandle_t) {
 /// # Safety
 /// `text` is what MIOpen Private's `miopenGetErrorString` returned.
 #[allow(non_snake_case)]
-pub unsafe fn miopenGetErrorString(error: u32, text: *const std::ffi::c_char) -> *const std::ffi::c_char {
+pub unsafe fn miopenGetErrorString(
+    error: sys::miopenStatus_t,
+    text: *const std::ffi::c_char,
+) -> *const std::ffi::c_char {
     // SAFETY: forwarded from the caller's contract.
     std::panic::catch_unwind(|| unsafe { super::last_error::error_string(error, text) }).unwrap_or(text)
 }

@@ -516,3 +516,125 @@ unsafe extern "C" {
         y: *mut ::std::os::raw::c_void,
     ) -> miopenStatus_t;
 }
+unsafe extern "C" {
+    pub fn miopenHiddenGetConvolutionFindMode_impl(
+        convDesc: miopenConvolutionDescriptor_t,
+        findMode: *mut ::std::os::raw::c_int,
+    ) -> miopenStatus_t;
+}
+/// miopen-forwarding-core's numbers for MIOpen enumerators, checked
+/// against this header when the crate compiles.
+const _: () = {
+    assert!(
+        miopenHalf as i64 == 0i64,
+        "miopenHalf in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenFloat as i64 == 1i64,
+        "miopenFloat in miopen.h is not 1 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenInt32 as i64 == 2i64,
+        "miopenInt32 in miopen.h is not 2 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenInt8 as i64 == 3i64,
+        "miopenInt8 in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenBFloat16 as i64 == 5i64,
+        "miopenBFloat16 in miopen.h is not 5 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenDouble as i64 == 6i64,
+        "miopenDouble in miopen.h is not 6 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenFloat8 as i64 == 7i64,
+        "miopenFloat8 in miopen.h is not 7 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenBFloat8 as i64 == 8i64,
+        "miopenBFloat8 in miopen.h is not 8 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenInt64 as i64 == 9i64,
+        "miopenInt64 in miopen.h is not 9 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenConvolution as i64 == 0i64,
+        "miopenConvolution in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenTranspose as i64 == 1i64,
+        "miopenTranspose in miopen.h is not 1 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenGroupConv as i64 == 2i64,
+        "miopenGroupConv in miopen.h is not 2 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenDepthwise as i64 == 3i64,
+        "miopenDepthwise in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenActivationPASTHRU as i64 == 0i64,
+        "miopenActivationPASTHRU in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenActivationRELU as i64 == 3i64,
+        "miopenActivationRELU in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenActivationCLIPPEDRELU as i64 == 7i64,
+        "miopenActivationCLIPPEDRELU in miopen.h is not 7 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenActivationCLAMP as i64 == 10i64,
+        "miopenActivationCLAMP in miopen.h is not 10 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusSuccess as i64 == 0i64,
+        "miopenStatusSuccess in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusNotInitialized as i64 == 1i64,
+        "miopenStatusNotInitialized in miopen.h is not 1 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusInvalidValue as i64 == 2i64,
+        "miopenStatusInvalidValue in miopen.h is not 2 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusBadParm as i64 == 3i64,
+        "miopenStatusBadParm in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusAllocFailed as i64 == 4i64,
+        "miopenStatusAllocFailed in miopen.h is not 4 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusInternalError as i64 == 5i64,
+        "miopenStatusInternalError in miopen.h is not 5 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusNotImplemented as i64 == 6i64,
+        "miopenStatusNotImplemented in miopen.h is not 6 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusUnknownError as i64 == 7i64,
+        "miopenStatusUnknownError in miopen.h is not 7 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusUnsupportedOp as i64 == 8i64,
+        "miopenStatusUnsupportedOp in miopen.h is not 8 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusGpuOperationsSkipped as i64 == 9i64,
+        "miopenStatusGpuOperationsSkipped in miopen.h is not 9 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenStatusVersionMismatch as i64 == 10i64,
+        "miopenStatusVersionMismatch in miopen.h is not 10 (rust/forwarding-core/src/mirrors.rs)"
+    );
+};

@@ -7,6 +7,7 @@
 //! - [`find_mode`]: the Find mode set on a descriptor (declines a Normal Find);
 //! - [`hooks`]: entry points observed while forwarding is enabled;
 //! - [`read`]: MIOpen descriptors through Private's `_impl` getters;
+//! - [`parity`]: the arguments MIOpen checks against its solvers (algo, solution id, workspace);
 //! - [`graph`]: the hipDNN graph / plan / variant pack;
 //! - [`state`]: the hipDNN handle of each MIOpen handle and the plan cache;
 //! - [`backend`]: the lazily loaded hipDNN backend.
@@ -18,10 +19,23 @@ mod find_mode;
 mod graph;
 pub mod hooks;
 pub mod last_error;
-// Generated (prettyplease layout) and drift-tested byte for byte: not rustfmt's.
+// The handlers' MIOpen types and `_impl` declarations. In a wrapper build,
+// the stubs' own bindings of the header being built: a header whose types
+// or prototypes differ from what a handler assumes fails to compile here
+// (and the enumerator checks in it fail), instead of corrupting memory at
+// run time. Without generated stubs (a plain `cargo test`), the committed
+// bindings of the test bed's header (prettyplease layout, drift-tested
+// byte for byte by rust/miopen-wrap/tests/forward_bindings.rs).
+#[cfg(miopen_wrap_stubs)]
+pub(crate) mod miopen_sys {
+    pub use crate::stubs::impls::*;
+    pub use crate::stubs::types::*;
+}
+#[cfg(not(miopen_wrap_stubs))]
 #[allow(unused_imports)]
 #[rustfmt::skip]
 pub(crate) mod miopen_sys;
+mod parity;
 mod private;
 mod read;
 mod state;

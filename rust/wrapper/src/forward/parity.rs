@@ -1,0 +1,157 @@
+//! Argument parity: a forwarded call never succeeds where MIOpen Private
+//! would fail.
+//!
+//! The descriptors are validated by Private's getters (`read`) and the
+//! problem by the translation; what is left are the arguments MIOpen checks
+//! against its own solvers: the legacy calls' `algo` (an algorithm MIOpen
+//! has for the problem) and the workspace that algorithm or an immediate
+//! call's solution needs. A call that fails these checks is declined, so
+//! MIOpen Private answers it with its own status and leaves the outputs as
+//! it does.
+//!
+//! What Private would accept is its solution list for the problem
+//! (`miopenConvolution*GetSolution`: id, algorithm, workspace per solution).
+//! It is asked once per MIOpen handle and problem and kept next to the plans
+//! (same key, same bound, released by `miopenDestroy`); a thread's repeat of
+//! its last problem reuses it without a lookup. Ids and needs do not change
+//! for a problem, so a list cached before MIOpen's find-db changed is still
+//! true about every solution in it; an id missing from it is asked of
+//! Private directly.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::{Arc, OnceLock};
+
+use miopen_forwarding_core::plan_cache::PlanCache;
+use miopen_forwarding_core::status::miopen;
+
+use super::calls::{Conv, Workspace};
+use super::miopen_sys as sys;
+use super::private;
+use super::state::PlanKey;
+
+/// One of MIOpen Private's solutions for a problem.
+#[derive(Debug, Clone, Copy)]
+struct Solution {
+    id: u64,
+    algorithm: u32,
+    workspace: usize,
+}
+
+/// MIOpen Private's solutions for one problem on one handle.
+pub struct Solutions(Vec<Solution>);
+
+impl Solutions {
+    fn query(c: &Conv) -> Result<Solutions, String> {
+        let t = c.t.query_order(c.dir);
+        let mut count = 0usize;
+        let s = private::solution_count(c.dir, c.handle, t, c.cd, &mut count);
+        rejected(s, "the problem's solution count")?;
+        let mut list: Vec<sys::miopenConvSolution_t> = Vec::with_capacity(count);
+        let mut got = 0usize;
+        if count > 0 {
+            let s = private::solutions(c.dir, c.handle, t, c.cd, count, &mut got, list.as_mut_ptr());
+            rejected(s, "the problem's solutions")?;
+            // SAFETY: MIOpen wrote `got` (<= count, the capacity) elements.
+            unsafe { list.set_len(got.min(count)) };
+        }
+        let list =
+            list.iter().map(|s| Solution { id: s.solution_id, algorithm: s.algorithm, workspace: s.workspace_size });
+        Ok(Solutions(list.collect()))
+    }
+
+    /// The most workspace a solution of `algorithm` needs, or `None` when
+    /// MIOpen lists none for the problem.
+    fn need_of_algorithm(&self, algorithm: u32) -> Option<usize> {
+        self.0.iter().filter(|s| s.algorithm == algorithm).map(|s| s.workspace).max()
+    }
+
+    fn need_of_id(&self, id: u64) -> Option<usize> {
+        self.0.iter().find(|s| s.id == id).map(|s| s.workspace)
+    }
+}
+
+fn rejected(status: u32, what: &str) -> Result<(), String> {
+    if status == miopen::SUCCESS {
+        Ok(())
+    } else {
+        Err(format!("MIOpen rejects the query of {what} ({}; MIOpen decides)", miopen::name(status)))
+    }
+}
+
+static CACHE: OnceLock<PlanCache<PlanKey, Solutions>> = OnceLock::new();
+
+thread_local! {
+    /// This thread's last problem (the very key `calls::spec_of` hands out
+    /// for a repeat) and its solutions. A handle destroyed on another thread
+    /// and recreated at the same address may meet its predecessor's list
+    /// here: the list of the same problem, which MIOpen answers alike on
+    /// every handle of the device.
+    static LAST: RefCell<Option<(Rc<PlanKey>, Arc<Solutions>)>> = const { RefCell::new(None) };
+}
+
+fn cache() -> &'static PlanCache<PlanKey, Solutions> {
+    CACHE.get_or_init(|| PlanCache::new(crate::runtime::config().plan_cache_capacity))
+}
+
+fn solutions(c: &Conv, key: &Rc<PlanKey>) -> Result<Arc<Solutions>, String> {
+    let last = LAST.with(|l| l.borrow().as_ref().filter(|(k, _)| Rc::ptr_eq(k, key)).map(|(_, s)| Arc::clone(s)));
+    if let Some(s) = last {
+        return Ok(s);
+    }
+    let s = cache().get_or_build(key, || Solutions::query(c))?.into_value();
+    LAST.with(|l| *l.borrow_mut() = Some((Rc::clone(key), Arc::clone(&s))));
+    Ok(s)
+}
+
+fn workspace(need: usize, ws: &Workspace) -> Result<(), String> {
+    if need > 0 && (ws.ptr.is_null() || ws.size < need) {
+        let have = if ws.ptr.is_null() { 0 } else { ws.size };
+        return Err(format!("workspace of {have} bytes < the {need} MIOpen requires (MIOpen decides)"));
+    }
+    Ok(())
+}
+
+/// A legacy call's `algo` and workspace (`miopenConvolution{Forward,
+/// BackwardData,BackwardWeights}`, `miopenConvolutionBiasActivationForward`):
+/// MIOpen runs the algorithm's solver, so the algorithm must be one it lists
+/// for the problem and the workspace enough for it.
+pub fn algorithm(c: &Conv, key: &Rc<PlanKey>, algo: u32, ws: &Workspace) -> Result<(), String> {
+    match solutions(c, key)?.need_of_algorithm(algo) {
+        Some(need) => workspace(need, ws),
+        None => Err(format!("algo {algo} is not an algorithm MIOpen lists for the problem (MIOpen decides)")),
+    }
+}
+
+/// An immediate call's solution id and workspace: the id must be one MIOpen
+/// accepts for the problem and the workspace enough for its solution.
+pub fn solution(c: &Conv, key: &Rc<PlanKey>, id: u64, ws: &Workspace) -> Result<(), String> {
+    let need = match solutions(c, key)?.need_of_id(id) {
+        Some(need) => need,
+        None => {
+            let mut need = 0usize;
+            let s = private::solution_workspace(c.dir, c.handle, c.t.query_order(c.dir), c.cd, id, &mut need);
+            if s != miopen::SUCCESS {
+                return Err(format!(
+                    "solution id {id} is not one MIOpen accepts ({}; MIOpen decides)",
+                    miopen::name(s)
+                ));
+            }
+            need
+        }
+    };
+    workspace(need, ws)
+}
+
+/// `miopenDestroy(h)`: the handle's solution lists go with its plans.
+pub fn release(h: sys::miopenHandle_t) {
+    if let Some(cache) = CACHE.get() {
+        cache.remove_where(|k| k.0 == h as usize);
+    }
+    let _ = LAST.try_with(|l| {
+        let mut l = l.borrow_mut();
+        if l.as_ref().is_some_and(|(k, _)| k.0 == h as usize) {
+            *l = None;
+        }
+    });
+}

@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""The convolution family forwarded to hipDNN, each result checked.
+
+Runs test/real-miopen/forwarded_consumer with forwarding enabled (the routing
+trace, the exit summary and MIOPEN_ENABLE_LOGGING_CMD on), and once more with
+forwarding disabled and MIOPEN_ENABLE_LOGGING_CMD on, and requires:
+
+  * every case whose compute call (legacy, Immediate, conv+bias+ReLU) the
+    trace shows forwarded succeeded and matched the consumer's reference
+    (`result=ok`): the forwarded results are checked, none is skipped;
+  * every case that did not run names why: the calls the trace shows
+    declined (with the wrapper's reason) or failed, or MIOpen listing no
+    solution; on a HIPNOGPU build MIOpen Private cannot compute, so a
+    declined compute call fails there;
+  * MIOpen's driver command lines (`MIOpen(HIP): Command [...] ./bin/MIOpenDriver ...`):
+    per case, the enabled run's lines (the wrapper's for forwarded calls,
+    MIOpen's for the others) equal the disabled run's (MIOpen's) for every
+    kind of call MIOpen writes one for; the kinds it writes none for are
+    listed;
+  * --corrupt: the consumer's negative control (one element of case 0 changed)
+    is reported as a mismatch.
+With --disabled-computes (a MIOpen that computes on the host, the test bed)
+the disabled run's results must be ok as well.
+
+  check_forwarded.py --consumer BIN --backend-dir DIR [--lib-dir DIR] --work DIR
+                     [--disabled-computes] [--json FILE]
+
+Prints a summary (cases by result, calls forwarded / declined by reason,
+driver lines compared) and writes it as JSON to --json.
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+MARK = re.compile(r"^forwarded_consumer: case (\d+)$")
+CASE = re.compile(r"^case (\d+) (\S+) (\S+) (\S+) g(\d+) (\d)d (\S+) status=(-?\d+) step=(\S+) maxerr=(\S+) result=(\S+)$")
+TRACE = re.compile(r"^MIOpen\(hipDNN wrapper\): (\w+) \[(conv_[a-z_]+)\] -> (.+?) \((.*)\)$")
+DRIVER = re.compile(r"^MIOpen\(HIP\): Command \[(\w+)\] (\./bin/MIOpenDriver .*)$")
+SUMMARY_ROW = re.compile(r"^  (miopen\w+) +(.+?) +(\d+)$")
+CONV_LOGGERS = {"LogCmdConvolution", "LogCmdFindConvolution"}
+COMPUTE = {"miopenConvolutionForward", "miopenConvolutionBackwardData", "miopenConvolutionBackwardWeights",
+           "miopenConvolutionForwardImmediate", "miopenConvolutionBackwardDataImmediate",
+           "miopenConvolutionBackwardWeightsImmediate", "miopenConvolutionBiasActivationForward"}
+SCRUB = ("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL", "MIOPEN_DISABLE_HIPDNN_FOR", "MIOPEN_HIPDNN_LOG_ROUTING",
+         "MIOPEN_HIPDNN_EXIT_SUMMARY", "HIPDNN_BACKEND_LIBRARY_PATH", "HIPDNN_PLUGIN_DIR", "MIOPEN_ENABLE_LOGGING",
+         "MIOPEN_ENABLE_LOGGING_CMD", "MIOPEN_FIND_MODE", "MIOPEN_FIND_ENFORCE")
+
+
+def run(a, env, args=()):
+    e = {k: v for k, v in os.environ.items() if k not in SCRUB}
+    if a.lib_dir:
+        e["LD_LIBRARY_PATH"] = a.lib_dir
+    e.update(env)
+    with tempfile.TemporaryDirectory(prefix="forwarded-db-", dir=a.work) as db:
+        e.update({"MIOPEN_USER_DB_PATH": db, "MIOPEN_CUSTOM_CACHE_DIR": db})
+        p = subprocess.run([a.consumer, *args], env=e, capture_output=True, text=True, timeout=1800)
+    return p.returncode, p.stdout.splitlines(), p.stderr.splitlines()
+
+
+def per_case(err):
+    """case index -> {"trace": [(entry, target, reason)], "driver": [(logger, command)]}."""
+    out, current = {}, None
+    for line in err:
+        m = MARK.match(line)
+        if m:
+            current = int(m.group(1))
+            out[current] = {"trace": [], "driver": []}
+            continue
+        if current is None:
+            continue
+        t, d = TRACE.match(line), DRIVER.match(line)
+        if t:
+            out[current]["trace"].append((t.group(1), t.group(3), t.group(4)))
+        elif d:
+            out[current]["driver"].append((d.group(1), d.group(2)))
+    return out
+
+
+def cases_of(out):
+    res = {}
+    for line in out:
+        m = CASE.match(line)
+        if m:
+            res[int(m.group(1))] = {"label": " ".join(m.group(i) for i in range(2, 8)).replace(" 2 ", " 2-D ")
+                                    .replace(" 3 ", " 3-D "), "status": int(m.group(8)), "step": m.group(9),
+                                    "maxerr": m.group(10), "result": m.group(11)}
+    return res
+
+
+def reason_class(reason):
+    """A decline reason without the numbers that vary per problem."""
+    return re.sub(r"\d+", "N", reason)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--consumer", required=True)
+    ap.add_argument("--backend-dir", required=True)
+    ap.add_argument("--lib-dir")
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--disabled-computes", action="store_true")
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+    problems = []
+    enabled_env = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "HIPDNN_BACKEND_LIBRARY_PATH": a.backend_dir,
+                   "MIOPEN_HIPDNN_LOG_ROUTING": "1", "MIOPEN_HIPDNN_EXIT_SUMMARY": "1",
+                   "MIOPEN_ENABLE_LOGGING_CMD": "1"}
+    rc, out, err = run(a, enabled_env)
+    with open(os.path.join(a.work, "forwarded-enabled.stderr"), "w") as f:
+        f.write("\n".join(err) + "\n")
+    with open(os.path.join(a.work, "forwarded-enabled.stdout"), "w") as f:
+        f.write("\n".join(out) + "\n")
+    cases, split = cases_of(out), per_case(err)
+    if rc != 0:
+        problems.append(f"the enabled run exited {rc} (a mismatch, or a crash; see {a.work}/forwarded-enabled.*)")
+    if not cases:
+        sys.exit("FAIL: no case lines from the consumer:\n" + "\n".join((out + err)[-20:]))
+
+    results = collections.Counter(c["result"] for c in cases.values())
+    decisions = collections.Counter()
+    declined = collections.Counter()
+    not_run = []
+    checked = 0
+    for i, c in sorted(cases.items()):
+        trace = split.get(i, {}).get("trace", [])
+        for entry, target, reason in trace:
+            kind = "forwarded" if target == "hipDNN" else "declined" if target == "MIOpen Private" else "error"
+            decisions[(entry, kind)] += 1
+            if kind == "declined":
+                declined[reason_class(reason)] += 1
+        computed = [(e, t, r) for e, t, r in trace if e in COMPUTE]
+        forwarded = bool(computed) and all(t == "hipDNN" for _, t, _ in computed)
+        if forwarded and c["result"] == "ok":
+            checked += 1
+        elif forwarded:
+            problems.append(f"case {i} ({c['label']}): forwarded, but result={c['result']} status={c['status']} "
+                            f"step={c['step']} maxerr={c['maxerr']}")
+        else:
+            why = "; ".join(sorted({f"{e} -> {t} ({r})" for e, t, r in trace if t != "hipDNN"}))
+            if c["result"] == "no-solution":
+                why = why or "MIOpen lists no solution for the problem"
+            if not why:
+                problems.append(f"case {i} ({c['label']}): result={c['result']} with no trace line saying why")
+            not_run.append({"case": i, "label": c["label"], "result": c["result"], "status": c["status"],
+                            "step": c["step"], "why": why})
+    summary = [l.strip() for l in err if SUMMARY_ROW.match(l) or l.startswith("  plan cache")]
+
+    # The driver lines of the same calls with forwarding disabled.
+    rc_off, out_off, err_off = run(a, {"MIOPEN_ENABLE_LOGGING_CMD": "1"})
+    with open(os.path.join(a.work, "forwarded-disabled.stderr"), "w") as f:
+        f.write("\n".join(err_off) + "\n")
+    cases_off, split_off = cases_of(out_off), per_case(err_off)
+    if set(cases_off) != set(cases):
+        problems.append(f"the disabled run reported {len(cases_off)} of {len(cases)} cases (exit {rc_off})")
+    if a.disabled_computes:
+        bad = [i for i, c in cases_off.items() if c["result"] not in ("ok", "no-solution")]
+        if bad:
+            problems.append(f"disabled run: cases {bad[:10]} did not compute correctly")
+    # Per case, MIOpen's convolution driver lines must be the same; the
+    # lines of other loggers (a fused call's) are counted on each side.
+    lines, other = collections.Counter(), collections.Counter()
+    for i in sorted(cases):
+        on_all = split.get(i, {}).get("driver", [])
+        off_all = split_off.get(i, {}).get("driver", [])
+        on = [l for l in on_all if l[0] in CONV_LOGGERS]
+        off = [l for l in off_all if l[0] in CONV_LOGGERS]
+        for side, side_lines in (("enabled", on_all), ("disabled", off_all)):
+            for logger, _ in side_lines:
+                if logger not in CONV_LOGGERS:
+                    other[(side, logger)] += 1
+        if on != off:
+            problems.append(f"case {i} ({cases[i]['label']}): driver lines differ:\n      enabled  {on}\n"
+                            f"      disabled {off}")
+            continue
+        for logger, command in on:
+            kind = "Find" if logger == "LogCmdFindConvolution" else "Immediate" if " -S " in command else "legacy"
+            lines[kind] += 1
+    cba_made = any(c["label"].startswith("cba") for c in cases.values())
+    unwritten = [k for k in ("Find", "legacy", "Immediate") if lines[k] == 0]
+    if cba_made and not any(side == "disabled" for side, _ in other):
+        unwritten.append("conv+bias+activation")
+    # The negative control: one element of case 0 changed must be a mismatch.
+    rc_neg, out_neg, _ = run(a, enabled_env, ["--only", "0", "--corrupt", "0"])
+    neg = cases_of(out_neg).get(0, {}).get("result")
+    if rc_neg == 0 or neg != "mismatch":
+        problems.append(f"negative control: case 0 with one element changed reported {neg} (exit {rc_neg})")
+
+    report = {
+        "cases": len(cases), "results": dict(results), "forwarded_results_checked": checked,
+        "calls": {f"{e} {k}": n for (e, k), n in sorted(decisions.items())},
+        "calls_forwarded": sum(n for (e, k), n in decisions.items() if k == "forwarded"),
+        "calls_declined": sum(n for (e, k), n in decisions.items() if k == "declined"),
+        "calls_failed": sum(n for (e, k), n in decisions.items() if k == "error"),
+        "declined_by_reason": dict(declined), "not_run": not_run, "exit_summary": summary,
+        "driver_lines_equal": sum(lines.values()), "driver_lines_by_call": dict(lines),
+        "driver_lines_not_written_by_miopen": unwritten,
+        "other_driver_lines": {f"{side} {logger}": n for (side, logger), n in other.items()},
+        "negative_control": neg, "problems": problems,
+    }
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(report, f, indent=1)
+    print(f"check_forwarded: {len(cases)} cases: " + ", ".join(f"{n} {r}" for r, n in sorted(results.items()))
+          + f"; {checked} forwarded results checked against the reference")
+    print(f"  calls: {report['calls_forwarded']} forwarded, {report['calls_declined']} declined, "
+          f"{report['calls_failed']} failed in hipDNN")
+    for r, n in declined.most_common():
+        print(f"  declined {n}x: {r}")
+    for n in not_run[:20]:
+        print(f"  not run: case {n['case']} ({n['label']}): {n['result']}: {n['why']}")
+    print(f"  driver lines: {report['driver_lines_equal']} equal to MIOpen's with forwarding disabled "
+          f"({dict(lines)}); MIOpen writes none for: {', '.join(unwritten) or 'nothing'}; "
+          f"other loggers: {report['other_driver_lines'] or 'none'}")
+    print(f"  negative control: {neg}")
+    for p in problems[:30]:
+        print(f"  PROBLEM {p}")
+    if problems:
+        print(f"FAIL: {len(problems)} problem(s)")
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
