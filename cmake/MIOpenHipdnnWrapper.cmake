@@ -91,7 +91,7 @@ function(miopen_wrap_add_wrapper)
 
   set(gen ${CMAKE_CURRENT_BINARY_DIR}/${W_WRAPPER_TARGET}_generated)
   set(survivor_calls_check ${gen}/include/miopen_wrap/survivor_calls_check.h)
-  set(outputs ${gen}/stubs.rs ${gen}/include/miopen/miopen_impl.h ${gen}/libMIOpen.map
+  set(outputs ${gen}/bindings.rs ${gen}/entry_points.rs ${gen}/stubs.rs ${gen}/include/miopen/miopen_impl.h ${gen}/libMIOpen.map
               ${gen}/manifest.json ${gen}/impl_typecheck.cpp ${survivor_calls_check})
   if(NOT W_EXPORT_MAP)
     set(W_EXPORT_MAP ${gen}/libMIOpen.map)

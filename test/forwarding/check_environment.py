@@ -155,8 +155,8 @@ def check_decline(r, name, value, d_out):
     if not convs or wrong:
         fail(f"{name}={value}: expected every convolution call '-> MIOpen Private ({reason}...)', "
              f"{len(wrong)} of {len(convs)} are not: {wrong[:3]}")
-    if not any(f"convolutions stay on MIOpen while {name}={value} (" in l for l in wrapper_lines(err)):
-        fail(f"{name}={value}: the banner does not say the convolutions stay on MIOpen")
+    if not any(f"the convolution families stay on MIOpen while {name}={value} (" in l for l in wrapper_lines(err)):
+        fail(f"{name}={value}: the banner does not say the convolution families stay on MIOpen")
     if out != d_out:
         fail(f"{name}={value}: results differ from the disabled run's:\n{diff(d_out, out, 'disabled', 'enabled')}")
     return f"{len(convs)} convolution calls declined naming {name}={value}"

@@ -89,8 +89,8 @@ def cargo_check(a, generated: Path) -> subprocess.CompletedProcess:
                            "--manifest-path", str(a.repo / "Cargo.toml")], env=env, capture_output=True, text=True)
 
 
-def perf_fields(stubs: Path) -> list[str]:
-    m = re.search(r"pub struct miopenConvAlgoPerf_t \{(.*?)\}", stubs.read_text(), re.S)
+def perf_fields(bindings: Path) -> list[str]:
+    m = re.search(r"pub struct miopenConvAlgoPerf_t \{(.*?)\}", bindings.read_text(), re.S)
     return re.findall(r"pub (\w+):", m.group(1)) if m else []
 
 
@@ -131,7 +131,7 @@ def main() -> int:
             expect(r.returncode != 0 and re.search(error, r.stderr) is not None,
                    f"{variant}: the runtime crate does not build ({error})", r.stderr)
         if variant == "field moved":
-            fields = perf_fields(generated / "stubs.rs")
+            fields = perf_fields(generated / "bindings.rs")
             expect(fields == ["__bindgen_anon_1", "memory", "time"],
                    "field moved: the handlers' miopenConvAlgoPerf_t follows the header", repr(fields))
         if variant == "unchanged":

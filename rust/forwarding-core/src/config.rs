@@ -7,8 +7,9 @@
 use std::fmt;
 
 use crate::environment::EnvPolicy;
+pub use crate::family::FamilySet;
+use crate::family::{Family, Group};
 use crate::plan_cache;
-use crate::table::Family;
 
 /// The environment variable that selects the wrapper's mode.
 pub const FORWARDING_VAR: &str = "MIOPEN_HIPDNN_FORWARDING";
@@ -27,13 +28,11 @@ pub const LOG_LEVEL_ERROR: u32 = 3;
 /// The documented spellings, and nothing else.
 pub const ACCEPTED_VALUES: [&str; 2] = ["disabled", "enabled"];
 
-/// `MIOPEN_DISABLE_HIPDNN_FOR` name for all four convolution families.
-pub const ALL_CONVOLUTION: &str = "convolution";
 /// `MIOPEN_DISABLE_HIPDNN_FOR` name for every family.
 pub const ALL_FAMILIES: &str = "*";
 
-/// Prefix of every line the wrapper writes to stderr.
-const PREFIX: &str = "MIOpen(hipDNN wrapper)";
+/// Prefix of every line the wrapper writes to stderr (`<PREFIX>: ...`).
+pub const PREFIX: &str = "MIOpen(hipDNN wrapper)";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -59,59 +58,6 @@ pub enum ModeSource {
     Explicit,
     /// The variable held something else; the value is kept for the message.
     Unrecognised(String),
-}
-
-/// A set of op families, one bit each ([`Family::bit`]): small and `Copy`,
-/// so the per-call check is one AND.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct FamilySet(u8);
-
-impl FamilySet {
-    pub const EMPTY: FamilySet = FamilySet(0);
-
-    /// Every family in the forwarding table.
-    pub fn all() -> FamilySet {
-        Family::ALL.into_iter().collect()
-    }
-
-    /// The four convolution families (today: every family).
-    pub fn convolution() -> FamilySet {
-        [Family::ConvForward, Family::ConvBackwardData, Family::ConvBackwardWeights, Family::ConvBiasActivation]
-            .into_iter()
-            .collect()
-    }
-
-    pub fn contains(self, family: Family) -> bool {
-        self.0 & family.bit() != 0
-    }
-
-    pub fn insert(&mut self, family: Family) {
-        self.0 |= family.bit();
-    }
-
-    pub fn union(self, other: FamilySet) -> FamilySet {
-        FamilySet(self.0 | other.0)
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-}
-
-impl From<Family> for FamilySet {
-    fn from(family: Family) -> Self {
-        FamilySet(family.bit())
-    }
-}
-
-impl FromIterator<Family> for FamilySet {
-    fn from_iter<I: IntoIterator<Item = Family>>(iter: I) -> Self {
-        let mut set = FamilySet::EMPTY;
-        for f in iter {
-            set.insert(f);
-        }
-        set
-    }
 }
 
 /// The parsed `MIOPEN_DISABLE_HIPDNN_FOR`.
@@ -159,19 +105,20 @@ impl OptOut {
     }
 }
 
-/// The families a `MIOPEN_DISABLE_HIPDNN_FOR` item names, if it is valid.
+/// The families a `MIOPEN_DISABLE_HIPDNN_FOR` item names, if it is valid:
+/// a family, a group (all its families) or `*`.
 fn families_named(name: &str) -> Option<FamilySet> {
-    match name {
-        ALL_FAMILIES => Some(FamilySet::all()),
-        ALL_CONVOLUTION => Some(FamilySet::convolution()),
-        _ => Family::from_name(name).map(FamilySet::from),
+    if name == ALL_FAMILIES {
+        return Some(FamilySet::all());
     }
+    Group::from_name(name).map(FamilySet::group).or_else(|| Family::from_name(name).map(FamilySet::from))
 }
 
 /// "`conv_fwd`, ..., `convolution` (all convolution families) and `*` (every family)".
 fn accepted_family_names() -> String {
-    let names: Vec<String> = Family::ALL.iter().map(|f| format!("`{}`", f.name())).collect();
-    format!("{}, `{ALL_CONVOLUTION}` (all convolution families) and `{ALL_FAMILIES}` (every family)", names.join(", "))
+    let mut names: Vec<String> = Family::all().map(|f| format!("`{}`", f.name())).collect();
+    names.extend(Group::ALL.map(|g| format!("`{}` (all {} families)", g.name(), g.name())));
+    format!("{} and `{ALL_FAMILIES}` (every family)", names.join(", "))
 }
 
 /// Prints the routing trace alone, without MIOpen's own info logging.
@@ -325,8 +272,12 @@ impl Config {
         if let (Mode::Enabled, Some(raw)) = (self.mode, &self.opt_out.raw) {
             why.push_str(&format!("; {DISABLE_FOR_VAR}={raw}"));
         }
-        if let (Mode::Enabled, Some(reason)) = (self.mode, self.env.decline_reason()) {
-            why.push_str(&format!("; convolutions stay on MIOpen while {reason}"));
+        if self.mode == Mode::Enabled {
+            for g in Group::ALL {
+                if let Some(reason) = self.env.decline_reason(g) {
+                    why.push_str(&format!("; the {} families stay on MIOpen while {reason}", g.name()));
+                }
+            }
         }
         format!("{PREFIX}: forwarding {} ({why})", self.mode)
     }
@@ -447,24 +398,24 @@ mod tests {
         let only = |name: &str, f: Family| {
             let c = enabled_with(name);
             assert!(c.warnings().is_empty(), "{name}");
-            for g in Family::ALL {
+            for g in Family::all() {
                 assert_eq!(c.opted_out(g), g == f, "{name}: {g}");
             }
         };
-        for f in Family::ALL {
+        for f in Family::all() {
             only(f.name(), f);
             only(&format!("  {}\t", f.name()), f);
         }
         for all in ["*", "convolution", " convolution ,", "conv_fwd,*"] {
             let c = enabled_with(all);
-            assert!(Family::ALL.into_iter().all(|f| c.opted_out(f)), "{all}");
+            assert!(Family::all().all(|f| c.opted_out(f)), "{all}");
             assert!(c.warnings().is_empty(), "{all}");
         }
         let two = enabled_with("conv_fwd, ,conv_bias_activ,,");
         assert_eq!(two.opt_out.families, [Family::ConvForward, Family::ConvBiasActivation].into_iter().collect());
         assert_eq!(two.opt_out.raw.as_deref(), Some("conv_fwd, ,conv_bias_activ,,"));
         assert_eq!(enabled_with(",,").opt_out.families, FamilySet::EMPTY);
-        assert_eq!(FamilySet::all(), FamilySet::convolution());
+        assert_eq!(FamilySet::all(), FamilySet::group(Group::Convolution));
     }
 
     #[test]
@@ -512,7 +463,11 @@ mod tests {
         let on = with(Some("enabled"));
         assert_eq!(on.warnings().len(), 1);
         assert!(on.warnings()[0].starts_with("MIOpen(hipDNN wrapper): warning: MIOPEN_ENABLE_LOGGING=1 ("));
-        assert!(on.banner().contains("; convolutions stay on MIOpen while MIOPEN_FIND_ENFORCE=3 ("), "{}", on.banner());
+        assert!(
+            on.banner().contains("; the convolution families stay on MIOpen while MIOPEN_FIND_ENFORCE=3 ("),
+            "{}",
+            on.banner()
+        );
         let off = with(None);
         assert!(off.warnings().is_empty() && !off.wants_banner() && off.pass_through_only());
     }

@@ -4,14 +4,18 @@
 //! Read once at initialisation from the process environment as it is (the
 //! wrapper never calls `setenv`). A variable that selects MIOpen solvers or
 //! Find behaviour would silently lose its meaning for a forwarded call, so
-//! while it is set the convolution families are declined (MIOpen Private
-//! honours it) and the routing trace names it. A variable whose meaning is
-//! only partly kept gets one warning naming hipDNN's counterpart, if any.
+//! while it is set the families it is about are declined (MIOpen Private
+//! honours it) and the routing trace names it: each audited variable says
+//! which group of families it concerns, or every family. A variable whose
+//! meaning is only partly kept gets one warning naming hipDNN's
+//! counterpart, if any.
+
+use crate::family::Group;
 
 /// What forwarding does about one set variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Treatment {
-    /// The convolution families stay on MIOpen Private while it is set.
+    /// The families of its scope stay on MIOpen Private while it is set.
     Decline,
     /// Forwarding goes on; one warning at initialisation says what changes.
     Warn,
@@ -25,9 +29,14 @@ pub struct Audited {
     /// Whether a value takes this treatment (others: nothing to do).
     pub applies: fn(&str) -> bool,
     pub treatment: Treatment,
+    /// The families it is about: one group, or every family (`None`).
+    pub scope: Option<Group>,
     /// Why, as the trace or the warning says it.
     pub why: &'static str,
 }
+
+const CONV: Option<Group> = Some(Group::Convolution);
+const EVERY: Option<Group> = None;
 
 fn any(_: &str) -> bool {
     true
@@ -55,54 +64,63 @@ pub const AUDITED: &[Audited] = &[
         name: "MIOPEN_FIND_MODE",
         applies: find_mode_normal,
         treatment: Treatment::Decline,
+        scope: CONV,
         why: "MIOpen's exhaustive Find; hipDNN picks its engine by heuristic",
     },
     Audited {
         name: "MIOPEN_FIND_ENFORCE",
         applies: find_enforce_active,
         treatment: Treatment::Decline,
+        scope: CONV,
         why: "MIOpen's tuning / find-db enforcement has no hipDNN equivalent",
     },
     Audited {
         name: "MIOPEN_DEBUG_CONV_",
         applies: any,
         treatment: Treatment::Decline,
+        scope: CONV,
         why: "selects MIOpen convolution solvers; hipDNN engines cannot honour it",
     },
     Audited {
         name: "MIOPEN_DEBUG_FIND_ONLY_SOLVER",
         applies: any,
         treatment: Treatment::Decline,
+        scope: CONV,
         why: "selects one MIOpen solver; hipDNN engines cannot honour it",
     },
     Audited {
         name: "MIOPEN_CHECK_NUMERICS",
         applies: switched_on,
         treatment: Treatment::Decline,
+        scope: EVERY,
         why: "MIOpen checks the outputs of its own kernels only",
     },
     Audited {
         name: "MIOPEN_ENABLE_LOGGING",
         applies: switched_on,
         treatment: Treatment::Warn,
+        scope: EVERY,
         why: "a forwarded call is not in MIOpen's API log; the routing trace (MIOPEN_HIPDNN_LOG_ROUTING=1) lists it",
     },
     Audited {
         name: "MIOPEN_ENABLE_LOGGING_CMD",
         applies: switched_on,
         treatment: Treatment::Warn,
+        scope: CONV,
         why: "a forwarded convolution logs MIOpen's MIOpenDriver line from the wrapper; a forwarded miopenConvolutionBiasActivationForward logs none (MIOpen writes its line from the fusion plan)",
     },
     Audited {
         name: "MIOPEN_DISABLE_CACHE",
         applies: switched_on,
         treatment: Treatment::Warn,
+        scope: EVERY,
         why: "applies to MIOpen's kernel cache only; hipDNN's on-disk caches follow HIPDNN_DISABLE_CACHE",
     },
     Audited {
         name: "MIOPEN_CUSTOM_CACHE_DIR",
         applies: any,
         treatment: Treatment::Warn,
+        scope: EVERY,
         why: "applies to MIOpen's kernel cache only; hipDNN's caches follow HIPDNN_CACHE_DIR",
     },
 ];
@@ -115,13 +133,13 @@ pub fn audited(name: &str) -> Option<&'static Audited> {
 /// The set variables that change what forwarding does, in environment order.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct EnvPolicy {
-    /// `NAME=value (why)` of each declining variable; the first one is the
-    /// routing-trace reason.
-    pub declines: Vec<String>,
+    /// Each declining variable: its scope and `NAME=value (why)`; the first
+    /// one of a family's scope is the routing-trace reason.
+    pub declines: Vec<(Option<Group>, String)>,
     /// The one-time warnings (without the wrapper's prefix).
     pub warnings: Vec<String>,
     /// `MIOPEN_ENABLE_LOGGING_CMD` is on: a forwarded convolution writes the
-    /// MIOpenDriver line MIOpen would have (`crate::driver_cmd`).
+    /// MIOpenDriver line MIOpen would have (`crate::conv::driver_cmd`).
     pub log_driver_cmd: bool,
 }
 
@@ -139,16 +157,16 @@ impl EnvPolicy {
             let Some(a) = audited(name).filter(|a| (a.applies)(value)) else { continue };
             let text = format!("{name}={value} ({})", a.why);
             match a.treatment {
-                Treatment::Decline => policy.declines.push(text),
+                Treatment::Decline => policy.declines.push((a.scope, text)),
                 Treatment::Warn => policy.warnings.push(text),
             }
         }
         policy
     }
 
-    /// The routing-trace reason of a declined convolution call, if any.
-    pub fn decline_reason(&self) -> Option<&str> {
-        self.declines.first().map(String::as_str)
+    /// The routing-trace reason of a declined call of the group, if any.
+    pub fn decline_reason(&self, group: Group) -> Option<&str> {
+        self.declines.iter().find(|(scope, _)| scope.is_none_or(|g| g == group)).map(|(_, t)| t.as_str())
     }
 }
 
@@ -186,7 +204,10 @@ mod tests {
         for v in ["1", "normal", "NORMAL"] {
             let p = policy(&[("MIOPEN_FIND_MODE", v)]);
             assert_eq!(p.declines.len(), 1, "{v}");
-            assert!(p.decline_reason().unwrap().starts_with(&format!("MIOPEN_FIND_MODE={v} (")), "{p:?}");
+            assert!(
+                p.decline_reason(Group::Convolution).unwrap().starts_with(&format!("MIOPEN_FIND_MODE={v} (")),
+                "{p:?}"
+            );
         }
         for v in ["2", "FAST", "3", "HYBRID", "5", "DYNAMIC_HYBRID", ""] {
             assert_eq!(policy(&[("MIOPEN_FIND_MODE", v)]), EnvPolicy::default(), "{v}");
@@ -215,7 +236,7 @@ mod tests {
         let p = policy(&[("MIOPEN_DEBUG_CONV_WINOGRAD", "0"), ("MIOPEN_DEBUG_CONV_GEMM", "0")]);
         assert_eq!(p.declines.len(), 2);
         assert_eq!(
-            p.decline_reason(),
+            p.decline_reason(Group::Convolution),
             Some("MIOPEN_DEBUG_CONV_GEMM=0 (selects MIOpen convolution solvers; hipDNN engines cannot honour it)")
         );
         assert_eq!(policy(&[("MIOPEN_DEBUG_FIND_ONLY_SOLVER", "ConvDirectNaiveConvFwd")]).declines.len(), 1);

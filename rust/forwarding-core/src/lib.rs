@@ -6,24 +6,31 @@
 //! unit-testable without either library.
 //!
 //! - [`config`]: `MIOPEN_HIPDNN_FORWARDING`, `MIOPEN_DISABLE_HIPDNN_FOR`, the banner;
-//! - [`environment`]: MIOpen's own variables under forwarding (decline or warn);
-//! - [`table`]: the forwarding table (entry point -> family -> handler);
+//! - [`environment`]: MIOpen's own variables under forwarding (decline or warn), per group;
+//! - [`family`]: the op families and their groups (one list), `FamilySet`;
+//! - [`table`]: the forwarding table (entry point -> family);
 //! - [`routing`]: the per-call decision and its reason;
-//! - [`conv`]: the convolution problem model (descriptor fields -> graph spec or decline);
-//! - [`driver_cmd`]: MIOpen's `MIOPEN_ENABLE_LOGGING_CMD` line for a forwarded convolution;
+//! - [`tensor`]: the family-neutral problem model (tensors, element types, declines);
+//! - [`conv`]: the convolution group's problem model (descriptor fields -> graph
+//!   spec or decline) and its `MIOPEN_ENABLE_LOGGING_CMD` line;
+//! - [`graph_key`]: the plan key, one variant per group;
 //! - [`mirrors`]: the MIOpen enumerator values used by number (checked against the header at build time);
 //! - [`plan_cache`]: the bounded, thread-safe plan cache and its counters;
-//! - [`status`]: hipDNN status -> `miopenStatus_t`.
+//! - [`status`]: hipDNN status -> `miopenStatus_t`;
+//! - [`stub_asm`]: the exported stubs' machine code, one template per ABI.
 pub mod config;
 pub mod conv;
-pub mod driver_cmd;
 pub mod environment;
+pub mod family;
+pub mod graph_key;
 pub mod mirrors;
 pub mod plan_cache;
 pub mod routing;
 pub mod status;
+pub mod stub_asm;
 pub mod table;
+pub mod tensor;
 
 pub use config::{Config, Mode};
+pub use family::{Family, FamilySet, Group};
 pub use routing::{Decision, Reason, Route};
-pub use table::{Direction, Family, Handler};

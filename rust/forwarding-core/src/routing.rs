@@ -5,7 +5,7 @@
 //! the arguments are translated (see [`decline_text`]).
 
 use crate::config::{Config, Mode, DISABLE_FOR_VAR};
-use crate::table::{self, Family};
+use crate::family::Family;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Route {
@@ -43,10 +43,12 @@ impl Reason {
         }
     }
 
-    /// The routing-trace text: [`Reason::as_str`], except that an opt-out
-    /// names the variable and its value so the user sees what to change.
-    pub fn describe(self, config: &Config) -> String {
-        match (self, &config.opt_out.raw, config.env.decline_reason()) {
+    /// The routing-trace text of a call of `family`: [`Reason::as_str`],
+    /// except that an opt-out names the variable and its value, and a MIOpen
+    /// variable names itself, so the user sees what to change.
+    pub fn describe(self, config: &Config, family: Option<Family>) -> String {
+        let variable = family.and_then(|f| config.env.decline_reason(f.group()));
+        match (self, &config.opt_out.raw, variable) {
             (Reason::OptedOut, Some(raw), _) => format!("opted out: {DISABLE_FOR_VAR}={raw}"),
             (Reason::MiopenVariable, _, Some(reason)) => decline_text(reason),
             _ => self.as_str().to_string(),
@@ -66,16 +68,12 @@ impl Decision {
     }
 }
 
-/// Where a call to `entry_point` goes. The rules, in order: forwarding must
-/// be enabled; the entry point must be in the forwarding table; its family
-/// must not be opted out.
-pub fn decide(config: &Config, entry_point: &str) -> Decision {
-    decide_family(config, table::lookup(entry_point).map(|row| row.family))
-}
-
-/// [`decide`] for an entry point whose table family is already known (the
-/// generated entry-point table carries it, so a call needs no name lookup).
-pub fn decide_family(config: &Config, family: Option<Family>) -> Decision {
+/// Where a call goes, given its entry point's family in the forwarding table
+/// (`None`: not in the table; the generated entry-point table carries it, so
+/// a call needs no name lookup). The rules, in order: forwarding must be
+/// enabled; the entry point must be in the forwarding table; its family must
+/// not be opted out; no MIOpen variable about its family may be set.
+pub fn decide(config: &Config, family: Option<Family>) -> Decision {
     if config.mode != Mode::Enabled {
         return Decision::private(Reason::ForwardingDisabled);
     }
@@ -85,9 +83,7 @@ pub fn decide_family(config: &Config, family: Option<Family>) -> Decision {
     if config.opted_out(family) {
         return Decision::private(Reason::OptedOut);
     }
-    // Every family of the table is a convolution family, which is what the
-    // audited variables are about.
-    if config.env.decline_reason().is_some() {
+    if config.env.decline_reason(family.group()).is_some() {
         return Decision::private(Reason::MiopenVariable);
     }
     Decision { route: Route::Hipdnn, reason: Reason::Forwardable }
@@ -104,7 +100,12 @@ pub fn decline_text(cause: &str) -> String {
 mod tests {
     use super::*;
     use crate::config::RawEnv;
-    use crate::table::{Family, FORWARDING_TABLE};
+    use crate::table::{self, FORWARDING_TABLE};
+
+    /// The decision for a call of the entry point, as the generated table routes it.
+    fn decide_for(config: &Config, entry_point: &str) -> Decision {
+        decide(config, table::lookup(entry_point).map(|row| row.family))
+    }
 
     fn config(forwarding: Option<&str>, disable_for: Option<&str>) -> Config {
         Config::resolve(RawEnv { forwarding, disable_for, ..RawEnv::default() })
@@ -120,7 +121,7 @@ mod tests {
     fn disabled_routes_everything_to_private() {
         for c in [config(None, None), config(Some("disabled"), None), config(Some("on"), None)] {
             for ep in ["miopenConvolutionForward", "miopenCreate", "miopenDestroy"] {
-                assert_eq!(decide(&c, ep), private(Reason::ForwardingDisabled), "{ep}");
+                assert_eq!(decide_for(&c, ep), private(Reason::ForwardingDisabled), "{ep}");
             }
         }
     }
@@ -129,23 +130,23 @@ mod tests {
     fn enabled_forwards_exactly_the_table() {
         let on = config(Some("enabled"), None);
         for row in FORWARDING_TABLE {
-            assert_eq!(decide(&on, row.entry_point), FORWARDED, "{}", row.entry_point);
+            assert_eq!(decide_for(&on, row.entry_point), FORWARDED, "{}", row.entry_point);
         }
         for ep in ["miopenCreate", "miopenDestroy", "miopenConvolutionForwardBias", ""] {
-            assert_eq!(decide(&on, ep), private(Reason::NotInForwardingSet), "{ep}");
+            assert_eq!(decide_for(&on, ep), private(Reason::NotInForwardingSet), "{ep}");
         }
     }
 
     #[test]
     fn an_opted_out_family_stays_private() {
-        for f in Family::ALL {
+        for f in Family::all() {
             let c = config(Some("enabled"), Some(f.name()));
             for row in FORWARDING_TABLE {
                 let want = if row.family == f { private(Reason::OptedOut) } else { FORWARDED };
-                assert_eq!(decide(&c, row.entry_point), want, "{f}: {}", row.entry_point);
+                assert_eq!(decide_for(&c, row.entry_point), want, "{f}: {}", row.entry_point);
             }
             // Not in the set still wins over the opt-out.
-            assert_eq!(decide(&c, "miopenCreate"), private(Reason::NotInForwardingSet));
+            assert_eq!(decide_for(&c, "miopenCreate"), private(Reason::NotInForwardingSet));
         }
     }
 
@@ -154,11 +155,11 @@ mod tests {
         for all in ["*", "convolution"] {
             let c = config(Some("enabled"), Some(all));
             for row in FORWARDING_TABLE {
-                assert_eq!(decide(&c, row.entry_point), private(Reason::OptedOut), "{all}");
+                assert_eq!(decide_for(&c, row.entry_point), private(Reason::OptedOut), "{all}");
             }
             // Disabled still reports the mode first.
             let off = config(None, Some(all));
-            assert_eq!(decide(&off, "miopenConvolutionForward"), private(Reason::ForwardingDisabled));
+            assert_eq!(decide_for(&off, "miopenConvolutionForward"), private(Reason::ForwardingDisabled));
         }
     }
 
@@ -166,12 +167,12 @@ mod tests {
     fn unknown_names_are_warned_once_and_known_ones_apply() {
         let c = config(Some("enabled"), Some("bogus,conv_bwd_weights,bogus"));
         assert_eq!(c.warnings().len(), 1);
-        assert_eq!(decide(&c, "miopenConvolutionBackwardWeights"), private(Reason::OptedOut));
-        assert_eq!(decide(&c, "miopenConvolutionForward"), FORWARDED);
+        assert_eq!(decide_for(&c, "miopenConvolutionBackwardWeights"), private(Reason::OptedOut));
+        assert_eq!(decide_for(&c, "miopenConvolutionForward"), FORWARDED);
         let only_bad = config(Some("enabled"), Some("bogus"));
         assert_eq!(only_bad.warnings().len(), 1);
         for row in FORWARDING_TABLE {
-            assert_eq!(decide(&only_bad, row.entry_point), FORWARDED);
+            assert_eq!(decide_for(&only_bad, row.entry_point), FORWARDED);
         }
     }
 
@@ -180,11 +181,11 @@ mod tests {
         let vars = [("MIOPEN_DEBUG_CONV_WINOGRAD".to_string(), "0".to_string())];
         let c = Config::resolve(RawEnv { forwarding: Some("enabled"), miopen_vars: &vars, ..RawEnv::default() });
         for row in FORWARDING_TABLE {
-            assert_eq!(decide(&c, row.entry_point), private(Reason::MiopenVariable), "{}", row.entry_point);
+            assert_eq!(decide_for(&c, row.entry_point), private(Reason::MiopenVariable), "{}", row.entry_point);
         }
-        assert_eq!(decide(&c, "miopenCreate"), private(Reason::NotInForwardingSet));
+        assert_eq!(decide_for(&c, "miopenCreate"), private(Reason::NotInForwardingSet));
         assert_eq!(
-            Reason::MiopenVariable.describe(&c),
+            Reason::MiopenVariable.describe(&c, Some(Family::ConvForward)),
             "declined: MIOPEN_DEBUG_CONV_WINOGRAD=0 (selects MIOpen convolution solvers; hipDNN engines cannot honour it)"
         );
         // The opt-out is reported first; disabled stays disabled.
@@ -194,18 +195,18 @@ mod tests {
             miopen_vars: &vars,
             ..RawEnv::default()
         });
-        assert_eq!(decide(&both, "miopenConvolutionForward"), private(Reason::OptedOut));
+        assert_eq!(decide_for(&both, "miopenConvolutionForward"), private(Reason::OptedOut));
         let off = Config::resolve(RawEnv { miopen_vars: &vars, ..RawEnv::default() });
-        assert_eq!(decide(&off, "miopenConvolutionForward"), private(Reason::ForwardingDisabled));
+        assert_eq!(decide_for(&off, "miopenConvolutionForward"), private(Reason::ForwardingDisabled));
     }
 
     #[test]
     fn reason_texts() {
         let c = config(Some("enabled"), Some("conv_fwd, conv_bwd_data"));
-        assert_eq!(Reason::ForwardingDisabled.describe(&c), "forwarding disabled");
-        assert_eq!(Reason::NotInForwardingSet.describe(&c), "not in the forwarding set");
-        assert_eq!(Reason::Forwardable.describe(&c), "forwarded");
-        assert_eq!(Reason::OptedOut.describe(&c), "opted out: MIOPEN_DISABLE_HIPDNN_FOR=conv_fwd, conv_bwd_data");
+        assert_eq!(Reason::ForwardingDisabled.describe(&c, None), "forwarding disabled");
+        assert_eq!(Reason::NotInForwardingSet.describe(&c, None), "not in the forwarding set");
+        assert_eq!(Reason::Forwardable.describe(&c, None), "forwarded");
+        assert_eq!(Reason::OptedOut.describe(&c, None), "opted out: MIOPEN_DISABLE_HIPDNN_FOR=conv_fwd, conv_bwd_data");
         assert_eq!(Reason::OptedOut.as_str(), "opted out");
         assert_eq!(decline_text("NHWC layout"), "declined: NHWC layout");
     }

@@ -1,103 +1,22 @@
 //! The forwarding table: the one place that says which entry points can go
-//! to hipDNN, which op family each belongs to, and which handler serves it.
+//! to hipDNN and which op family each belongs to.
 //!
 //! `miopen-wrap generate` reads this table: an entry point listed here gets a
-//! routed body that calls `crate::forward::entry::<name>` in the wrapper;
-//! every other entry point's routed body calls MIOpen Private. Adding an
-//! entry point to the forwarding set is one line here plus its handler.
+//! routed body that calls `crate::forward::<group>::entry::<name>` in the
+//! wrapper (the family's group names the module, `crate::family`); every
+//! other entry point's routed body calls MIOpen Private. Adding an entry
+//! point to the forwarding set is one line here plus its entry function.
 
-use std::fmt;
+pub use crate::family::{Family, Group};
 
-/// Convolution direction, in MIOpen's terms.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Direction {
-    Forward,
-    BackwardData,
-    BackwardWeights,
-}
-
-impl Direction {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Direction::Forward => "forward",
-            Direction::BackwardData => "backward-data",
-            Direction::BackwardWeights => "backward-weights",
-        }
-    }
-}
-
-/// An op family: the unit `MIOPEN_DISABLE_HIPDNN_FOR` switches off.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Family {
-    /// `miopenConvolutionForward*`, `miopenFindConvolutionForwardAlgorithm`.
-    ConvForward,
-    /// `miopenConvolutionBackwardData*`, `miopenFindConvolutionBackwardDataAlgorithm`.
-    ConvBackwardData,
-    /// `miopenConvolutionBackwardWeights*`, `miopenFindConvolutionBackwardWeightsAlgorithm`.
-    ConvBackwardWeights,
-    /// `miopenConvolutionBiasActivationForward`.
-    ConvBiasActivation,
-}
-
-impl Family {
-    pub const ALL: [Family; 4] =
-        [Family::ConvForward, Family::ConvBackwardData, Family::ConvBackwardWeights, Family::ConvBiasActivation];
-
-    /// The documented name (`MIOPEN_DISABLE_HIPDNN_FOR`, routing trace).
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::ConvForward => "conv_fwd",
-            Family::ConvBackwardData => "conv_bwd_data",
-            Family::ConvBackwardWeights => "conv_bwd_weights",
-            Family::ConvBiasActivation => "conv_bias_activ",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Family> {
-        Family::ALL.into_iter().find(|f| f.name() == name)
-    }
-
-    /// Bit of this family in a [`crate::config::FamilySet`].
-    pub fn bit(self) -> u8 {
-        1 << (self as u8)
-    }
-}
-
-impl fmt::Display for Family {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// What a forwarded entry point does; the wrapper has one handler per kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Handler {
-    /// `miopenConvolution{Forward,BackwardData,BackwardWeights}` (legacy compute).
-    Compute(Direction),
-    /// `miopenConvolution*Immediate`.
-    Immediate(Direction),
-    /// `miopenConvolution*GetWorkSpaceSize`.
-    WorkspaceSize(Direction),
-    /// `miopenFindConvolution*Algorithm`.
-    Find(Direction),
-    /// `miopenConvolution*GetSolutionCount`.
-    SolutionCount(Direction),
-    /// `miopenConvolution*GetSolution`.
-    Solution(Direction),
-    /// `miopenConvolution*GetSolutionWorkspaceSize`.
-    SolutionWorkspaceSize(Direction),
-    /// `miopenConvolution*CompileSolution`.
-    CompileSolution(Direction),
-    /// `miopenConvolutionBiasActivationForward`.
-    BiasActivation,
-}
-
-/// One row of the forwarding table.
+/// One row of the forwarding table: an entry point and its family. The
+/// family's group names the wrapper's module that forwards it
+/// (`crate::forward::<group module>::entry::<entry point>`, which
+/// `miopen-wrap generate` calls from the routed body).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Forwarded {
     pub entry_point: &'static str,
     pub family: Family,
-    pub handler: Handler,
 }
 
 /// Entry points whose wrapper body must observe the call while forwarding
@@ -119,40 +38,39 @@ impl Hook {
     }
 }
 
-const fn row(entry_point: &'static str, family: Family, handler: Handler) -> Forwarded {
-    Forwarded { entry_point, family, handler }
+const fn row(entry_point: &'static str, family: Family) -> Forwarded {
+    Forwarded { entry_point, family }
 }
 
-use Direction::{BackwardData as Bwd, BackwardWeights as Wrw, Forward as Fwd};
-use Family::{ConvBackwardData as BD, ConvBackwardWeights as BW, ConvForward as F};
+use Family::{ConvBackwardData as BD, ConvBackwardWeights as BW, ConvBiasActivation as CBA, ConvForward as F};
 
-/// The forwarding set (RFC §4.4), with each entry's family and handler.
+/// The forwarding set (RFC §4.4), with each entry's family.
 pub const FORWARDING_TABLE: &[Forwarded] = &[
-    row("miopenConvolutionForward", F, Handler::Compute(Fwd)),
-    row("miopenConvolutionForwardImmediate", F, Handler::Immediate(Fwd)),
-    row("miopenConvolutionForwardGetWorkSpaceSize", F, Handler::WorkspaceSize(Fwd)),
-    row("miopenFindConvolutionForwardAlgorithm", F, Handler::Find(Fwd)),
-    row("miopenConvolutionForwardGetSolutionCount", F, Handler::SolutionCount(Fwd)),
-    row("miopenConvolutionForwardGetSolution", F, Handler::Solution(Fwd)),
-    row("miopenConvolutionForwardGetSolutionWorkspaceSize", F, Handler::SolutionWorkspaceSize(Fwd)),
-    row("miopenConvolutionForwardCompileSolution", F, Handler::CompileSolution(Fwd)),
-    row("miopenConvolutionBackwardData", BD, Handler::Compute(Bwd)),
-    row("miopenConvolutionBackwardDataImmediate", BD, Handler::Immediate(Bwd)),
-    row("miopenConvolutionBackwardDataGetWorkSpaceSize", BD, Handler::WorkspaceSize(Bwd)),
-    row("miopenFindConvolutionBackwardDataAlgorithm", BD, Handler::Find(Bwd)),
-    row("miopenConvolutionBackwardDataGetSolutionCount", BD, Handler::SolutionCount(Bwd)),
-    row("miopenConvolutionBackwardDataGetSolution", BD, Handler::Solution(Bwd)),
-    row("miopenConvolutionBackwardDataGetSolutionWorkspaceSize", BD, Handler::SolutionWorkspaceSize(Bwd)),
-    row("miopenConvolutionBackwardDataCompileSolution", BD, Handler::CompileSolution(Bwd)),
-    row("miopenConvolutionBackwardWeights", BW, Handler::Compute(Wrw)),
-    row("miopenConvolutionBackwardWeightsImmediate", BW, Handler::Immediate(Wrw)),
-    row("miopenConvolutionBackwardWeightsGetWorkSpaceSize", BW, Handler::WorkspaceSize(Wrw)),
-    row("miopenFindConvolutionBackwardWeightsAlgorithm", BW, Handler::Find(Wrw)),
-    row("miopenConvolutionBackwardWeightsGetSolutionCount", BW, Handler::SolutionCount(Wrw)),
-    row("miopenConvolutionBackwardWeightsGetSolution", BW, Handler::Solution(Wrw)),
-    row("miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize", BW, Handler::SolutionWorkspaceSize(Wrw)),
-    row("miopenConvolutionBackwardWeightsCompileSolution", BW, Handler::CompileSolution(Wrw)),
-    row("miopenConvolutionBiasActivationForward", Family::ConvBiasActivation, Handler::BiasActivation),
+    row("miopenConvolutionForward", F),
+    row("miopenConvolutionForwardImmediate", F),
+    row("miopenConvolutionForwardGetWorkSpaceSize", F),
+    row("miopenFindConvolutionForwardAlgorithm", F),
+    row("miopenConvolutionForwardGetSolutionCount", F),
+    row("miopenConvolutionForwardGetSolution", F),
+    row("miopenConvolutionForwardGetSolutionWorkspaceSize", F),
+    row("miopenConvolutionForwardCompileSolution", F),
+    row("miopenConvolutionBackwardData", BD),
+    row("miopenConvolutionBackwardDataImmediate", BD),
+    row("miopenConvolutionBackwardDataGetWorkSpaceSize", BD),
+    row("miopenFindConvolutionBackwardDataAlgorithm", BD),
+    row("miopenConvolutionBackwardDataGetSolutionCount", BD),
+    row("miopenConvolutionBackwardDataGetSolution", BD),
+    row("miopenConvolutionBackwardDataGetSolutionWorkspaceSize", BD),
+    row("miopenConvolutionBackwardDataCompileSolution", BD),
+    row("miopenConvolutionBackwardWeights", BW),
+    row("miopenConvolutionBackwardWeightsImmediate", BW),
+    row("miopenConvolutionBackwardWeightsGetWorkSpaceSize", BW),
+    row("miopenFindConvolutionBackwardWeightsAlgorithm", BW),
+    row("miopenConvolutionBackwardWeightsGetSolutionCount", BW),
+    row("miopenConvolutionBackwardWeightsGetSolution", BW),
+    row("miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize", BW),
+    row("miopenConvolutionBackwardWeightsCompileSolution", BW),
+    row("miopenConvolutionBiasActivationForward", CBA),
 ];
 
 /// Entry points observed (never forwarded) while forwarding is enabled.
@@ -195,40 +113,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_entry_point_once_and_families_round_trip() {
+    fn every_entry_point_once_and_every_family_has_one() {
         let mut names: Vec<_> = FORWARDING_TABLE.iter().map(|f| f.entry_point).collect();
         names.sort();
         names.dedup();
         assert_eq!(names.len(), FORWARDING_TABLE.len());
-        for f in Family::ALL {
-            assert_eq!(Family::from_name(f.name()), Some(f));
+        for f in Family::all() {
             assert!(FORWARDING_TABLE.iter().any(|r| r.family == f), "{f} has no entry point");
         }
-        assert_eq!(Family::from_name("convolution"), None);
     }
 
     #[test]
-    fn direction_of_a_row_matches_its_family() {
-        for r in FORWARDING_TABLE {
-            let dir = match r.handler {
-                Handler::Compute(d)
-                | Handler::Immediate(d)
-                | Handler::WorkspaceSize(d)
-                | Handler::Find(d)
-                | Handler::SolutionCount(d)
-                | Handler::Solution(d)
-                | Handler::SolutionWorkspaceSize(d)
-                | Handler::CompileSolution(d) => d,
-                Handler::BiasActivation => Direction::Forward,
-            };
-            let expected = match r.family {
-                Family::ConvForward | Family::ConvBiasActivation => Direction::Forward,
-                Family::ConvBackwardData => Direction::BackwardData,
-                Family::ConvBackwardWeights => Direction::BackwardWeights,
-            };
-            assert_eq!(dir, expected, "{}", r.entry_point);
-        }
-        assert!(lookup("miopenConvolutionForward").is_some());
+    fn lookups() {
+        assert_eq!(lookup("miopenConvolutionForward").map(|r| r.family), Some(Family::ConvForward));
         assert!(lookup("miopenCreate").is_none());
         assert_eq!(hook("miopenDestroy"), Some(Hook::ReleaseHandle));
         assert!(hook("miopenGetErrorString").is_some_and(Hook::after));

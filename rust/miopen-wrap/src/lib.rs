@@ -5,6 +5,7 @@
 pub mod adopt;
 pub mod check;
 pub mod cli;
+pub mod exit;
 pub mod generate;
 pub mod header;
 pub mod libclang;

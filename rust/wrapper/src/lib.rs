@@ -8,26 +8,36 @@
 //!   enums are plain integers, so any value a C caller passes is defined;
 //! - arguments are never inspected on the pass-through path; invalid
 //!   arguments reach MIOpen Private and get its status, unchanged;
-//! - no panic crosses the C ABI: routing runs under `catch_unwind` (a panic
-//!   routes the call to MIOpen Private) and so does every forwarding
-//!   handler (a panic there returns `miopenStatusInternalError`, since
-//!   hipDNN may already have run).
+//! - no panic crosses the C ABI: routing runs under
+//!   `diagnostics::boundary` (a panic routes the call to MIOpen Private) and
+//!   so does every forwarding handler (a panic there returns
+//!   `miopenStatusInternalError`, since hipDNN may already have run).
+//!
+//! Modules, each depending only on those listed before it (no cycle;
+//! rust/miopen-wrap/tests/module_graph.rs checks it):
+//! - [`diagnostics`]: stderr lines, the prefix, the panic boundary;
+//! - [`entry_points`]: the generated table of entry points (data);
+//! - `bindings` (generated): the header's types and the `_impl` declarations;
+//! - [`trace`]: the routing trace as `tracing` events;
+//! - [`summary`]: the exit summary's counters;
+//! - [`forward`]: forwarding to hipDNN, per family group;
+//! - [`runtime`]: the state byte, first-call initialisation, routing;
+//! - `stubs` (generated): the exported functions, which call all of the above.
+pub mod diagnostics;
+pub mod entry_points;
 pub mod forward;
 pub mod runtime;
 pub mod summary;
 pub mod trace;
 
+/// The header's types and MIOpen Private's declarations, from the header
+/// being built.
+#[cfg(miopen_wrap_stubs)]
+mod bindings {
+    include!(env!("MIOPEN_WRAP_BINDINGS"));
+}
+
 #[cfg(miopen_wrap_stubs)]
 mod stubs {
     include!(env!("MIOPEN_WRAP_STUBS"));
-}
-
-/// The entry-point table (empty when built without generated stubs).
-#[cfg(miopen_wrap_stubs)]
-pub(crate) fn entry_points() -> &'static [runtime::EntryPoint] {
-    &stubs::ENTRY_POINTS
-}
-#[cfg(not(miopen_wrap_stubs))]
-pub(crate) fn entry_points() -> &'static [runtime::EntryPoint] {
-    &[]
 }

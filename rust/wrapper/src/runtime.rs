@@ -11,9 +11,6 @@
 //! a `fork()` in the middle of another thread's first call cannot leave the
 //! child waiting on a lock that nobody will release.
 
-use std::io::Write;
-use std::mem::ManuallyDrop;
-use std::os::fd::FromRawFd;
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 
@@ -21,19 +18,10 @@ use miopen_forwarding_core::config::{
     RawEnv, DISABLE_FOR_VAR, EXIT_SUMMARY_VAR, FORWARDING_VAR, LOG_LEVEL_VAR, LOG_ROUTING_VAR,
 };
 use miopen_forwarding_core::plan_cache::PLAN_CACHE_SIZE_VAR;
-pub use miopen_forwarding_core::Route;
-use miopen_forwarding_core::{routing, Config};
+use miopen_forwarding_core::{routing, Config, Route};
 
-/// One row of the generated entry-point table.
-pub struct EntryPoint {
-    pub name: &'static str,
-    /// `name` with a terminating NUL, for C callers (the last forwarded error).
-    pub c_name: &'static str,
-    /// The family shown in the trace (the forwarding table's, or the header's group).
-    pub family: &'static str,
-    /// The forwarding table's family, for entry points in the forwarding set.
-    pub forward: Option<miopen_forwarding_core::Family>,
-}
+use crate::diagnostics;
+use crate::entry_points;
 
 const UNINITIALISED: u8 = 0;
 /// The value the stubs compare the state byte against ([`fast_path`] takes it
@@ -50,15 +38,15 @@ static CONFIG: AtomicPtr<Config> = AtomicPtr::new(ptr::null_mut());
 /// to `_impl` in MIOpen Private or to the typed `__routed` slow path. No
 /// argument register or stack slot is touched, so the same three
 /// instructions serve every signature, including ones with stack arguments
-/// (a compiled Rust body would copy those instead of tail-calling).
+/// (a compiled Rust body would copy those instead of tail-calling). The
+/// machine code is `miopen_forwarding_core::stub_asm`'s, which the
+/// generator's signature-free stubs use too.
 #[cfg(target_arch = "x86_64")]
 #[macro_export]
 macro_rules! fast_path {
     ($impl_fn:path, $routed:path) => {
         core::arch::naked_asm!(
-            "cmpb ${pass_through}, {state}(%rip)",
-            "jne {routed}",
-            "jmp *{impl_fn}@GOTPCREL(%rip)",
+            miopen_forwarding_core::x86_64_fast_path!(),
             pass_through = const $crate::runtime::PASS_THROUGH,
             state = sym $crate::runtime::STATE,
             routed = sym $routed,
@@ -73,13 +61,7 @@ macro_rules! fast_path {
 macro_rules! fast_path {
     ($impl_fn:path, $routed:path) => {
         core::arch::naked_asm!(
-            "adrp x16, {state}",
-            "ldrb w16, [x16, :lo12:{state}]",
-            "cmp w16, #{pass_through}",
-            "b.ne {routed}",
-            "adrp x16, :got:{impl_fn}",
-            "ldr x16, [x16, :got_lo12:{impl_fn}]",
-            "br x16",
+            miopen_forwarding_core::aarch64_fast_path!(),
             pass_through = const $crate::runtime::PASS_THROUGH,
             state = sym $crate::runtime::STATE,
             routed = sym $routed,
@@ -88,38 +70,41 @@ macro_rules! fast_path {
     };
 }
 
+/// Where a routed call goes.
+#[derive(Clone, Copy)]
+pub enum Routed {
+    /// MIOpen Private.
+    Private,
+    /// The entry point's forwarding handler, with the configuration it
+    /// runs under (it may still decline).
+    Hipdnn(&'static Config),
+}
+
 /// Where the call to entry point `index` goes. Never unwinds. A call routed
 /// to hipDNN is traced by its forwarding handler, which knows the outcome
 /// (forwarded, declined with a cause, or failed); every other decision is
 /// traced here.
-pub fn route(index: usize) -> Route {
-    std::panic::catch_unwind(|| {
-        let config = config();
-        let family = crate::entry_points().get(index).and_then(|e| e.forward);
-        let decision = routing::decide_family(config, family);
-        if decision.route == Route::Private {
-            crate::summary::count_decision(index, decision.reason, config);
+pub fn route(index: usize) -> Routed {
+    // A bug in the policy must not lose the call: Private always works.
+    diagnostics::boundary(
+        || {
+            let config = config();
+            let family = entry_points::get(index).and_then(|e| e.forward);
+            let decision = routing::decide(config, family);
+            if decision.route == Route::Hipdnn {
+                return Routed::Hipdnn(config);
+            }
+            crate::summary::count_decision(index, decision.reason, family, config);
             if config.verbose {
-                trace(index, "MIOpen Private", &decision.reason.describe(config));
+                crate::trace::call(index, "MIOpen Private", &decision.reason.describe(config, family));
             }
             if family.is_some() {
                 crate::forward::last_error::record_not_forwarded(index);
             }
-        }
-        decision.route
-    })
-    // A bug in the policy must not lose the call: Private always works.
-    .unwrap_or(Route::Private)
-}
-
-/// The routing decision of a call, as a trace event (written as
-/// `MIOpen(hipDNN wrapper): <entry point> [<family>] -> <target> (<reason>)`
-/// while the trace is on). Callers skip building `reason` when it is off.
-pub fn trace(index: usize, target: &str, reason: &str) {
-    let entry = crate::entry_points().get(index);
-    let name = entry.map_or("<unknown entry point>", |e| e.name);
-    let family = entry.map_or("?", |e| e.family);
-    crate::trace::route(name, family, target, reason);
+            Routed::Private
+        },
+        || Routed::Private,
+    )
 }
 
 /// The resolved configuration, initialising it on first use.
@@ -153,15 +138,15 @@ pub fn config() -> &'static Config {
             // SAFETY: we just published `fresh`; it lives for the process.
             let config = unsafe { &*fresh };
             for w in config.warnings() {
-                write_stderr(&format!("{w}\n"));
+                diagnostics::write_stderr(&format!("{w}\n"));
             }
             if config.wants_banner() {
-                write_stderr(&format!("{}\n", config.banner()));
+                diagnostics::write_stderr(&format!("{}\n", config.banner()));
             }
             if config.verbose {
                 crate::trace::install();
             }
-            crate::summary::install(config);
+            crate::summary::install(config, crate::forward::summary_footer);
             let state = if config.pass_through_only() { PASS_THROUGH } else { ROUTED };
             STATE.store(state, Ordering::Release);
             config
@@ -172,14 +157,6 @@ pub fn config() -> &'static Config {
             unsafe { &*winner }
         }
     }
-}
-
-/// One unbuffered write(2) per line, without Rust's stderr lock, so a line is
-/// never interleaved mid-way and a forked child never waits on that lock.
-pub(crate) fn write_stderr(line: &str) {
-    // SAFETY: fd 2 is borrowed for the duration of the write and not closed.
-    let mut f = ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(2) });
-    let _ = f.write_all(line.as_bytes());
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]

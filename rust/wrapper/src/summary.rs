@@ -6,7 +6,10 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use miopen_forwarding_core::{Config, Reason};
+use miopen_forwarding_core::{Config, Family, Reason};
+
+use crate::diagnostics;
+use crate::entry_points;
 
 /// A call's fate, as counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +33,9 @@ const KINDS: [(Kind, &str); 6] = [
 
 static COUNTS: OnceLock<Vec<[AtomicU64; 6]>> = OnceLock::new();
 static PRINTED: AtomicBool = AtomicBool::new(false);
+/// The lines after the table (the plan caches' counters), from whoever
+/// keeps them: the summary itself knows nothing of forwarding.
+static FOOTER: OnceLock<fn() -> String> = OnceLock::new();
 
 /// Declined calls by entry point and cause: (entry index, cause, calls).
 /// Causes repeat for the same problem, so the list stays short; past
@@ -38,25 +44,27 @@ static CAUSES: Mutex<Vec<(usize, String, u64)>> = Mutex::new(Vec::new());
 const MAX_CAUSES: usize = 64;
 const OTHER_CAUSES: &str = "(other causes)";
 
-/// Register the exit handler when the summary is asked for.
-pub fn install(config: &Config) {
+/// Register the exit handler when the summary is asked for; `footer` gives
+/// the lines printed after the table.
+pub fn install(config: &Config, footer: fn() -> String) {
     if !config.exit_summary {
         return;
     }
-    COUNTS.get_or_init(|| (0..crate::entry_points().len()).map(|_| Default::default()).collect());
+    let _ = FOOTER.set(footer);
+    COUNTS.get_or_init(|| (0..entry_points::all().len()).map(|_| Default::default()).collect());
     // SAFETY: `print_at_exit` is an `extern "C" fn()` that never unwinds.
     unsafe { libc::atexit(print_at_exit) };
 }
 
-/// Count a call routed to MIOpen Private by the policy.
-pub fn count_decision(index: usize, reason: Reason, config: &Config) {
+/// Count a call of `family` routed to MIOpen Private by the policy.
+pub fn count_decision(index: usize, reason: Reason, family: Option<Family>, config: &Config) {
     let kind = match reason {
         Reason::ForwardingDisabled => Kind::ForwardingDisabled,
         Reason::NotInForwardingSet => Kind::NotInForwardingSet,
         Reason::OptedOut => Kind::OptedOut,
         Reason::MiopenVariable if COUNTS.get().is_some() => {
-            let cause = config.env.decline_reason().unwrap_or(reason.as_str());
-            return count_declined(index, cause);
+            let variable = family.and_then(|f| config.env.decline_reason(f.group()));
+            return count_declined(index, variable.unwrap_or(reason.as_str()));
         }
         Reason::MiopenVariable | Reason::Forwardable => return,
     };
@@ -89,17 +97,17 @@ pub fn count(index: usize, kind: Kind) {
 extern "C" fn print_at_exit() {
     let _ = std::panic::catch_unwind(|| {
         if !PRINTED.swap(true, Ordering::AcqRel) {
-            crate::runtime::write_stderr(&table());
+            diagnostics::write_stderr(&table());
         }
     });
 }
 
 /// The summary: one row per entry point and decision with calls > 0.
 pub fn table() -> String {
-    let mut out = format!("MIOpen(hipDNN wrapper): exit summary (pid {})\n", std::process::id());
+    let mut out = diagnostics::line(&format!("exit summary (pid {})", std::process::id()));
     out.push_str(&format!("  {:<58} {:<46} {:>10}\n", "entry point", "decision", "calls"));
     let counts = COUNTS.get().map(Vec::as_slice).unwrap_or(&[]);
-    for (entry, row) in crate::entry_points().iter().zip(counts) {
+    for (entry, row) in entry_points::all().iter().zip(counts) {
         for (kind, label) in KINDS {
             let n = row[kind as usize].load(Ordering::Relaxed);
             if n > 0 {
@@ -111,22 +119,13 @@ pub fn table() -> String {
     if !causes.is_empty() {
         out.push_str("  declined, by cause:\n");
         for (index, cause, n) in causes.iter() {
-            let name = crate::entry_points().get(*index).map_or("?", |e| e.name);
+            let name = entry_points::name(*index);
             out.push_str(&format!("    {name:<56} {n:>10}  {cause}\n"));
         }
     }
     drop(causes);
-    match crate::forward::cache_stats() {
-        Some(s) => out.push_str(&format!(
-            "  plan cache: hits {}, misses {}, evictions {}, entries {} (capacity {})\n",
-            s.hits, s.misses, s.evictions, s.entries, s.capacity
-        )),
-        None => out.push_str("  plan cache: not used\n"),
-    }
-    if let Some((problems, reused)) = crate::forward::no_engine_stats() {
-        out.push_str(&format!(
-            "  problems hipDNN has no engine for: {problems} remembered, answered from memory {reused} time(s)\n"
-        ));
+    if let Some(footer) = FOOTER.get() {
+        out.push_str(&footer());
     }
     out
 }

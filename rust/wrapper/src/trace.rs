@@ -7,7 +7,8 @@
 //! loaded, plans released). `LineWriter` turns each into exactly one line,
 //! `MIOpen(hipDNN wrapper): …`, in one `write(2)`; it is the process-wide
 //! default of this library's private copy of `tracing`, installed at the
-//! first call when the trace is on. A test can attach any subscriber with
+//! first call when the trace is on (and only then: with no subscriber,
+//! every callsite's interest is "never"). A test can attach any subscriber with
 //! `tracing::subscriber::with_default` and see the same events. When the
 //! trace is off every callsite's interest is "never": nothing is formatted.
 //!
@@ -21,12 +22,23 @@ use tracing::span::{Attributes, Id, Record};
 use tracing::subscriber::Interest;
 use tracing::{Event, Metadata, Subscriber};
 
+use crate::diagnostics;
+use crate::entry_points;
+
 pub const ROUTE: &str = "miopen_hipdnn::route";
 pub const WRAPPER: &str = "miopen_hipdnn::wrapper";
 
 /// One routing decision.
 pub fn route(entry: &str, family: &str, to: &str, reason: &str) {
     tracing::info!(target: ROUTE, entry, family, to, reason);
+}
+
+/// The routing decision of a call of entry point `index` (written as
+/// `MIOpen(hipDNN wrapper): <entry point> [<family>] -> <target> (<reason>)`
+/// while the trace is on). Callers skip building `reason` when it is off.
+pub fn call(index: usize, target: &str, reason: &str) {
+    let family = entry_points::get(index).map_or("?", |e| e.family);
+    route(entry_points::name(index), family, target, reason);
 }
 
 /// Another wrapper event; formatted only if a subscriber wants it.
@@ -72,7 +84,7 @@ impl Visit for Fields {
 
 impl LineWriter {
     fn wants(meta: &Metadata<'_>) -> bool {
-        meta.target().starts_with("miopen_hipdnn") && crate::runtime::config().verbose
+        meta.target().starts_with("miopen_hipdnn")
     }
 
     /// The line for one event, or None for an event of another kind.
@@ -80,9 +92,9 @@ impl LineWriter {
         let mut f = Fields::default();
         event.record(&mut f);
         if event.metadata().target() == ROUTE {
-            format!("MIOpen(hipDNN wrapper): {} [{}] -> {} ({})\n", f.entry, f.family, f.to, f.reason)
+            diagnostics::line(&format!("{} [{}] -> {} ({})", f.entry, f.family, f.to, f.reason))
         } else {
-            format!("MIOpen(hipDNN wrapper): {}\n", f.message)
+            diagnostics::line(&f.message)
         }
     }
 }
@@ -109,7 +121,7 @@ impl Subscriber for LineWriter {
     fn record_follows_from(&self, _: &Id, _: &Id) {}
 
     fn event(&self, event: &Event<'_>) {
-        crate::runtime::write_stderr(&Self::line(event));
+        diagnostics::write_stderr(&Self::line(event));
     }
 
     fn enter(&self, _: &Id) {}

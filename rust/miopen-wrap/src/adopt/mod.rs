@@ -30,7 +30,7 @@ use std::process::Command;
 use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
 
-use crate::cli::Exit;
+use crate::exit::Exit;
 use crate::header::ParseOptions;
 use crate::rename::{self, Mode};
 pub use edits::{EditsReport, BUILTIN_EDITS};
@@ -118,7 +118,7 @@ check a second rename has nothing to do, generate the wrapper's files, compile m
 build the runtime crate with the generated stubs, edit MIOpen's CMake (src_patches/cmake-edits.toml) and C++ sources \
 (src_patches/source-edits/*.json) by anchors, checking a second run changes nothing, and compile the edited logger. Works on a copy (<work-dir>/tree) unless --in-place. Writes \
 <work-dir>/adopt-report.json and per-step logs under <work-dir>/logs.",
-    after_help = crate::cli::EXIT_STATUS_HELP
+    after_help = crate::exit::EXIT_STATUS_HELP
 )]
 pub struct AdoptArgs {
     /// The MIOpen source tree (with src/ and include/miopen/miopen.h).

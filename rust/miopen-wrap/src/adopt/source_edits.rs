@@ -20,7 +20,7 @@ use clap::Args;
 use serde::Deserialize;
 
 use super::edits::{EditOutcome, EditsError, EditsReport};
-use crate::cli::Exit;
+use crate::exit::Exit;
 
 /// The source edits built into the tool: (file name, JSON text).
 pub const BUILTIN_SOURCE_EDITS: &[(&str, &str)] =
@@ -285,7 +285,7 @@ fn macro_definition_lines(lines: &[String], macro_name: &str) -> Vec<usize> {
     long_about = "Apply the adoption's C++ source edits (src_patches/source-edits/*.json, the `source-edits` step of \
 `miopen-wrap adopt`) to a MIOpen src/ directory of its own, such as a renamed copy: an edit of `src/<rest>` applies to \
 <src-root>/<rest>. A second run changes nothing.",
-    after_help = crate::cli::EXIT_STATUS_HELP
+    after_help = crate::exit::EXIT_STATUS_HELP
 )]
 pub struct SourceEditsArgs {
     /// The src/ directory to edit in place.

@@ -24,7 +24,7 @@ use clap::{Args, Subcommand, ValueEnum};
 pub use error::{CheckError, Result};
 pub use report::GateReport;
 
-use crate::cli::Exit;
+use crate::exit::Exit;
 
 /// Every release gate, in the order `check all` runs them; the names are the
 /// subcommand names and the values `--skip` accepts.

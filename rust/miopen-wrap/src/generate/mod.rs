@@ -2,10 +2,11 @@
 //! the public header and written into the build tree (never the source tree).
 //!
 //! Outputs (in `--out-dir`):
-//! - `stubs.rs`: Rust types of the header (bindgen, enums as plain integers),
-//!   `extern "C"` declarations of every `_impl`, one `#[no_mangle]` stub per
-//!   entry point, signature-free tail-jump stubs for survivors, and the
-//!   entry-point table the runtime reads;
+//! - `bindings.rs`: Rust types of the header (bindgen, enums as plain
+//!   integers) and `extern "C"` declarations of every `_impl` (data);
+//! - `entry_points.rs`: the entry-point table the runtime reads (data);
+//! - `stubs.rs`: one `#[no_mangle]` stub per entry point and signature-free
+//!   tail-jump stubs for survivors;
 //! - `include/miopen/miopen_impl.h`: the API under `_impl` names;
 //! - `libMIOpen.map`: the export map (version script) of the wrapper;
 //! - `manifest.json`: entry point -> op family, for routing, docs and gates;
@@ -27,7 +28,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::cli::Exit;
+use crate::exit::Exit;
 use crate::header::{self, Api, ParseOptions};
 
 pub use manifest::{Manifest, ManifestEntry};
@@ -53,7 +54,7 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> GenerateError + '_ {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = crate::cli::EXIT_STATUS_HELP)]
+#[command(after_help = crate::exit::EXIT_STATUS_HELP)]
 pub struct GenerateArgs {
     /// The public header (include/miopen/miopen.h).
     #[arg(long)]
@@ -124,8 +125,10 @@ pub fn run(args: &GenerateArgs) -> Result<Manifest, GenerateError> {
     }
     let manifest = manifest::build(&api, &survivors, &args.version_node);
     let out = &args.out_dir;
-    let stubs = rust_stubs::generate(&api, &opts, &manifest)?;
-    write_if_changed(&out.join("stubs.rs"), &stubs)?;
+    let rust = rust_stubs::generate(&api, &opts, &manifest)?;
+    write_if_changed(&out.join("bindings.rs"), &rust.bindings)?;
+    write_if_changed(&out.join("entry_points.rs"), &rust.entry_points)?;
+    write_if_changed(&out.join("stubs.rs"), &rust.stubs)?;
     write_if_changed(&out.join("include/miopen/miopen_impl.h"), &impl_header::generate(&api, &survivors))?;
     write_if_changed(&out.join("libMIOpen.map"), &export_map::generate(&manifest))?;
     write_if_changed(&out.join("impl_typecheck.cpp"), &typecheck::generate(&api))?;

@@ -99,10 +99,12 @@ fn forwarding_table_entries_call_their_handler_and_hooks_observe() {
     let (d, m) = run_on(TABLE_HEADER, &[]);
     let s = std::fs::read_to_string(d.path().join("out/stubs.rs")).unwrap();
     let ws = "miopenConvolutionForwardGetWorkSpaceSize";
-    assert!(s.contains(&format!("crate::forward::entry::{ws}(\n")), "{s}");
-    assert!(s.contains("crate::runtime::Route::Hipdnn =>"), "{s}");
+    // The family's group names the module; the configuration is passed down.
+    assert!(s.contains(&format!("crate::forward::conv::entry::{ws}(\n")), "{s}");
+    assert!(s.contains("crate::runtime::Routed::Hipdnn(config) =>"), "{s}");
+    assert!(s.contains("1,\n                config,\n"), "{s}");
     assert!(s.contains("None => {\n                    impls::miopenConvolutionForwardGetWorkSpaceSize_impl("), "{s}");
-    assert!(s.contains("crate::forward::hooks::miopenDestroy(handle);"), "{s}");
+    assert!(s.contains("crate::forward::hooks::miopenDestroy(crate::runtime::config(), handle);"), "{s}");
     // The manifest takes the family from the table, not the doxygen group.
     let fam: Vec<_> = m.entry_points.iter().map(|e| (e.name.as_str(), e.family.as_str())).collect();
     assert_eq!(fam, vec![("miopenDestroy", "convolutions"), (ws, "conv_fwd")]);
@@ -123,9 +125,16 @@ fn impl_header_declares_impl_names_with_beta_guard() {
 #[test]
 fn stubs_bind_enums_as_integers_and_call_impl() {
     let (d, _m) = run_on(HEADER, &["miopenHiddenThing"]);
+    let b = std::fs::read_to_string(d.path().join("out/bindings.rs")).unwrap();
+    assert!(b.contains("pub type miopenStatus_t = ::std::os::raw::c_uint;"), "{b}");
+    assert!(!b.contains("pub enum"), "enums must not be Rust enums:\n{b}");
+    assert!(b.contains("pub fn miopenCreate_impl(handle: *mut miopenHandle_t) -> miopenStatus_t;"), "{b}");
+    let e = std::fs::read_to_string(d.path().join("out/entry_points.rs")).unwrap();
+    assert!(e.contains("pub static ENTRY_POINTS: [EntryPoint; "), "{e}");
+    assert!(e.contains("name: \"miopenCreate\""), "{e}");
+    syn::parse_file(&b).unwrap();
+    syn::parse_file(&e).unwrap();
     let s = std::fs::read_to_string(d.path().join("out/stubs.rs")).unwrap();
-    assert!(s.contains("pub type miopenStatus_t = ::std::os::raw::c_uint;"), "{s}");
-    assert!(!s.contains("pub enum"), "enums must not be Rust enums:\n{s}");
     assert!(
         s.contains("pub unsafe extern \"C\" fn miopenCreate(handle: *mut miopenHandle_t) -> miopenStatus_t"),
         "{s}"
@@ -133,12 +142,12 @@ fn stubs_bind_enums_as_integers_and_call_impl() {
     assert!(s.contains("crate::fast_path!(impls::miopenCreate_impl, miopenCreate__routed)"), "{s}");
     // Not in the forwarding table: the routed body traces, then calls Private.
     assert!(s.contains("crate::runtime::route(0);\n    impls::miopenCreate_impl(handle)"), "{s}");
-    assert!(!s.contains("crate::forward::entry::"), "{s}");
+    assert!(!s.contains("::entry::"), "{s}");
     // miopenGetErrorString is an after-hook: Private's text, then the hook may prefix it.
     assert!(s.contains("let result = impls::miopenGetErrorString_impl(error);"), "{s}");
     // Arguments go on without casts: the hooks and handlers are compiled
     // against these very types (a prototype they do not match fails to build).
-    assert!(s.contains("crate::forward::hooks::miopenGetErrorString(error, result)"), "{s}");
+    assert!(s.contains("crate::forward::hooks::miopenGetErrorString(crate::runtime::config(), error, result)"), "{s}");
     assert!(!s.contains(" as _"), "{s}");
     assert!(s.contains("jmp *miopenHiddenThing_impl@GOTPCREL(%rip)"), "{s}");
     // The generated file must itself be valid Rust.

@@ -27,7 +27,7 @@ use std::time::Instant;
 
 use clap::{ArgGroup, Args};
 
-use crate::cli::Exit;
+use crate::exit::Exit;
 use crate::header::{self, ParseOptions};
 
 pub use report::Report;
@@ -90,7 +90,7 @@ implementation sources: definitions, internal declarations and call sites, using
 generated block `extern \"C\" decltype(miopenFoo) miopenFoo_impl;`. Exported C functions the header \
 does not declare (survivors) are renamed too and reported. A collision (an existing miopenFoo_impl \
 identifier) writes nothing and fails the command.",
-    after_help = crate::cli::EXIT_STATUS_HELP,
+    after_help = crate::exit::EXIT_STATUS_HELP,
     group(ArgGroup::new("mode").required(true).args(["output", "in_place", "check"]))
 )]
 pub struct RenameArgs {

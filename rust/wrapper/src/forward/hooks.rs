@@ -1,20 +1,27 @@
 //! Entry points observed while forwarding is enabled (the forwarding
 //! table's `HOOKS`); the call itself always runs on MIOpen Private.
 
-use super::miopen_sys as sys;
+use miopen_forwarding_core::{Config, Mode};
 
-/// `miopenDestroy`: release the handle's hipDNN handle and cached plans
-/// before MIOpen Private destroys it (its address may be reused).
+use super::miopen_sys as sys;
+use crate::diagnostics;
+
+/// `miopenDestroy`: release the handle's hipDNN handle and cached plans,
+/// every group's, before MIOpen Private destroys it (its address may be reused).
 #[allow(non_snake_case)]
-pub fn miopenDestroy(handle: sys::miopenHandle_t) {
-    if crate::runtime::config().mode != miopen_forwarding_core::Mode::Enabled {
+pub fn miopenDestroy(config: &Config, handle: sys::miopenHandle_t) {
+    if config.mode != Mode::Enabled {
         return;
     }
-    let released = std::panic::catch_unwind(|| {
-        super::parity::release(handle);
-        super::state::release(super::backend::loaded(), handle)
-    });
-    if let Ok((plans, true)) = released {
+    let h = handle as usize;
+    let released = diagnostics::boundary(
+        || {
+            super::conv::release(h);
+            Some(super::common::release(h))
+        },
+        || None,
+    );
+    if let Some((plans, true)) = released {
         crate::trace::info(format_args!("miopenDestroy: released {plans} cached plan(s) and the hipDNN handle"));
     }
 }
@@ -26,9 +33,10 @@ pub fn miopenDestroy(handle: sys::miopenHandle_t) {
 /// `text` is what MIOpen Private's `miopenGetErrorString` returned.
 #[allow(non_snake_case)]
 pub unsafe fn miopenGetErrorString(
+    _config: &Config,
     error: sys::miopenStatus_t,
     text: *const std::ffi::c_char,
 ) -> *const std::ffi::c_char {
     // SAFETY: forwarded from the caller's contract.
-    std::panic::catch_unwind(|| unsafe { super::last_error::error_string(error, text) }).unwrap_or(text)
+    diagnostics::boundary(|| unsafe { super::last_error::error_string(error, text) }, || text)
 }

@@ -50,8 +50,7 @@ thread_local! {
 
 /// The entry point's name as a C string (from the generated table).
 fn c_name(index: usize) -> &'static CStr {
-    crate::entry_points()
-        .get(index)
+    crate::entry_points::get(index)
         .and_then(|e| CStr::from_bytes_with_nul(e.c_name.as_bytes()).ok())
         .unwrap_or(c"<unknown entry point>")
 }
@@ -113,23 +112,26 @@ pub unsafe extern "C" fn miopenGetLastForwardedError(error: *mut ForwardedError)
     if error.is_null() {
         return miopen::BAD_PARM;
     }
-    let filled = std::panic::catch_unwind(|| {
-        LAST.try_with(|l| {
-            let l = l.borrow();
-            ForwardedError {
-                outcome: l.outcome,
-                hipdnn_status: l.hipdnn_status,
-                status: l.status,
-                entry_point: if l.outcome == OUTCOME_NONE { ptr::null() } else { l.entry_point.as_ptr() },
-                // Points into this thread's record: valid until the next
-                // forwarding-set call on this thread.
-                message: l.message.as_ptr(),
-            }
-        })
-        .ok()
-    });
+    let filled = crate::diagnostics::boundary(
+        || {
+            LAST.try_with(|l| {
+                let l = l.borrow();
+                ForwardedError {
+                    outcome: l.outcome,
+                    hipdnn_status: l.hipdnn_status,
+                    status: l.status,
+                    entry_point: if l.outcome == OUTCOME_NONE { ptr::null() } else { l.entry_point.as_ptr() },
+                    // Points into this thread's record: valid until the next
+                    // forwarding-set call on this thread.
+                    message: l.message.as_ptr(),
+                }
+            })
+            .ok()
+        },
+        || None,
+    );
     match filled {
-        Ok(Some(e)) => {
+        Some(e) => {
             // SAFETY: checked non-null; the caller's struct.
             unsafe { error.write(e) };
             miopen::SUCCESS

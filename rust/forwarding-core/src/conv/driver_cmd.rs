@@ -8,8 +8,7 @@
 //! `MIOPEN_LOG_DRIVER_CMD`); the test bed's MIOpen writes it the same way and
 //! `test/forwarding/check_environment.py` compares the two byte for byte.
 
-use crate::conv::{miopen_mode, miopen_type, Problem, Tensor};
-use crate::table::Direction;
+use super::{miopen_mode, miopen_type, Direction, Problem, Tensor};
 
 /// Which of MIOpen's logging helpers writes the line (its name is in it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! The convolution problem model: MIOpen descriptor fields in, a hipDNN
-//! graph spec or a decline reason out.
+//! graph spec or a decline reason out (the `convolution` group).
 //!
 //! The wrapper reads the descriptors through MIOpen Private's getters and
 //! hands the plain values here; this module decides whether hipDNN can
@@ -7,32 +7,58 @@
 //! it cannot prove equal is declined with a cause, and MIOpen Private runs
 //! the call (and returns its own status for an invalid problem).
 
-use crate::table::Direction;
+pub mod driver_cmd;
 
-/// MIOpen's `miopenDataType_t` values the model knows by name.
-pub mod miopen_type {
-    pub const HALF: u32 = 0;
-    pub const FLOAT: u32 = 1;
-    pub const INT32: u32 = 2;
-    pub const INT8: u32 = 3;
-    pub const BFLOAT16: u32 = 5;
-    pub const DOUBLE: u32 = 6;
-    pub const FLOAT8: u32 = 7;
-    pub const BFLOAT8: u32 = 8;
-    pub const INT64: u32 = 9;
+pub use crate::tensor::{decline, miopen_type, Decline, ElemType, Tensor, TensorSpec};
 
-    pub fn name(t: u32) -> &'static str {
-        match t {
-            HALF => "miopenHalf",
-            FLOAT => "miopenFloat",
-            INT32 => "miopenInt32",
-            INT8 => "miopenInt8",
-            BFLOAT16 => "miopenBFloat16",
-            DOUBLE => "miopenDouble",
-            FLOAT8 => "miopenFloat8",
-            BFLOAT8 => "miopenBFloat8",
-            INT64 => "miopenInt64",
-            _ => "unknown type",
+/// Convolution direction, in MIOpen's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Direction {
+    Forward,
+    BackwardData,
+    BackwardWeights,
+}
+
+impl Direction {
+    pub const ALL: [Direction; 3] = [Direction::Forward, Direction::BackwardData, Direction::BackwardWeights];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::Forward => "forward",
+            Direction::BackwardData => "backward-data",
+            Direction::BackwardWeights => "backward-weights",
+        }
+    }
+
+    /// MIOpen's names of the (x, w, y) data of the direction, as its API
+    /// names the arguments (`dx`, `dw`, `dy` for the gradients); a
+    /// descriptor is the name with `Desc`.
+    pub fn data_names(self) -> [&'static str; 3] {
+        match self {
+            Direction::Forward => ["x", "w", "y"],
+            Direction::BackwardData => ["dx", "w", "dy"],
+            Direction::BackwardWeights => ["x", "dw", "dy"],
+        }
+    }
+
+    /// (x, w, y) in the (a, b, c) order of the direction's query calls
+    /// (`GetWorkSpaceSize`, `GetSolution*`, `Immediate`'s descriptors):
+    /// forward (w, x, y), backward-data (dy, w, dx), backward-weights
+    /// (dy, x, dw).
+    pub fn query_order<T: Copy>(self, [x, w, y]: [T; 3]) -> [T; 3] {
+        match self {
+            Direction::Forward => [w, x, y],
+            Direction::BackwardData => [y, w, x],
+            Direction::BackwardWeights => [y, x, w],
+        }
+    }
+
+    /// The inverse of [`Direction::query_order`]: (a, b, c) to (x, w, y).
+    pub fn from_query_order<T: Copy>(self, [a, b, c]: [T; 3]) -> [T; 3] {
+        match self {
+            Direction::Forward => [b, a, c],
+            Direction::BackwardData => [c, b, a],
+            Direction::BackwardWeights => [b, c, a],
         }
     }
 }
@@ -51,35 +77,6 @@ pub mod miopen_activation {
     pub const RELU: u32 = 3;
     pub const CLIPPEDRELU: u32 = 7;
     pub const CLAMP: u32 = 10;
-}
-
-/// Element types hipDNN computes for convolutions (the wrapper maps them to
-/// hipDNN's numbers).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ElemType {
-    F32,
-    F16,
-    BF16,
-}
-
-impl ElemType {
-    pub fn from_miopen(t: u32) -> Option<ElemType> {
-        match t {
-            miopen_type::FLOAT => Some(ElemType::F32),
-            miopen_type::HALF => Some(ElemType::F16),
-            miopen_type::BFLOAT16 => Some(ElemType::BF16),
-            _ => None,
-        }
-    }
-}
-
-/// A tensor descriptor as MIOpen reports it (logical N, C, spatial order;
-/// the layout is in the strides, counted in elements).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Tensor {
-    pub dtype: u32,
-    pub dims: Vec<i64>,
-    pub strides: Vec<i64>,
 }
 
 /// A convolution descriptor as MIOpen reports it.
@@ -126,21 +123,6 @@ pub struct Fusion {
     pub activation: Activation,
 }
 
-/// Why a problem stays on MIOpen Private. The text is the routing trace's
-/// `declined: <cause>`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Decline(pub String);
-
-impl std::fmt::Display for Decline {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-fn decline<T>(cause: impl Into<String>) -> Result<T, Decline> {
-    Err(Decline(cause.into()))
-}
-
 /// Unique ids of the graph's tensors (also the variant-pack keys).
 pub mod uid {
     pub const X: i64 = 1;
@@ -149,17 +131,6 @@ pub mod uid {
     pub const BIAS: i64 = 4;
     pub const CONV_OUT: i64 = 5;
     pub const ADD_OUT: i64 = 6;
-}
-
-/// A tensor of the hipDNN graph.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct TensorSpec {
-    pub uid: i64,
-    pub name: &'static str,
-    pub dtype: ElemType,
-    pub dims: Vec<i64>,
-    pub strides: Vec<i64>,
-    pub is_virtual: bool,
 }
 
 /// The fused tail of a conv -> [bias add] -> ReLU graph. Clips are stored as

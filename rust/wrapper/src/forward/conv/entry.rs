@@ -1,27 +1,32 @@
-//! One function per forwarded entry point, with the entry point's name and
-//! C arguments (as the wrapper's committed bindings type them). The
-//! generated routed body calls it and runs MIOpen Private on `None`. Each
-//! maps its arguments onto forward naming and one handler in [`super::calls`].
+//! One function per forwarded convolution entry point, with the entry
+//! point's name and C arguments (as the bindings type them), after the
+//! entry point's index and the configuration. The generated routed body
+//! calls it and runs MIOpen Private on `None`. Each maps its arguments onto
+//! forward naming and one handler in [`super::handlers`].
 #![allow(non_snake_case, clippy::too_many_arguments)]
 
 use std::ffi::{c_int, c_void};
 
-use miopen_forwarding_core::driver_cmd::CmdKind;
-use miopen_forwarding_core::Direction;
+use miopen_forwarding_core::conv::driver_cmd::CmdKind;
+use miopen_forwarding_core::conv::Direction;
+use miopen_forwarding_core::Config;
 
-use super::calls::{self, Buffers, Conv, Fused, Workspace};
 use super::find_mode;
-use super::miopen_sys as sys;
+use super::handlers::{self as calls, Buffers, Conv, Fused};
+use super::logging::run_logging_cmd;
 use super::read::Tensors;
+use crate::forward::common::{run, Workspace};
+use crate::forward::miopen_sys as sys;
 
+type Cfg = &'static Config;
 type H = sys::miopenHandle_t;
 type Td = sys::miopenTensorDescriptor_t;
 type Cd = sys::miopenConvolutionDescriptor_t;
 type In = *const c_void;
 type Out = *mut c_void;
 
-fn conv(dir: Direction, handle: H, x: Td, w: Td, y: Td, cd: Cd) -> Conv {
-    Conv { dir, handle, t: Tensors { x, w, y }, cd }
+fn conv(config: Cfg, dir: Direction, handle: H, x: Td, w: Td, y: Td, cd: Cd) -> Conv {
+    Conv { config, dir, handle, t: Tensors { x, w, y }, cd }
 }
 
 fn bufs(x: In, w: In, y: In) -> Buffers {
@@ -32,35 +37,37 @@ fn ws(ptr: Out, size: usize) -> Workspace {
     Workspace { ptr, size }
 }
 
-/// Query calls take (a, b, c) = forward (w, x, y), backward-data (dy, w, dx),
-/// backward-weights (dy, x, dw); this returns forward naming (x, w, y).
-fn named(dir: Direction, a: Td, b: Td, c: Td) -> (Td, Td, Td) {
-    match dir {
-        Direction::Forward => (b, a, c),
-        Direction::BackwardData => (c, b, a),
-        Direction::BackwardWeights => (b, c, a),
-    }
-}
-
-fn query(dir: Direction, handle: H, a: Td, b: Td, cd: Cd, c: Td) -> Conv {
-    let (x, w, y) = named(dir, a, b, c);
-    conv(dir, handle, x, w, y, cd)
+/// A query call's descriptors, which come in the direction's query order
+/// (`Direction::query_order`).
+fn query(config: Cfg, dir: Direction, handle: H, a: Td, b: Td, cd: Cd, c: Td) -> Conv {
+    let [x, w, y] = dir.from_query_order([a, b, c]);
+    conv(config, dir, handle, x, w, y, cd)
 }
 
 /// The five query entry points of one direction. Their C arguments are
-/// (handle, a, b, convDesc, c, ...) in the query order of [`named`].
+/// (handle, a, b, convDesc, c, ...) in the direction's query order.
 macro_rules! query_entries {
     ($dir:expr, $ws:ident, $count:ident, $solutions:ident, $solution_ws:ident, $compile:ident $(,)?) => {
-        pub fn $ws(index: usize, handle: H, a: Td, b: Td, cd: Cd, c: Td, out: *mut usize) -> Option<u32> {
-            super::run(index, || calls::workspace_size(&query($dir, handle, a, b, cd, c), out))
+        pub fn $ws(index: usize, config: Cfg, handle: H, a: Td, b: Td, cd: Cd, c: Td, out: *mut usize) -> Option<u32> {
+            run(index, config, || calls::workspace_size(&query(config, $dir, handle, a, b, cd, c), out))
         }
 
-        pub fn $count(index: usize, handle: H, a: Td, b: Td, cd: Cd, c: Td, out: *mut usize) -> Option<u32> {
-            super::run(index, || calls::solution_count(&query($dir, handle, a, b, cd, c), out))
+        pub fn $count(
+            index: usize,
+            config: Cfg,
+            handle: H,
+            a: Td,
+            b: Td,
+            cd: Cd,
+            c: Td,
+            out: *mut usize,
+        ) -> Option<u32> {
+            run(index, config, || calls::solution_count(&query(config, $dir, handle, a, b, cd, c), out))
         }
 
         pub fn $solutions(
             index: usize,
+            config: Cfg,
             handle: H,
             a: Td,
             b: Td,
@@ -70,11 +77,12 @@ macro_rules! query_entries {
             count: *mut usize,
             solutions: *mut sys::miopenConvSolution_t,
         ) -> Option<u32> {
-            super::run(index, || calls::solutions(&query($dir, handle, a, b, cd, c), max, count, solutions))
+            run(index, config, || calls::solutions(&query(config, $dir, handle, a, b, cd, c), max, count, solutions))
         }
 
         pub fn $solution_ws(
             index: usize,
+            config: Cfg,
             handle: H,
             a: Td,
             b: Td,
@@ -83,11 +91,11 @@ macro_rules! query_entries {
             id: u64,
             out: *mut usize,
         ) -> Option<u32> {
-            super::run(index, || calls::solution_workspace(&query($dir, handle, a, b, cd, c), id, out))
+            run(index, config, || calls::solution_workspace(&query(config, $dir, handle, a, b, cd, c), id, out))
         }
 
-        pub fn $compile(index: usize, handle: H, a: Td, b: Td, cd: Cd, c: Td, id: u64) -> Option<u32> {
-            super::run(index, || calls::compile(&query($dir, handle, a, b, cd, c), id))
+        pub fn $compile(index: usize, config: Cfg, handle: H, a: Td, b: Td, cd: Cd, c: Td, id: u64) -> Option<u32> {
+            run(index, config, || calls::compile(&query(config, $dir, handle, a, b, cd, c), id))
         }
     };
 }
@@ -119,6 +127,7 @@ query_entries!(
 
 pub fn miopenConvolutionForward(
     index: usize,
+    config: Cfg,
     handle: H,
     alpha: In,
     xDesc: Td,
@@ -133,14 +142,15 @@ pub fn miopenConvolutionForward(
     workSpace: Out,
     workSpaceSize: usize,
 ) -> Option<u32> {
-    let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
-    super::run_logging_cmd(index, &c, CmdKind::Run, || {
+    let c = conv(config, Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
+    run_logging_cmd(index, &c, CmdKind::Run, || {
         calls::compute(&c, algo, alpha, beta, &bufs(x, w, y as In), &ws(workSpace, workSpaceSize))
     })
 }
 
 pub fn miopenFindConvolutionForwardAlgorithm(
     index: usize,
+    config: Cfg,
     handle: H,
     xDesc: Td,
     x: In,
@@ -156,9 +166,9 @@ pub fn miopenFindConvolutionForwardAlgorithm(
     workSpaceSize: usize,
     _exhaustiveSearch: bool,
 ) -> Option<u32> {
-    let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
+    let c = conv(config, Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
     let b = bufs(x, w, y as In);
-    super::run_logging_cmd(index, &c, CmdKind::Find, || {
+    run_logging_cmd(index, &c, CmdKind::Find, || {
         find_mode::declined_by_descriptor(convDesc).unwrap_or_else(|| {
             calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
         })
@@ -167,6 +177,7 @@ pub fn miopenFindConvolutionForwardAlgorithm(
 
 pub fn miopenConvolutionForwardImmediate(
     index: usize,
+    config: Cfg,
     handle: H,
     wDesc: Td,
     w: In,
@@ -179,15 +190,16 @@ pub fn miopenConvolutionForwardImmediate(
     workSpaceSize: usize,
     solution_id: u64,
 ) -> Option<u32> {
-    let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
+    let c = conv(config, Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
     let b = bufs(x, w, y as In);
-    super::run_logging_cmd(index, &c, CmdKind::Immediate, || {
+    run_logging_cmd(index, &c, CmdKind::Immediate, || {
         calls::immediate(&c, &b, &ws(workSpace, workSpaceSize), solution_id)
     })
 }
 
 pub fn miopenConvolutionBackwardData(
     index: usize,
+    config: Cfg,
     handle: H,
     alpha: In,
     dyDesc: Td,
@@ -202,14 +214,15 @@ pub fn miopenConvolutionBackwardData(
     workSpace: Out,
     workSpaceSize: usize,
 ) -> Option<u32> {
-    let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
-    super::run_logging_cmd(index, &c, CmdKind::Run, || {
+    let c = conv(config, Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
+    run_logging_cmd(index, &c, CmdKind::Run, || {
         calls::compute(&c, algo, alpha, beta, &bufs(dx, w, dy as In), &ws(workSpace, workSpaceSize))
     })
 }
 
 pub fn miopenFindConvolutionBackwardDataAlgorithm(
     index: usize,
+    config: Cfg,
     handle: H,
     dyDesc: Td,
     dy: In,
@@ -225,9 +238,9 @@ pub fn miopenFindConvolutionBackwardDataAlgorithm(
     workSpaceSize: usize,
     _exhaustiveSearch: bool,
 ) -> Option<u32> {
-    let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
+    let c = conv(config, Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
     let b = bufs(dx, w, dy as In);
-    super::run_logging_cmd(index, &c, CmdKind::Find, || {
+    run_logging_cmd(index, &c, CmdKind::Find, || {
         find_mode::declined_by_descriptor(convDesc).unwrap_or_else(|| {
             calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
         })
@@ -236,6 +249,7 @@ pub fn miopenFindConvolutionBackwardDataAlgorithm(
 
 pub fn miopenConvolutionBackwardDataImmediate(
     index: usize,
+    config: Cfg,
     handle: H,
     dyDesc: Td,
     dy: In,
@@ -248,15 +262,16 @@ pub fn miopenConvolutionBackwardDataImmediate(
     workSpaceSize: usize,
     solution_id: u64,
 ) -> Option<u32> {
-    let c = conv(Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
+    let c = conv(config, Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
     let b = bufs(dx, w, dy as In);
-    super::run_logging_cmd(index, &c, CmdKind::Immediate, || {
+    run_logging_cmd(index, &c, CmdKind::Immediate, || {
         calls::immediate(&c, &b, &ws(workSpace, workSpaceSize), solution_id)
     })
 }
 
 pub fn miopenConvolutionBackwardWeights(
     index: usize,
+    config: Cfg,
     handle: H,
     alpha: In,
     dyDesc: Td,
@@ -271,14 +286,15 @@ pub fn miopenConvolutionBackwardWeights(
     workSpace: Out,
     workSpaceSize: usize,
 ) -> Option<u32> {
-    let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
-    super::run_logging_cmd(index, &c, CmdKind::Run, || {
+    let c = conv(config, Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
+    run_logging_cmd(index, &c, CmdKind::Run, || {
         calls::compute(&c, algo, alpha, beta, &bufs(x, dw, dy as In), &ws(workSpace, workSpaceSize))
     })
 }
 
 pub fn miopenFindConvolutionBackwardWeightsAlgorithm(
     index: usize,
+    config: Cfg,
     handle: H,
     dyDesc: Td,
     dy: In,
@@ -294,9 +310,9 @@ pub fn miopenFindConvolutionBackwardWeightsAlgorithm(
     workSpaceSize: usize,
     _exhaustiveSearch: bool,
 ) -> Option<u32> {
-    let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
+    let c = conv(config, Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
     let b = bufs(x, dw, dy as In);
-    super::run_logging_cmd(index, &c, CmdKind::Find, || {
+    run_logging_cmd(index, &c, CmdKind::Find, || {
         find_mode::declined_by_descriptor(convDesc).unwrap_or_else(|| {
             calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
         })
@@ -305,6 +321,7 @@ pub fn miopenFindConvolutionBackwardWeightsAlgorithm(
 
 pub fn miopenConvolutionBackwardWeightsImmediate(
     index: usize,
+    config: Cfg,
     handle: H,
     dyDesc: Td,
     dy: In,
@@ -317,15 +334,16 @@ pub fn miopenConvolutionBackwardWeightsImmediate(
     workSpaceSize: usize,
     solution_id: u64,
 ) -> Option<u32> {
-    let c = conv(Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
+    let c = conv(config, Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
     let b = bufs(x, dw, dy as In);
-    super::run_logging_cmd(index, &c, CmdKind::Immediate, || {
+    run_logging_cmd(index, &c, CmdKind::Immediate, || {
         calls::immediate(&c, &b, &ws(workSpace, workSpaceSize), solution_id)
     })
 }
 
 pub fn miopenConvolutionBiasActivationForward(
     index: usize,
+    config: Cfg,
     handle: H,
     alpha1: In,
     xDesc: Td,
@@ -345,8 +363,8 @@ pub fn miopenConvolutionBiasActivationForward(
     yDesc: Td,
     y: Out,
 ) -> Option<u32> {
-    super::run(index, || {
-        let c = conv(Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
+    run(index, config, || {
+        let c = conv(config, Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
         let f = Fused { alpha1, alpha2, z, bias_desc: biasDesc, bias, activation: activationDesc };
         calls::bias_activation(&c, algo, &f, &bufs(x, w, y as In), &ws(workspace, workspaceSizeInBytes))
     })

@@ -1,5 +1,5 @@
-//! The handler of each kind of forwarded entry point (the forwarding
-//! table's `Handler`), written once for all three directions.
+//! The handler of each kind of forwarded convolution entry point, written
+//! once for all three directions.
 //!
 //! Every handler first decides from the arguments whether hipDNN can run
 //! the call exactly (a decline leaves it to MIOpen Private, which returns
@@ -10,27 +10,27 @@
 //! is never short on either path, and every solution id handed out is one
 //! MIOpen Private accepts.
 
-use std::borrow::Cow;
 use std::cell::RefCell;
 use std::ffi::c_void;
 use std::rc::Rc;
-use std::sync::Arc;
 use std::time::Instant;
 
-use hipdnn_backend::abi::{status as hstatus, Handle};
-use hipdnn_backend::api::Api;
-use miopen_forwarding_core::conv::{self, uid, Fusion, Problem};
-use miopen_forwarding_core::status::{self, miopen};
-use miopen_forwarding_core::Direction;
+use miopen_forwarding_core::conv::{self, uid, Direction, Fusion, Problem};
+use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::status::miopen;
+use miopen_forwarding_core::Config;
 
-use super::graph::{self, BuildError, Failure, Plan};
-use super::miopen_sys as sys;
 use super::read::{self, Tensors};
-use super::state::{PlanKey, Unready};
-use super::{backend, note, parity, private, state, Outcome};
+use super::{graph, parity, private};
+use crate::forward::common::graph as common_graph;
+use crate::forward::common::steps::{self, declined, failed, flatten, misaligned, private_ok, success, Ready, Step};
+use crate::forward::common::{note, Outcome, Workspace};
+use crate::forward::miopen_sys as sys;
 
-/// The descriptors every handler of a convolution problem has.
+/// The descriptors every handler of a convolution problem has, and the
+/// configuration the call runs under.
 pub struct Conv {
+    pub config: &'static Config,
     pub dir: Direction,
     pub handle: sys::miopenHandle_t,
     pub t: Tensors,
@@ -50,45 +50,10 @@ impl Buffers {
     }
 
     /// Why hipDNN would reject one of the pointers for its tensor's
-    /// alignment (`graph::DATA_ALIGNMENT`), named as the direction names it.
+    /// alignment, named as the direction names it.
     fn misaligned(&self, d: Direction) -> Option<String> {
-        let names = read::data_names(d);
-        [self.x, self.w, self.y].iter().zip(names).find_map(|(&p, name)| misaligned(p, name))
+        [self.x, self.w, self.y].iter().zip(d.data_names()).find_map(|(&p, name)| misaligned(p, name))
     }
-}
-
-/// The decline of a data pointer that is not a multiple of the alignment
-/// hipDNN's tensors have, or `None`. MIOpen runs such a pointer (an fp16
-/// view at an odd element offset); hipDNN's backend fails it at execute.
-fn misaligned(p: *const c_void, name: &str) -> Option<String> {
-    let offset = p as usize % graph::DATA_ALIGNMENT;
-    (offset != 0).then(|| {
-        format!("{name} is not {}-byte aligned (offset {offset}; hipDNN's tensors require it)", graph::DATA_ALIGNMENT)
-    })
-}
-
-/// The caller's workspace.
-pub struct Workspace {
-    pub ptr: *mut c_void,
-    pub size: usize,
-}
-
-type Step<T> = Result<T, Outcome>;
-
-fn declined<T>(cause: impl Into<String>) -> Step<T> {
-    Err(Outcome::Declined(cause.into()))
-}
-
-fn failed(f: Failure) -> Outcome {
-    Outcome::Failed {
-        status: status::to_miopen(f.status),
-        hipdnn: f.status,
-        why: format!("hipDNN {} failed: {}: {}", f.step, hstatus::name(f.status), f.message),
-    }
-}
-
-fn flatten(r: Step<Outcome>) -> Outcome {
-    r.unwrap_or_else(|o| o)
 }
 
 /// This thread's descriptor reads and its last translated problem. Every
@@ -115,55 +80,23 @@ fn spec_of(c: &Conv) -> Step<Rc<PlanKey>> {
         read::problem_into(c.dir, &c.t, c.cd, p).or_else(declined)?;
         let h = c.handle as usize;
         if let Some((seen, key)) = last {
-            if key.0 == h && seen == p {
+            if key.handle == h && seen == p {
                 return Ok(Rc::clone(key));
             }
         }
-        let key = Rc::new((h, conv::translate(p).or_else(|d| declined(d.0))?));
+        let key = Rc::new(plan_key(h, conv::translate(p).or_else(|d| declined(d.0))?));
         *last = Some((p.clone(), Rc::clone(&key)));
         Ok(key)
     })
 }
 
-/// A plan ready to run on the MIOpen handle's hipDNN handle.
-struct Ready {
-    hd: Handle,
-    plan: Arc<Plan>,
-    hit: bool,
+fn plan_key(handle: usize, spec: conv::GraphSpec) -> PlanKey {
+    PlanKey { handle, graph: GraphKey::Conv(spec) }
 }
 
-impl Ready {
-    fn note(&self) -> &'static str {
-        if self.hit {
-            "plan cache hit"
-        } else {
-            "plan cache miss"
-        }
-    }
-}
-
-fn api() -> Step<&'static Api> {
-    backend::api().map_err(|e| Outcome::Failed {
-        status: status::UNAVAILABLE,
-        hipdnn: super::last_error::NO_HIPDNN_STATUS,
-        why: format!("hipDNN backend unavailable: {e}"),
-    })
-}
-
-fn ready(key: Rc<PlanKey>) -> Step<Ready> {
-    if let Some((hd, plan)) = state::from_slot(&key) {
-        return Ok(Ready { hd, plan, hit: true });
-    }
-    match state::ready(api()?, &key) {
-        Ok((hd, l)) => {
-            let hit = l.is_hit();
-            Ok(Ready { hd, plan: l.into_value(), hit })
-        }
-        Err(Unready::NotAHandle) => declined("the handle is not readable (MIOpen decides)"),
-        Err(Unready::Handle(f) | Unready::Build(BuildError::Failed(f))) => Err(failed(f)),
-        // Nothing ran: hipDNN cannot run the problem, MIOpen can.
-        Err(Unready::Build(BuildError::NoEngine(why))) => declined(why),
-    }
+/// The plan of a convolution graph (its operations built by [`graph::operations`]).
+fn ready(c: &Conv, key: &Rc<PlanKey>) -> Step<Ready> {
+    steps::ready(c.config, key, graph::operations)
 }
 
 fn unit_scales(alpha: *const c_void, beta: *const c_void) -> Step<()> {
@@ -178,15 +111,6 @@ fn unit_scales(alpha: *const c_void, beta: *const c_void) -> Step<()> {
     Ok(())
 }
 
-fn check_workspace(r: &Ready, ws: &Workspace) -> Step<()> {
-    let need = r.plan.workspace;
-    if need > 0 && (ws.ptr.is_null() || ws.size < need) {
-        let have = if ws.ptr.is_null() { 0 } else { ws.size };
-        return declined(format!("workspace of {have} bytes < the {need} the hipDNN plan needs"));
-    }
-    Ok(())
-}
-
 /// The plan of a plain call, checked against the caller's buffers and workspace.
 fn plain_ready(c: &Conv, spec: Rc<PlanKey>, b: &Buffers, ws: &Workspace) -> Step<Ready> {
     if b.any_null() {
@@ -195,26 +119,13 @@ fn plain_ready(c: &Conv, spec: Rc<PlanKey>, b: &Buffers, ws: &Workspace) -> Step
     if let Some(why) = b.misaligned(c.dir) {
         return declined(why);
     }
-    let r = ready(spec)?;
-    check_workspace(&r, ws)?;
+    let r = ready(c, &spec)?;
+    r.fits(ws)?;
     Ok(r)
 }
 
 fn run_plain(r: &Ready, b: &Buffers, ws: &Workspace) -> Step<()> {
-    graph::execute(&r.plan, r.hd, &[uid::X, uid::W, uid::Y], &[b.x, b.w, b.y], ws.ptr).map_err(failed)
-}
-
-fn success(note: impl Into<Cow<'static, str>>) -> Outcome {
-    Outcome::Forwarded { status: miopen::SUCCESS, note: note.into() }
-}
-
-/// MIOpen Private's answer to a query, or a decline that lets it answer.
-fn private_ok(s: u32) -> Step<()> {
-    if s == miopen::SUCCESS {
-        Ok(())
-    } else {
-        declined(format!("MIOpen rejects the problem ({}; MIOpen decides)", miopen::name(s)))
-    }
+    common_graph::execute(&r.plan, r.hd, &[uid::X, uid::W, uid::Y], &[b.x, b.w, b.y], ws.ptr).map_err(failed)
 }
 
 /// `miopenConvolution{Forward,BackwardData,BackwardWeights}`.
@@ -265,12 +176,12 @@ pub fn workspace_size(c: &Conv, out: *mut usize) -> Outcome {
         }
         let spec = spec_of(c)?;
         let private = private_workspace(c)?;
-        let r = ready(spec)?;
+        let r = ready(c, &spec)?;
         let fused = fused_workspace(c);
         let size = private.max(r.plan.workspace).max(fused);
         // SAFETY: checked non-null; the caller's out-parameter.
         unsafe { *out = size };
-        Ok(success(note(|| {
+        Ok(success(note(c.config, || {
             format!("{size} bytes (plan {}, fused plan {fused}, MIOpen {private}); {}", r.plan.workspace, r.note())
         })))
     })())
@@ -295,7 +206,7 @@ fn fused_workspace(c: &Conv) -> usize {
     let relu = conv::Activation { mode: conv::miopen_activation::RELU, alpha: 0.0, beta: 0.0 };
     let fusion = Fusion { bias: Some(bias), has_z: false, activation: relu };
     match conv::translate_fused(&p, &fusion) {
-        Ok(spec) => ready(Rc::new((c.handle as usize, spec))).map_or(0, |r| r.plan.workspace),
+        Ok(spec) => ready(c, &Rc::new(plan_key(c.handle as usize, spec))).map_or(0, |r| r.plan.workspace),
         Err(_) => 0,
     }
 }
@@ -335,7 +246,7 @@ pub fn find(
             perf.write(result);
             *returned = 1;
         }
-        Ok(success(note(|| format!("1 result (Direct, {memory} bytes, {ms:.3} ms); {}", r.note()))))
+        Ok(success(note(c.config, || format!("1 result (Direct, {memory} bytes, {ms:.3} ms); {}", r.note()))))
     })())
 }
 
@@ -365,7 +276,7 @@ pub fn solutions(c: &Conv, max: usize, count: *mut usize, out: *mut sys::miopenC
     flatten((|| {
         let spec = spec_of(c)?;
         private_ok(private::solutions(c.dir, c.handle, c.t.query_order(c.dir), c.cd, max, count, out))?;
-        let r = ready(spec)?;
+        let r = ready(c, &spec)?;
         // SAFETY: MIOpen succeeded, so `count` is valid and `out` holds that many.
         let n = unsafe { *count }.min(max);
         for i in 0..n {
@@ -373,7 +284,9 @@ pub fn solutions(c: &Conv, max: usize, count: *mut usize, out: *mut sys::miopenC
             let s = unsafe { &mut *out.add(i) };
             s.workspace_size = s.workspace_size.max(r.plan.workspace);
         }
-        Ok(success(note(|| format!("{n} MIOpen solution ids, workspace >= plan {}; {}", r.plan.workspace, r.note()))))
+        Ok(success(note(c.config, || {
+            format!("{n} MIOpen solution ids, workspace >= plan {}; {}", r.plan.workspace, r.note())
+        })))
     })())
 }
 
@@ -385,11 +298,11 @@ pub fn solution_workspace(c: &Conv, id: u64, out: *mut usize) -> Outcome {
         }
         let spec = spec_of(c)?;
         let private = valid_solution(c, id)?;
-        let r = ready(spec)?;
+        let r = ready(c, &spec)?;
         let size = private.max(r.plan.workspace);
         // SAFETY: checked non-null.
         unsafe { *out = size };
-        Ok(success(note(|| format!("{size} bytes; {}", r.note()))))
+        Ok(success(note(c.config, || format!("{size} bytes; {}", r.note()))))
     })())
 }
 
@@ -399,8 +312,8 @@ pub fn compile(c: &Conv, id: u64) -> Outcome {
     flatten((|| {
         let spec = spec_of(c)?;
         valid_solution(c, id)?;
-        let r = ready(spec)?;
-        Ok(success(note(|| format!("plan ready; {}", r.note()))))
+        let r = ready(c, &spec)?;
+        Ok(success(note(c.config, || format!("plan ready; {}", r.note()))))
     })())
 }
 
@@ -436,17 +349,17 @@ pub fn bias_activation(c: &Conv, algo: u32, f: &Fused, b: &Buffers, ws: &Workspa
         if let Some(why) = b.misaligned(c.dir).or(bias_misaligned) {
             return declined(why);
         }
-        let key = Rc::new((c.handle as usize, spec));
+        let key = Rc::new(plan_key(c.handle as usize, spec));
         parity::algorithm(c, &key, algo, ws).or_else(declined)?;
-        let r = ready(key)?;
-        check_workspace(&r, ws)?;
+        let r = ready(c, &key)?;
+        r.fits(ws)?;
         let mut uids = vec![uid::X, uid::W, uid::Y];
         let mut ptrs = vec![b.x, b.w, b.y];
         if !f.bias.is_null() {
             uids.push(uid::BIAS);
             ptrs.push(f.bias as *mut c_void);
         }
-        graph::execute(&r.plan, r.hd, &uids, &ptrs, ws.ptr).map_err(failed)?;
+        common_graph::execute(&r.plan, r.hd, &uids, &ptrs, ws.ptr).map_err(failed)?;
         Ok(success(r.note()))
     })())
 }

@@ -13,8 +13,8 @@ use std::ffi::c_int;
 
 use miopen_forwarding_core::environment;
 
-use super::miopen_sys as sys;
-use super::Outcome;
+use crate::forward::common::Outcome;
+use crate::forward::miopen_sys as sys;
 
 /// The decline of a legacy Find whose descriptor asks for the exhaustive
 /// search, or `None` (other modes, or a descriptor MIOpen cannot read: the

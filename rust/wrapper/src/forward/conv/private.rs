@@ -2,9 +2,9 @@
 //! alongside its plan, per direction. The tensors come in the query order
 //! of [`super::read::Tensors::query_order`].
 
-use miopen_forwarding_core::Direction;
+use miopen_forwarding_core::conv::Direction;
 
-use super::miopen_sys as sys;
+use crate::forward::miopen_sys as sys;
 
 type Td = sys::miopenTensorDescriptor_t;
 type Cd = sys::miopenConvolutionDescriptor_t;

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use hipdnn_backend::api::Api;
 use hipdnn_backend::loader::{self, Backend, SearchInputs};
 
-use crate::runtime::write_stderr;
+use crate::diagnostics;
 
 static BACKEND: OnceLock<Result<&'static Backend, String>> = OnceLock::new();
 
@@ -34,7 +34,7 @@ fn load() -> Result<&'static Backend, String> {
     let inputs = SearchInputs::from_process(module_dir());
     let plan = loader::search_plan(&inputs);
     for w in &plan.warnings {
-        write_stderr(&format!("MIOpen(hipDNN wrapper): warning: {w}\n"));
+        diagnostics::warning(w);
     }
     match loader::open(&plan) {
         Ok(b) => {
@@ -44,10 +44,10 @@ fn load() -> Result<&'static Backend, String> {
         }
         Err(e) => {
             let status = miopen_forwarding_core::status::UNAVAILABLE;
-            write_stderr(&format!(
-                "MIOpen(hipDNN wrapper): error: MIOPEN_HIPDNN_FORWARDING=enabled but the hipDNN backend is \
-                 unavailable: {e}. Every call that would be forwarded fails with {}; to run everything on \
-                 MIOpen instead set MIOPEN_DISABLE_HIPDNN_FOR=* or MIOPEN_HIPDNN_FORWARDING=disabled.\n",
+            diagnostics::error(&format!(
+                "MIOPEN_HIPDNN_FORWARDING=enabled but the hipDNN backend is unavailable: {e}. Every call that \
+                 would be forwarded fails with {}; to run everything on MIOpen instead set \
+                 MIOPEN_DISABLE_HIPDNN_FOR=* or MIOPEN_HIPDNN_FORWARDING=disabled.",
                 miopen_forwarding_core::status::miopen::name(status)
             ));
             Err(e.to_string())

@@ -1,17 +1,22 @@
-//! Building a hipDNN execution plan from a [`GraphSpec`] through the backend
-//! descriptor API, in the order hipDNN's frontend lowers a convolution graph:
-//! tensors, operations, operation graph, heuristic (fallback mode), engine
-//! configurations, execution plan. Executing it builds a variant pack per
-//! call.
+//! Building a hipDNN execution plan through the backend descriptor API, in
+//! the order hipDNN's frontend lowers a graph: tensors, operations (the
+//! group's [`Operations`]), operation graph, heuristic (fallback mode),
+//! engine configurations, execution plan. Executing it builds a variant
+//! pack per call.
 
 use std::ffi::c_void;
 use std::ptr;
 
-use hipdnn_backend::abi::{attr, attr_type, conv_mode, data_type, descriptor_type, heur_mode, pointwise_mode};
+use hipdnn_backend::abi::{attr, attr_type, data_type, descriptor_type, heur_mode};
 use hipdnn_backend::abi::{status, Descriptor, Handle, Status};
 use hipdnn_backend::api::Api;
-use miopen_forwarding_core::conv::{ElemType, FusedSpec, GraphSpec, TensorSpec};
-use miopen_forwarding_core::Direction;
+use miopen_forwarding_core::graph_key::GraphKey;
+use miopen_forwarding_core::tensor::{ElemType, TensorSpec};
+
+/// A group's part of a graph: the operations (and the tensors they use) of
+/// its graph key, made with the builder. The group whose calls build the
+/// plan passes it; it is called for that group's keys only.
+pub type Operations = fn(&mut Builder, &GraphKey) -> Result<Vec<Descriptor>, Failure>;
 
 /// A hipDNN call that failed: which step, its status and the backend's message.
 #[derive(Debug, Clone)]
@@ -78,7 +83,7 @@ impl Drop for Released {
 }
 
 /// Descriptors under construction; released on any early return.
-struct Builder {
+pub struct Builder {
     api: &'static Api,
     owned: Vec<Descriptor>,
 }
@@ -93,11 +98,11 @@ impl Drop for Builder {
 }
 
 impl Builder {
-    fn fail(&self, step: &'static str, s: Status) -> Failure {
+    pub fn fail(&self, step: &'static str, s: Status) -> Failure {
         Failure { step, status: s, message: last_error(self.api) }
     }
 
-    fn check(&self, step: &'static str, s: Status) -> Result<(), Failure> {
+    pub fn check(&self, step: &'static str, s: Status) -> Result<(), Failure> {
         if s == status::SUCCESS {
             Ok(())
         } else {
@@ -105,7 +110,7 @@ impl Builder {
         }
     }
 
-    fn create(&mut self, ty: i32, step: &'static str) -> Result<Descriptor, Failure> {
+    pub fn create(&mut self, ty: i32, step: &'static str) -> Result<Descriptor, Failure> {
         let d = self.create_released(ty, step)?;
         let d = std::mem::ManuallyDrop::new(d).d;
         self.owned.push(d);
@@ -120,18 +125,18 @@ impl Builder {
         Ok(Released { d, api: self.api })
     }
 
-    fn set<T>(&self, d: Descriptor, name: i32, ty: i32, values: &[T], step: &'static str) -> Result<(), Failure> {
+    pub fn set<T>(&self, d: Descriptor, name: i32, ty: i32, values: &[T], step: &'static str) -> Result<(), Failure> {
         // SAFETY: `values` outlives the call; hipDNN copies what it keeps.
         let s = unsafe { (self.api.set_attribute)(d, name, ty, values.len() as i64, values.as_ptr().cast()) };
         self.check(step, s)
     }
 
-    fn finalize(&self, d: Descriptor, step: &'static str) -> Result<(), Failure> {
+    pub fn finalize(&self, d: Descriptor, step: &'static str) -> Result<(), Failure> {
         // SAFETY: a descriptor this builder owns.
         self.check(step, unsafe { (self.api.finalize)(d) })
     }
 
-    fn tensor(&mut self, t: &TensorSpec) -> Result<Descriptor, Failure> {
+    pub fn tensor(&mut self, t: &TensorSpec) -> Result<Descriptor, Failure> {
         let d = self.create(descriptor_type::TENSOR, "create tensor")?;
         self.set(d, attr::TENSOR_UNIQUE_ID, attr_type::INT64, &[t.uid], "tensor id")?;
         self.set(d, attr::TENSOR_NAME_EXT, attr_type::CHAR, t.name.as_bytes(), "tensor name")?;
@@ -142,127 +147,10 @@ impl Builder {
         self.finalize(d, "finalize tensor")?;
         Ok(d)
     }
-
-    /// The convolution operation; `y` is the conv output tensor (virtual in
-    /// a fused graph).
-    fn conv(&mut self, g: &GraphSpec, x: Descriptor, w: Descriptor, y: Descriptor) -> Result<Descriptor, Failure> {
-        let (ty, names) = match g.direction {
-            Direction::Forward => (
-                descriptor_type::OPERATION_CONVOLUTION_FORWARD,
-                [
-                    attr::OPERATION_CONVOLUTION_FORWARD_X,
-                    attr::OPERATION_CONVOLUTION_FORWARD_W,
-                    attr::OPERATION_CONVOLUTION_FORWARD_Y,
-                ],
-            ),
-            Direction::BackwardData => (
-                descriptor_type::OPERATION_CONVOLUTION_BACKWARD_DATA,
-                [
-                    attr::OPERATION_CONVOLUTION_BWD_DATA_DX,
-                    attr::OPERATION_CONVOLUTION_BWD_DATA_W,
-                    attr::OPERATION_CONVOLUTION_BWD_DATA_DY,
-                ],
-            ),
-            Direction::BackwardWeights => (
-                descriptor_type::OPERATION_CONVOLUTION_BACKWARD_FILTER,
-                [
-                    attr::OPERATION_CONVOLUTION_BWD_FILTER_X,
-                    attr::OPERATION_CONVOLUTION_BWD_FILTER_DW,
-                    attr::OPERATION_CONVOLUTION_BWD_FILTER_DY,
-                ],
-            ),
-        };
-        let d = self.create(ty, "create convolution")?;
-        let bd = attr_type::BACKEND_DESCRIPTOR;
-        self.set(d, attr::CONVOLUTION_COMP_TYPE, attr_type::DATA_TYPE, &[data_type::FLOAT], "conv compute type")?;
-        self.set(
-            d,
-            attr::CONVOLUTION_CONV_MODE,
-            attr_type::CONVOLUTION_MODE,
-            &[conv_mode::CROSS_CORRELATION],
-            "conv mode",
-        )?;
-        self.set(d, attr::CONVOLUTION_DILATIONS, attr_type::INT64, &g.dilations, "conv dilations")?;
-        self.set(d, attr::CONVOLUTION_FILTER_STRIDES, attr_type::INT64, &g.filter_strides, "conv strides")?;
-        self.set(d, attr::CONVOLUTION_POST_PADDINGS, attr_type::INT64, &g.post_padding, "conv post-padding")?;
-        self.set(d, attr::CONVOLUTION_PRE_PADDINGS, attr_type::INT64, &g.pre_padding, "conv pre-padding")?;
-        self.set(d, names[0], bd, &[x], "conv x")?;
-        self.set(d, names[1], bd, &[w], "conv w")?;
-        self.set(d, names[2], bd, &[y], "conv y")?;
-        self.finalize(d, "finalize convolution")?;
-        Ok(d)
-    }
-
-    fn pointwise(
-        &mut self,
-        mode: i32,
-        prec: i32,
-        inputs: (Descriptor, Option<Descriptor>),
-        out: Descriptor,
-        clips: (Option<u32>, Option<u32>),
-    ) -> Result<Descriptor, Failure> {
-        let d = self.create(descriptor_type::OPERATION_POINTWISE, "create pointwise")?;
-        let bd = attr_type::BACKEND_DESCRIPTOR;
-        self.set(d, attr::POINTWISE_MODE, attr_type::POINTWISE_MODE, &[mode], "pointwise mode")?;
-        self.set(d, attr::POINTWISE_MATH_PREC, attr_type::DATA_TYPE, &[prec], "pointwise precision")?;
-        if let Some(lower) = clips.0 {
-            self.set(
-                d,
-                attr::POINTWISE_RELU_LOWER_CLIP,
-                attr_type::FLOAT,
-                &[f32::from_bits(lower)],
-                "relu lower clip",
-            )?;
-        }
-        if let Some(upper) = clips.1 {
-            self.set(
-                d,
-                attr::POINTWISE_RELU_UPPER_CLIP,
-                attr_type::FLOAT,
-                &[f32::from_bits(upper)],
-                "relu upper clip",
-            )?;
-        }
-        self.set(d, attr::OPERATION_POINTWISE_IN_0_EXT, bd, &[inputs.0], "pointwise in0")?;
-        if let Some(in1) = inputs.1 {
-            self.set(d, attr::OPERATION_POINTWISE_IN_1_EXT, bd, &[in1], "pointwise in1")?;
-        }
-        self.set(d, attr::OPERATION_POINTWISE_OUT_0_EXT, bd, &[out], "pointwise out")?;
-        self.finalize(d, "finalize pointwise")?;
-        Ok(d)
-    }
-
-    /// conv -> [ADD bias] -> RELU_FWD, the graph hipDNN's fused conv engines take.
-    fn fused_ops(
-        &mut self,
-        g: &GraphSpec,
-        f: &FusedSpec,
-        x: Descriptor,
-        w: Descriptor,
-        y: Descriptor,
-    ) -> Result<Vec<Descriptor>, Failure> {
-        let conv_out = self.tensor(&f.conv_out)?;
-        let mut ops = vec![self.conv(g, x, w, conv_out)?];
-        let mut relu_in = conv_out;
-        if let Some((bias, add_out)) = &f.bias {
-            let b = self.tensor(bias)?;
-            let a = self.tensor(add_out)?;
-            ops.push(self.pointwise(
-                pointwise_mode::ADD,
-                hipdnn_type(bias.dtype),
-                (conv_out, Some(b)),
-                a,
-                (None, None),
-            )?);
-            relu_in = a;
-        }
-        let clips = (f.lower_clip, f.upper_clip);
-        ops.push(self.pointwise(pointwise_mode::RELU_FWD, data_type::FLOAT, (relu_in, None), y, clips)?);
-        Ok(ops)
-    }
 }
 
-fn hipdnn_type(t: ElemType) -> i32 {
+/// hipDNN's number of an element type.
+pub fn hipdnn_type(t: ElemType) -> i32 {
     match t {
         ElemType::F32 => data_type::FLOAT,
         ElemType::F16 => data_type::HALF,
@@ -286,17 +174,12 @@ pub fn last_error(api: &Api) -> String {
 /// with BAD_PARAM, where MIOpen runs it).
 pub const DATA_ALIGNMENT: usize = hipdnn_backend::abi::DEFAULT_TENSOR_ALIGNMENT as usize;
 
-/// Build and finalize the plan of `g` on hipDNN handle `h`.
-pub fn build(api: &'static Api, h: Handle, g: &GraphSpec) -> Result<Plan, BuildError> {
+/// Build and finalize the plan of `key` on hipDNN handle `h`, its
+/// operations made by the group's `ops`.
+pub fn build(api: &'static Api, h: Handle, key: &GraphKey, ops: Operations) -> Result<Plan, BuildError> {
     let mut b = Builder { api, owned: Vec::new() };
     let fail = BuildError::Failed;
-    let x = b.tensor(&g.x).map_err(fail)?;
-    let w = b.tensor(&g.w).map_err(fail)?;
-    let y = b.tensor(&g.y).map_err(fail)?;
-    let ops = match &g.fused {
-        None => vec![b.conv(g, x, w, y).map_err(fail)?],
-        Some(f) => b.fused_ops(g, f, x, w, y).map_err(fail)?,
-    };
+    let ops = ops(&mut b, key).map_err(fail)?;
     let graph = b.create(descriptor_type::OPERATIONGRAPH, "create graph").map_err(fail)?;
     b.set(graph, attr::OPERATIONGRAPH_HANDLE, attr_type::HANDLE, &[h], "graph handle").map_err(fail)?;
     b.set(graph, attr::OPERATIONGRAPH_OPS, attr_type::BACKEND_DESCRIPTOR, &ops, "graph ops").map_err(fail)?;

@@ -12,14 +12,12 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use hipdnn_backend::abi::{status, Handle};
 use hipdnn_backend::api::Api;
-use miopen_forwarding_core::conv::GraphSpec;
+use miopen_forwarding_core::graph_key::PlanKey;
 use miopen_forwarding_core::plan_cache::{Lookup, PlanCache};
+use miopen_forwarding_core::Config;
 
-use super::graph::{self, BuildError, Failure, Plan};
-use super::miopen_sys as sys;
-
-/// A plan belongs to the MIOpen handle (hence hipDNN handle) that built it.
-pub type PlanKey = (usize, GraphSpec);
+use super::graph::{self, BuildError, Failure, Operations, Plan};
+use crate::forward::miopen_sys as sys;
 
 struct HipdnnHandle {
     handle: usize,
@@ -83,22 +81,19 @@ fn stream_of(h: sys::miopenHandle_t) -> Option<usize> {
     (unsafe { sys::miopenGetStream_impl(h, &mut stream) } == 0).then_some(stream as usize)
 }
 
-/// The hipDNN handle and plan of `key` (on MIOpen handle `key.0`) from this
+/// The hipDNN handle and plan of `key` (on MIOpen handle `key.handle`) from this
 /// thread's slot, when it holds that very key, nothing changed since it
 /// was filled, and the plan is still cached and recent (so the cache's
 /// least-recently-used order stays true: a plan the slot serves is looked
 /// up again before it could become the least recent).
 pub fn from_slot(key: &Rc<PlanKey>) -> Option<(Handle, Arc<Plan>)> {
-    let stream = stream_of(key.0 as sys::miopenHandle_t)?;
+    let stream = stream_of(key.handle as sys::miopenHandle_t)?;
     let cache = PLANS.get()?;
     SLOT.try_with(|slot| {
         let slot = slot.borrow();
         let s = slot.as_ref()?;
-        let fresh = (Rc::ptr_eq(&s.key, key) || s.key == *key)
-            && s.stream == stream
-            && s.generation == GENERATION.load(Ordering::Acquire)
-            && cache.is_recent(s.stamp);
-        let plan = if fresh { s.plan.upgrade()? } else { return None };
+        let now = Now { stream, generation: GENERATION.load(Ordering::Acquire), recent: cache.is_recent(s.stamp) };
+        let plan = if s.serves(key, now) { s.plan.upgrade()? } else { return None };
         cache.count_hit();
         Some((s.hd as Handle, plan))
     })
@@ -106,17 +101,63 @@ pub fn from_slot(key: &Rc<PlanKey>) -> Option<(Handle, Arc<Plan>)> {
     .flatten()
 }
 
+/// What a slot is checked against: the MIOpen handle's stream now, the
+/// handle generation now, and whether the slot's plan is still recent in
+/// the cache.
+#[derive(Clone, Copy)]
+struct Now {
+    stream: usize,
+    generation: u64,
+    recent: bool,
+}
+
+impl Slot {
+    /// Whether the slot may serve `key` (the plan must still be alive too).
+    fn serves(&self, key: &Rc<PlanKey>, now: Now) -> bool {
+        (Rc::ptr_eq(&self.key, key) || self.key == *key)
+            && self.stream == now.stream
+            && self.generation == now.generation
+            && now.recent
+    }
+}
+
+/// What placing a hipDNN handle on the MIOpen handle's current stream takes.
+#[derive(Debug, PartialEq, Eq)]
+enum Placement {
+    /// Already there.
+    Stays,
+    /// First placement: set the stream.
+    First,
+    /// Moved to another stream: set it, and invalidate every slot filled
+    /// before (one may hold this handle on its old stream).
+    Moved,
+}
+
+fn placement(current: Option<usize>, stream: usize) -> Placement {
+    match current {
+        Some(s) if s == stream => Placement::Stays,
+        Some(_) => Placement::Moved,
+        None => Placement::First,
+    }
+}
+
 /// The hipDNN handle and plan of `key` through the handle map and the plan
-/// cache (building the plan on a miss); fills this thread's slot.
-pub fn ready(api: &'static Api, key: &Rc<PlanKey>) -> Result<(Handle, Lookup<Plan>), Unready> {
+/// cache (building the plan with the group's `ops` on a miss); fills this
+/// thread's slot.
+pub fn ready(
+    config: &Config,
+    api: &'static Api,
+    key: &Rc<PlanKey>,
+    ops: Operations,
+) -> Result<(Handle, Lookup<Plan>), Unready> {
     let generation = GENERATION.load(Ordering::Acquire);
-    let (hd, stream) = match hipdnn_handle(api, key.0 as sys::miopenHandle_t) {
+    let (hd, stream) = match hipdnn_handle(api, key.handle as sys::miopenHandle_t) {
         Ok(v) => v,
         Err(None) => return Err(Unready::NotAHandle),
         Err(Some(f)) => return Err(Unready::Handle(f)),
     };
-    let stamp = plans().clock();
-    let lookup = plan(api, hd, key).map_err(Unready::Build)?;
+    let stamp = plans(config).clock();
+    let lookup = plan(config, api, hd, key, ops).map_err(Unready::Build)?;
     let slot =
         Slot { generation, stream, hd: hd as usize, key: Rc::clone(key), plan: Arc::downgrade(lookup.value()), stamp };
     // The previous slot is dropped here: it holds nothing but a weak plan.
@@ -124,8 +165,9 @@ pub fn ready(api: &'static Api, key: &Rc<PlanKey>) -> Result<(Handle, Lookup<Pla
     Ok((hd, lookup))
 }
 
-pub fn plans() -> &'static PlanCache<PlanKey, Plan> {
-    PLANS.get_or_init(|| PlanCache::new(crate::runtime::config().plan_cache_capacity))
+/// The plan cache, created (with the configured bound) on first use.
+fn plans(config: &Config) -> &'static PlanCache<PlanKey, Plan> {
+    PLANS.get_or_init(|| PlanCache::new(config.plan_cache_capacity))
 }
 
 pub fn cache_stats() -> Option<miopen_forwarding_core::plan_cache::Stats> {
@@ -152,9 +194,9 @@ fn hipdnn_handle(api: &Api, h: sys::miopenHandle_t) -> Result<(Handle, usize), O
             map.entry(h as usize).or_insert(HipdnnHandle { handle: created as usize, stream: None })
         }
     };
-    if entry.stream != Some(stream) {
-        if entry.stream.is_some() {
-            // Moved: a slot filled before must not reach it on its old stream.
+    let place = placement(entry.stream, stream);
+    if place != Placement::Stays {
+        if place == Placement::Moved {
             next_generation();
         }
         // SAFETY: a handle this backend created; the stream is MIOpen's.
@@ -170,23 +212,29 @@ fn hipdnn_handle(api: &Api, h: sys::miopenHandle_t) -> Result<(Handle, usize), O
 /// The cached plan of `key` (a MIOpen handle and a graph), built on a miss
 /// with the handle's hipDNN handle `hd`. A problem hipDNN has no engine for
 /// is remembered, so it is built at most once while it stays cached.
-fn plan(api: &'static Api, hd: Handle, key: &PlanKey) -> Result<Lookup<Plan>, BuildError> {
-    let known = no_engine();
+fn plan(
+    config: &Config,
+    api: &'static Api,
+    hd: Handle,
+    key: &PlanKey,
+    ops: Operations,
+) -> Result<Lookup<Plan>, BuildError> {
+    let known = no_engine(config);
     // The lock is taken only once some problem had no engine.
     if known.stats().entries > 0 {
         if let Some(why) = known.get(key) {
             return Err(BuildError::NoEngine(String::clone(&why)));
         }
     }
-    let built = plans().get_or_build(key, || graph::build(api, hd, &key.1));
+    let built = plans(config).get_or_build(key, || graph::build(api, hd, &key.graph, ops));
     if let Err(BuildError::NoEngine(why)) = &built {
         let _ = known.get_or_build(key, || Ok::<_, ()>(why.clone()));
     }
     built
 }
 
-fn no_engine() -> &'static PlanCache<PlanKey, String> {
-    NO_ENGINE.get_or_init(|| PlanCache::new(crate::runtime::config().plan_cache_capacity))
+fn no_engine(config: &Config) -> &'static PlanCache<PlanKey, String> {
+    NO_ENGINE.get_or_init(|| PlanCache::new(config.plan_cache_capacity))
 }
 
 /// How many problems were remembered as having no engine (its misses: it is
@@ -198,15 +246,15 @@ pub fn no_engine_stats() -> Option<(u64, u64)> {
 
 /// `miopenDestroy(h)`: drop the handle's plans, then its hipDNN handle.
 /// Returns how many plans were released and whether a hipDNN handle was.
-pub fn release(api: Option<&Api>, h: sys::miopenHandle_t) -> (usize, bool) {
-    let plans = PLANS.get().map_or(0, |cache| cache.remove_where(|k| k.0 == h as usize));
+pub fn release(api: Option<&Api>, h: usize) -> (usize, bool) {
+    let plans = PLANS.get().map_or(0, |cache| cache.remove_where(|k| k.handle == h));
     if let Some(known) = NO_ENGINE.get() {
-        known.remove_where(|k| k.0 == h as usize);
+        known.remove_where(|k| k.handle == h);
     }
     let gone = {
         let mut handles = HANDLES.lock().unwrap_or_else(|e| e.into_inner());
         next_generation();
-        handles.as_mut().and_then(|m| m.remove(&(h as usize)))
+        handles.as_mut().and_then(|m| m.remove(&h))
     };
     match (api, gone) {
         (Some(api), Some(e)) => {
@@ -215,5 +263,68 @@ pub fn release(api: Option<&Api>, h: sys::miopenHandle_t) -> (usize, bool) {
             (plans, true)
         }
         _ => (plans, false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use miopen_forwarding_core::conv::{Direction, GraphSpec, TensorSpec};
+    use miopen_forwarding_core::graph_key::GraphKey;
+    use miopen_forwarding_core::tensor::ElemType;
+
+    fn key(handle: usize, k: i64) -> Rc<PlanKey> {
+        let t = |uid| TensorSpec {
+            uid,
+            name: "t",
+            dtype: ElemType::F32,
+            dims: vec![1, k, 3, 3],
+            strides: vec![9 * k, 9, 3, 1],
+            is_virtual: false,
+        };
+        let spec = GraphSpec {
+            direction: Direction::Forward,
+            x: t(1),
+            w: t(2),
+            y: t(3),
+            pre_padding: vec![0, 0],
+            post_padding: vec![0, 0],
+            filter_strides: vec![1, 1],
+            dilations: vec![1, 1],
+            fused: None,
+        };
+        Rc::new(PlanKey { handle, graph: GraphKey::Conv(spec) })
+    }
+
+    fn slot(k: &Rc<PlanKey>) -> Slot {
+        Slot { generation: 7, stream: 0x5eed, hd: 1, key: Rc::clone(k), plan: Weak::new(), stamp: 0 }
+    }
+
+    const NOW: Now = Now { stream: 0x5eed, generation: 7, recent: true };
+
+    #[test]
+    fn a_slot_serves_its_key_while_nothing_changed() {
+        let k = key(0x10, 2);
+        let s = slot(&k);
+        assert!(s.serves(&k, NOW), "the very key");
+        assert!(s.serves(&key(0x10, 2), NOW), "an equal key built anew");
+        assert!(!s.serves(&key(0x10, 3), NOW), "another problem");
+        assert!(!s.serves(&key(0x20, 2), NOW), "the same problem on another MIOpen handle");
+    }
+
+    #[test]
+    fn a_stream_move_a_destroy_or_an_old_plan_ends_the_slot() {
+        let k = key(0x10, 2);
+        let s = slot(&k);
+        assert!(!s.serves(&k, Now { stream: 0xbeef, ..NOW }), "the handle's stream changed");
+        assert!(!s.serves(&k, Now { generation: 8, ..NOW }), "a handle was destroyed or moved since");
+        assert!(!s.serves(&k, Now { recent: false, ..NOW }), "the plan is no longer recent in the cache");
+    }
+
+    #[test]
+    fn placing_a_handle_moves_the_generation_only_when_it_leaves_a_stream() {
+        assert_eq!(placement(None, 1), Placement::First);
+        assert_eq!(placement(Some(1), 1), Placement::Stays);
+        assert_eq!(placement(Some(1), 2), Placement::Moved);
     }
 }

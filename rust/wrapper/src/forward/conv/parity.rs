@@ -22,13 +22,14 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
+use miopen_forwarding_core::graph_key::PlanKey;
 use miopen_forwarding_core::plan_cache::PlanCache;
 use miopen_forwarding_core::status::miopen;
 
-use super::calls::{Conv, Workspace};
-use super::miopen_sys as sys;
+use super::handlers::Conv;
 use super::private;
-use super::state::PlanKey;
+use crate::forward::common::Workspace;
+use crate::forward::miopen_sys as sys;
 
 /// One of MIOpen Private's solutions for a problem.
 #[derive(Debug, Clone, Copy)]
@@ -82,7 +83,7 @@ fn rejected(status: u32, what: &str) -> Result<(), String> {
 static CACHE: OnceLock<PlanCache<PlanKey, Solutions>> = OnceLock::new();
 
 thread_local! {
-    /// This thread's last problem (the very key `calls::spec_of` hands out
+    /// This thread's last problem (the very key `handlers::spec_of` hands out
     /// for a repeat) and its solutions. A handle destroyed on another thread
     /// and recreated at the same address may meet its predecessor's list
     /// here: the list of the same problem, which MIOpen answers alike on
@@ -90,8 +91,8 @@ thread_local! {
     static LAST: RefCell<Option<(Rc<PlanKey>, Arc<Solutions>)>> = const { RefCell::new(None) };
 }
 
-fn cache() -> &'static PlanCache<PlanKey, Solutions> {
-    CACHE.get_or_init(|| PlanCache::new(crate::runtime::config().plan_cache_capacity))
+fn cache(c: &Conv) -> &'static PlanCache<PlanKey, Solutions> {
+    CACHE.get_or_init(|| PlanCache::new(c.config.plan_cache_capacity))
 }
 
 fn solutions(c: &Conv, key: &Rc<PlanKey>) -> Result<Arc<Solutions>, String> {
@@ -99,7 +100,7 @@ fn solutions(c: &Conv, key: &Rc<PlanKey>) -> Result<Arc<Solutions>, String> {
     if let Some(s) = last {
         return Ok(s);
     }
-    let s = cache().get_or_build(key, || Solutions::query(c))?.into_value();
+    let s = cache(c).get_or_build(key, || Solutions::query(c))?.into_value();
     LAST.with(|l| *l.borrow_mut() = Some((Rc::clone(key), Arc::clone(&s))));
     Ok(s)
 }
@@ -144,13 +145,13 @@ pub fn solution(c: &Conv, key: &Rc<PlanKey>, id: u64, ws: &Workspace) -> Result<
 }
 
 /// `miopenDestroy(h)`: the handle's solution lists go with its plans.
-pub fn release(h: sys::miopenHandle_t) {
+pub fn release(h: usize) {
     if let Some(cache) = CACHE.get() {
-        cache.remove_where(|k| k.0 == h as usize);
+        cache.remove_where(|k| k.handle == h);
     }
     let _ = LAST.try_with(|l| {
         let mut l = l.borrow_mut();
-        if l.as_ref().is_some_and(|(k, _)| k.0 == h as usize) {
+        if l.as_ref().is_some_and(|(k, _)| k.handle == h) {
             *l = None;
         }
     });

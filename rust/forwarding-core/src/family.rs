@@ -1,0 +1,224 @@
+//! Op families: the unit `MIOPEN_DISABLE_HIPDNN_FOR` switches off, the
+//! routing trace names, and the environment policy applies to.
+//!
+//! [`FAMILIES`] is the one list of them. A family belongs to a [`Group`]
+//! (`convolution`): the name that switches off all of its families at once,
+//! the folder of the wrapper that forwards it (`rust/wrapper/src/forward/<group>`),
+//! and the scope of MIOpen's variables that are about it
+//! (`crate::environment`). Adding a family is a row here, its entry points
+//! in `crate::table`, and its folder.
+
+use std::fmt;
+
+/// A group of families forwarded by one folder of the wrapper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Group {
+    /// `rust/wrapper/src/forward/conv`.
+    Convolution,
+}
+
+impl Group {
+    pub const ALL: [Group; 1] = [Group::Convolution];
+
+    /// The `MIOPEN_DISABLE_HIPDNN_FOR` name of every family of the group.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Group::Convolution => "convolution",
+        }
+    }
+
+    /// The wrapper's module that forwards the group (`crate::forward::<module>`).
+    pub const fn module(self) -> &'static str {
+        match self {
+            Group::Convolution => "conv",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Group> {
+        Group::ALL.into_iter().find(|g| g.name() == name)
+    }
+}
+
+/// An op family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Family {
+    ConvForward,
+    ConvBackwardData,
+    ConvBackwardWeights,
+    ConvBiasActivation,
+}
+
+/// One family: its documented name and its group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FamilyRow {
+    pub family: Family,
+    /// The name in `MIOPEN_DISABLE_HIPDNN_FOR` and the routing trace.
+    pub name: &'static str,
+    pub group: Group,
+}
+
+const fn row(family: Family, name: &'static str, group: Group) -> FamilyRow {
+    FamilyRow { family, name, group }
+}
+
+/// Every family, in declaration order (row i is the family of value i).
+pub const FAMILIES: &[FamilyRow] = &[
+    row(Family::ConvForward, "conv_fwd", Group::Convolution),
+    row(Family::ConvBackwardData, "conv_bwd_data", Group::Convolution),
+    row(Family::ConvBackwardWeights, "conv_bwd_weights", Group::Convolution),
+    row(Family::ConvBiasActivation, "conv_bias_activ", Group::Convolution),
+];
+
+// A family is one bit of a `FamilySet`, indexed by its value: the rows must
+// be in value order and fit the set. Checked when the crate compiles.
+const _: () = {
+    assert!(FAMILIES.len() <= FamilySet::CAPACITY, "more families than FamilySet has bits");
+    let mut i = 0;
+    while i < FAMILIES.len() {
+        assert!(FAMILIES[i].family as usize == i, "FAMILIES is not in declaration order");
+        i += 1;
+    }
+};
+
+impl Family {
+    /// Every family.
+    pub fn all() -> impl Iterator<Item = Family> {
+        FAMILIES.iter().map(|r| r.family)
+    }
+
+    const fn row(self) -> &'static FamilyRow {
+        &FAMILIES[self as usize]
+    }
+
+    /// The documented name (`MIOPEN_DISABLE_HIPDNN_FOR`, routing trace).
+    pub const fn name(self) -> &'static str {
+        self.row().name
+    }
+
+    pub const fn group(self) -> Group {
+        self.row().group
+    }
+
+    pub fn from_name(name: &str) -> Option<Family> {
+        Family::all().find(|f| f.name() == name)
+    }
+
+    /// The bit of this family in a [`FamilySet`].
+    pub const fn bit(self) -> u64 {
+        1 << (self as u32)
+    }
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of op families, one bit each ([`Family::bit`]): `Copy`, so the
+/// per-call check is one AND.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FamilySet(u64);
+
+impl FamilySet {
+    pub const EMPTY: FamilySet = FamilySet(0);
+    /// How many families a set can hold.
+    pub const CAPACITY: usize = u64::BITS as usize;
+
+    /// Every family.
+    pub fn all() -> FamilySet {
+        Family::all().collect()
+    }
+
+    /// The families of one group.
+    pub const fn group(g: Group) -> FamilySet {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < FAMILIES.len() {
+            if FAMILIES[i].group as u8 == g as u8 {
+                bits |= FAMILIES[i].family.bit();
+            }
+            i += 1;
+        }
+        FamilySet(bits)
+    }
+
+    pub const fn contains(self, family: Family) -> bool {
+        self.0 & family.bit() != 0
+    }
+
+    pub fn insert(&mut self, family: Family) {
+        self.0 |= family.bit();
+    }
+
+    pub const fn union(self, other: FamilySet) -> FamilySet {
+        FamilySet(self.0 | other.0)
+    }
+
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl From<Family> for FamilySet {
+    fn from(family: Family) -> Self {
+        FamilySet(family.bit())
+    }
+}
+
+impl FromIterator<Family> for FamilySet {
+    fn from_iter<I: IntoIterator<Item = Family>>(iter: I) -> Self {
+        let mut set = FamilySet::EMPTY;
+        for f in iter {
+            set.insert(f);
+        }
+        set
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_are_unique() {
+        let mut names: Vec<&str> = FAMILIES.iter().map(|r| r.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), FAMILIES.len());
+        for f in Family::all() {
+            assert_eq!(Family::from_name(f.name()), Some(f));
+            assert_eq!(f.to_string(), f.name());
+        }
+        for g in Group::ALL {
+            assert_eq!(Group::from_name(g.name()), Some(g));
+            assert!(Family::from_name(g.name()).is_none(), "a group and a family share the name {}", g.name());
+        }
+        assert_eq!(Family::from_name("convolution"), None);
+    }
+
+    #[test]
+    fn every_family_has_its_own_bit() {
+        let mut seen = FamilySet::EMPTY;
+        for f in Family::all() {
+            assert!(!seen.contains(f), "{f} shares a bit");
+            seen.insert(f);
+            assert!(seen.contains(f) && FamilySet::from(f).contains(f));
+        }
+        assert_eq!(seen, FamilySet::all());
+        // The highest bit a set has is usable (the old u8 set aliased past 8).
+        let top = FamilySet(1 << (FamilySet::CAPACITY - 1));
+        assert!(!top.is_empty());
+        assert!(Family::all().all(|f| !top.contains(f)));
+    }
+
+    #[test]
+    fn a_group_is_its_families() {
+        for g in Group::ALL {
+            let want: FamilySet = Family::all().filter(|f| f.group() == g).collect();
+            assert_eq!(FamilySet::group(g), want);
+            assert!(!want.is_empty(), "{} has no family", g.name());
+        }
+        assert_eq!(FamilySet::group(Group::Convolution), FamilySet::all());
+    }
+}

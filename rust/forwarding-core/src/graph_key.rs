@@ -1,0 +1,18 @@
+//! What a hipDNN plan is built from, per family group: the plan cache's key
+//! (with the MIOpen handle) and the input of the wrapper's graph builder.
+//! A group adds one variant holding its own graph spec.
+
+use crate::conv;
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum GraphKey {
+    Conv(conv::GraphSpec),
+}
+
+/// A plan belongs to the MIOpen handle (hence hipDNN handle) that built it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PlanKey {
+    /// The MIOpen handle's address.
+    pub handle: usize,
+    pub graph: GraphKey,
+}

@@ -1,0 +1,44 @@
+//! What every family group's handlers share.
+//!
+//! - [`outcome`]: a handler's [`Outcome`] and [`outcome::run`], which runs it
+//!   under the panic boundary and records, counts and traces the outcome;
+//! - [`steps`]: the steps handlers are written in (decline, fail, a ready
+//!   plan, workspace and pointer checks);
+//! - [`read`]: tensor descriptors and scaling factors through Private's getters;
+//! - [`graph`]: hipDNN graph -> plan -> variant pack (a group adds its operations);
+//! - [`state`]: the hipDNN handle of each MIOpen handle, the plan cache and
+//!   the per-thread plan slot;
+//! - `backend`: the lazily loaded hipDNN backend.
+
+mod backend;
+pub mod graph;
+pub mod outcome;
+pub mod read;
+pub mod state;
+pub mod steps;
+
+pub use outcome::{note, run, Outcome};
+pub use steps::Workspace;
+
+/// The exit summary's lines about the plan caches (only what was used).
+pub fn summary_footer() -> String {
+    let mut out = match state::cache_stats() {
+        Some(s) => format!(
+            "  plan cache: hits {}, misses {}, evictions {}, entries {} (capacity {})\n",
+            s.hits, s.misses, s.evictions, s.entries, s.capacity
+        ),
+        None => "  plan cache: not used\n".to_string(),
+    };
+    if let Some((problems, reused)) = state::no_engine_stats() {
+        out.push_str(&format!(
+            "  problems hipDNN has no engine for: {problems} remembered, answered from memory {reused} time(s)\n"
+        ));
+    }
+    out
+}
+
+/// `miopenDestroy(h)` for the shared state: the handle's plans and hipDNN
+/// handle. Returns how many plans were released and whether a hipDNN handle was.
+pub fn release(h: usize) -> (usize, bool) {
+    state::release(backend::loaded(), h)
+}

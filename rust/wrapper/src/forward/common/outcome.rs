@@ -1,0 +1,86 @@
+//! A handler's outcome and the one place that turns it into what the
+//! routed body returns, the last-error record, the exit summary's counts
+//! and the routing trace.
+
+use std::borrow::Cow;
+
+use miopen_forwarding_core::routing;
+use miopen_forwarding_core::status::miopen;
+use miopen_forwarding_core::Config;
+
+use crate::diagnostics;
+use crate::entry_points;
+use crate::forward::last_error;
+use crate::summary::{self, Kind};
+
+/// What a handler did with a call.
+pub enum Outcome {
+    /// Ran on hipDNN (or answered for a forwarded problem); `note` goes to
+    /// the trace (built only when the trace is on: see [`note`]).
+    Forwarded { status: u32, note: Cow<'static, str> },
+    /// Left to MIOpen Private, decided from the arguments before hipDNN ran.
+    Declined(String),
+    /// hipDNN failed (or is unavailable); the status is returned to the caller.
+    /// `hipdnn` is the failing hipDNN call's status, or
+    /// [`last_error::NO_HIPDNN_STATUS`] when no hipDNN call failed.
+    Failed { status: u32, hipdnn: i32, why: String },
+}
+
+/// A trace note that needs formatting: formatted only when the routing
+/// trace is on, so a forwarded call formats nothing by default.
+pub fn note(config: &Config, text: impl FnOnce() -> String) -> Cow<'static, str> {
+    if config.verbose {
+        Cow::Owned(text())
+    } else {
+        Cow::Borrowed("")
+    }
+}
+
+/// The outcome of a panic in a handler: hipDNN may already have run, so
+/// the call is not run again on MIOpen; it fails, and says so.
+fn panicked() -> Outcome {
+    diagnostics::write_stderr(&diagnostics::line(
+        "internal error: panic in the forwarding layer; the call returns miopenStatusInternalError",
+    ));
+    Outcome::Failed {
+        status: miopen::INTERNAL_ERROR,
+        hipdnn: last_error::NO_HIPDNN_STATUS,
+        why: "panic in the forwarding layer".into(),
+    }
+}
+
+/// Run a handler of entry point `index` under the panic boundary, record,
+/// count and trace the outcome, and turn it into what the routed body
+/// needs: `Some(status)` to return, `None` to run MIOpen Private.
+pub fn run(index: usize, config: &Config, handler: impl FnOnce() -> Outcome) -> Option<u32> {
+    match diagnostics::boundary(handler, panicked) {
+        Outcome::Forwarded { status, note } => {
+            last_error::record(index, last_error::OUTCOME_SUCCEEDED, 0, status, "");
+            summary::count(index, Kind::Forwarded);
+            if config.verbose {
+                crate::trace::call(index, "hipDNN", &format!("forwarded; {note}"));
+            }
+            Some(status)
+        }
+        Outcome::Declined(cause) => {
+            last_error::record_not_forwarded(index);
+            summary::count_declined(index, &cause);
+            if config.verbose {
+                crate::trace::call(index, "MIOpen Private", &routing::decline_text(&cause));
+            }
+            None
+        }
+        Outcome::Failed { status, hipdnn, why } => {
+            last_error::record(index, last_error::OUTCOME_FAILED, hipdnn, status, &why);
+            summary::count(index, Kind::Failed);
+            let target = format!("error {}", miopen::name(status));
+            if config.verbose {
+                crate::trace::call(index, &target, &why);
+            } else if config.errors {
+                // As MIOpen prints a failing call's error at its default level.
+                diagnostics::error(&format!("{} -> {target}: {why}", entry_points::name(index)));
+            }
+            Some(status)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! The convolution group's operations in a hipDNN graph: one convolution
+//! (forward, backward data or backward filter) or conv -> [ADD bias] ->
+//! RELU_FWD, with the attributes hipDNN's frontend sets.
+
+use hipdnn_backend::abi::{attr, attr_type, conv_mode, data_type, descriptor_type, pointwise_mode, Descriptor};
+use miopen_forwarding_core::conv::{Direction, FusedSpec, GraphSpec};
+use miopen_forwarding_core::graph_key::GraphKey;
+
+use crate::forward::common::graph::{hipdnn_type, Builder, Failure};
+
+/// The group's [`crate::forward::common::graph::Operations`].
+pub fn operations(b: &mut Builder, key: &GraphKey) -> Result<Vec<Descriptor>, Failure> {
+    let GraphKey::Conv(g) = key;
+    let x = b.tensor(&g.x)?;
+    let w = b.tensor(&g.w)?;
+    let y = b.tensor(&g.y)?;
+    match &g.fused {
+        None => Ok(vec![conv(b, g, x, w, y)?]),
+        Some(f) => fused_ops(b, g, f, x, w, y),
+    }
+}
+
+/// The convolution operation; `y` is the conv output tensor (virtual in
+/// a fused graph).
+fn conv(b: &mut Builder, g: &GraphSpec, x: Descriptor, w: Descriptor, y: Descriptor) -> Result<Descriptor, Failure> {
+    let (ty, names) = match g.direction {
+        Direction::Forward => (
+            descriptor_type::OPERATION_CONVOLUTION_FORWARD,
+            [
+                attr::OPERATION_CONVOLUTION_FORWARD_X,
+                attr::OPERATION_CONVOLUTION_FORWARD_W,
+                attr::OPERATION_CONVOLUTION_FORWARD_Y,
+            ],
+        ),
+        Direction::BackwardData => (
+            descriptor_type::OPERATION_CONVOLUTION_BACKWARD_DATA,
+            [
+                attr::OPERATION_CONVOLUTION_BWD_DATA_DX,
+                attr::OPERATION_CONVOLUTION_BWD_DATA_W,
+                attr::OPERATION_CONVOLUTION_BWD_DATA_DY,
+            ],
+        ),
+        Direction::BackwardWeights => (
+            descriptor_type::OPERATION_CONVOLUTION_BACKWARD_FILTER,
+            [
+                attr::OPERATION_CONVOLUTION_BWD_FILTER_X,
+                attr::OPERATION_CONVOLUTION_BWD_FILTER_DW,
+                attr::OPERATION_CONVOLUTION_BWD_FILTER_DY,
+            ],
+        ),
+    };
+    let d = b.create(ty, "create convolution")?;
+    let bd = attr_type::BACKEND_DESCRIPTOR;
+    b.set(d, attr::CONVOLUTION_COMP_TYPE, attr_type::DATA_TYPE, &[data_type::FLOAT], "conv compute type")?;
+    b.set(d, attr::CONVOLUTION_CONV_MODE, attr_type::CONVOLUTION_MODE, &[conv_mode::CROSS_CORRELATION], "conv mode")?;
+    b.set(d, attr::CONVOLUTION_DILATIONS, attr_type::INT64, &g.dilations, "conv dilations")?;
+    b.set(d, attr::CONVOLUTION_FILTER_STRIDES, attr_type::INT64, &g.filter_strides, "conv strides")?;
+    b.set(d, attr::CONVOLUTION_POST_PADDINGS, attr_type::INT64, &g.post_padding, "conv post-padding")?;
+    b.set(d, attr::CONVOLUTION_PRE_PADDINGS, attr_type::INT64, &g.pre_padding, "conv pre-padding")?;
+    b.set(d, names[0], bd, &[x], "conv x")?;
+    b.set(d, names[1], bd, &[w], "conv w")?;
+    b.set(d, names[2], bd, &[y], "conv y")?;
+    b.finalize(d, "finalize convolution")?;
+    Ok(d)
+}
+
+fn pointwise(
+    b: &mut Builder,
+    mode: i32,
+    prec: i32,
+    inputs: (Descriptor, Option<Descriptor>),
+    out: Descriptor,
+    clips: (Option<u32>, Option<u32>),
+) -> Result<Descriptor, Failure> {
+    let d = b.create(descriptor_type::OPERATION_POINTWISE, "create pointwise")?;
+    let bd = attr_type::BACKEND_DESCRIPTOR;
+    b.set(d, attr::POINTWISE_MODE, attr_type::POINTWISE_MODE, &[mode], "pointwise mode")?;
+    b.set(d, attr::POINTWISE_MATH_PREC, attr_type::DATA_TYPE, &[prec], "pointwise precision")?;
+    if let Some(lower) = clips.0 {
+        b.set(d, attr::POINTWISE_RELU_LOWER_CLIP, attr_type::FLOAT, &[f32::from_bits(lower)], "relu lower clip")?;
+    }
+    if let Some(upper) = clips.1 {
+        b.set(d, attr::POINTWISE_RELU_UPPER_CLIP, attr_type::FLOAT, &[f32::from_bits(upper)], "relu upper clip")?;
+    }
+    b.set(d, attr::OPERATION_POINTWISE_IN_0_EXT, bd, &[inputs.0], "pointwise in0")?;
+    if let Some(in1) = inputs.1 {
+        b.set(d, attr::OPERATION_POINTWISE_IN_1_EXT, bd, &[in1], "pointwise in1")?;
+    }
+    b.set(d, attr::OPERATION_POINTWISE_OUT_0_EXT, bd, &[out], "pointwise out")?;
+    b.finalize(d, "finalize pointwise")?;
+    Ok(d)
+}
+
+/// conv -> [ADD bias] -> RELU_FWD, the graph hipDNN's fused conv engines take.
+fn fused_ops(
+    b: &mut Builder,
+    g: &GraphSpec,
+    f: &FusedSpec,
+    x: Descriptor,
+    w: Descriptor,
+    y: Descriptor,
+) -> Result<Vec<Descriptor>, Failure> {
+    let conv_out = b.tensor(&f.conv_out)?;
+    let mut ops = vec![conv(b, g, x, w, conv_out)?];
+    let mut relu_in = conv_out;
+    if let Some((bias, add_out)) = &f.bias {
+        let bias_t = b.tensor(bias)?;
+        let a = b.tensor(add_out)?;
+        ops.push(pointwise(
+            b,
+            pointwise_mode::ADD,
+            hipdnn_type(bias.dtype),
+            (conv_out, Some(bias_t)),
+            a,
+            (None, None),
+        )?);
+        relu_in = a;
+    }
+    let clips = (f.lower_clip, f.upper_clip);
+    ops.push(pointwise(b, pointwise_mode::RELU_FWD, data_type::FLOAT, (relu_in, None), y, clips)?);
+    Ok(ops)
+}
