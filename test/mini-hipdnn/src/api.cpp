@@ -187,17 +187,26 @@ std::string envString(const char* name)
 
 bool revisionShape(RevisionShape shape)
 {
+    // Read at call time (tests flip it between calls), without allocating:
+    // it is consulted on every execute.
+    const char* list = std::getenv("MINI_HIPDNN_TEST_REVISION_SHAPE");
+    if(list == nullptr || *list == '\0')
+    {
+        return false;
+    }
     const char* token = shape == RevisionShape::OldNumbering    ? "old-numbering"
                         : shape == RevisionShape::ConvModeInt64 ? "conv-mode-int64"
                                                                 : "no-tensor-alignment";
-    std::stringstream list(envString("MINI_HIPDNN_TEST_REVISION_SHAPE"));
-    std::string item;
-    while(std::getline(list, item, ','))
+    const size_t n = std::strlen(token);
+    for(const char* p = list; *p != '\0';)
     {
-        if(item == token)
+        const char* end = std::strchr(p, ',');
+        const size_t len = end != nullptr ? static_cast<size_t>(end - p) : std::strlen(p);
+        if(len == n && std::strncmp(p, token, n) == 0)
         {
             return true;
         }
+        p += len + (end != nullptr ? 1 : 0);
     }
     return false;
 }

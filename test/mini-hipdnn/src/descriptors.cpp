@@ -1217,6 +1217,8 @@ void executePlan(hipdnnHandle_t handle, const PlanDesc& plan, const VariantDesc&
     }
     const auto& eng = *plan.config->engine;
     const auto& g = eng.graph->view;
+    // A revision without the attribute checks nothing.
+    const bool checksAlignment = !revisionShape(RevisionShape::NoTensorAlignment);
     for(int32_t i = 0; i < g.numTensors; ++i)
     {
         const auto& t = g.tensors[i];
@@ -1225,10 +1227,7 @@ void executePlan(hipdnnHandle_t handle, const PlanDesc& plan, const VariantDesc&
             continue;
         }
         bool found = false;
-        // A revision without the attribute checks nothing.
-        const int64_t alignment = revisionShape(RevisionShape::NoTensorAlignment)
-                                      ? 1
-                                      : eng.graph->tensorDescs[static_cast<size_t>(i)]->byteAlignment;
+        const int64_t alignment = checksAlignment ? eng.graph->tensorDescs[static_cast<size_t>(i)]->byteAlignment : 0;
         for(size_t k = 0; k < pack.uids.size(); ++k)
         {
             if(pack.uids[k] == t.uid)

@@ -22,7 +22,7 @@ use miopen_forwarding_core::Config;
 
 use super::read::{self, Tensors};
 use super::{graph, parity, private};
-use crate::forward::common::graph as common_graph;
+use crate::forward::common::graph::{self as common_graph, DATA_ALIGNMENT};
 use crate::forward::common::steps::{self, declined, failed, flatten, misaligned, private_ok, success, Ready, Step};
 use crate::forward::common::{note, Outcome, Workspace};
 use crate::forward::miopen_sys as sys;
@@ -52,6 +52,10 @@ impl Buffers {
     /// Why hipDNN would reject one of the pointers for its tensor's
     /// alignment, named as the direction names it.
     fn misaligned(&self, d: Direction) -> Option<String> {
+        // The common case in one test: every pointer aligned.
+        if (self.x as usize | self.w as usize | self.y as usize) % DATA_ALIGNMENT == 0 {
+            return None;
+        }
         [self.x, self.w, self.y].iter().zip(d.data_names()).find_map(|(&p, name)| misaligned(p, name))
     }
 }
