@@ -95,11 +95,14 @@ pub fn count(index: usize, kind: Kind) {
 }
 
 extern "C" fn print_at_exit() {
-    let _ = std::panic::catch_unwind(|| {
-        if !PRINTED.swap(true, Ordering::AcqRel) {
-            diagnostics::write_stderr(&table());
-        }
-    });
+    diagnostics::boundary(
+        || {
+            if !PRINTED.swap(true, Ordering::AcqRel) {
+                diagnostics::write_stderr(&table());
+            }
+        },
+        || {},
+    );
 }
 
 /// The summary: one row per entry point and decision with calls > 0.
