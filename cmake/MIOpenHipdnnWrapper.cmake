@@ -30,6 +30,9 @@
 #                                       #   (src_patches/survivor-calls.json): the generated
 #                                       #   prototypes are force-included there, so the
 #                                       #   compiler checks them against the definitions
+#     [FORWARD_GROUPS <group>...]       # the family groups this build forwards (default:
+#                                       #   MIOPEN_HIPDNN_FORWARD_GROUPS, else the generator's
+#                                       #   default, convolution; `none`: no group)
 #     [INSTALL]                         # install miopen_impl.h, hipdnn_forwarding.h, the manifest
 #     [INSTALL_EXPORT <export-set>])    # INSTALL, and both libraries into this export set
 #
@@ -43,6 +46,11 @@ include(${CMAKE_CURRENT_LIST_DIR}/MIOpenWrapInstall.cmake)
 set(_MIOPEN_WRAP_INCLUDE_DIR ${CMAKE_CURRENT_LIST_DIR}/../include)
 set(MIOPEN_WRAP_EXECUTABLE "" CACHE FILEPATH
   "An installed miopen-wrap (used when this build does not build the tool itself)")
+# The compile-time forwarding set (RFC §4.4): empty means the generator's
+# default (convolution, this RFC's set); the accepted names are the groups of
+# rust/forwarding-core/src/family.rs, checked by `miopen-wrap generate`.
+set(MIOPEN_HIPDNN_FORWARD_GROUPS "" CACHE STRING
+  "Family groups the wrapper forwards to hipDNN, a list (e.g. convolution;batchnorm), or none; empty: convolution")
 
 
 function(_miopen_wrap_generator out)
@@ -59,7 +67,7 @@ endfunction()
 function(miopen_wrap_add_wrapper)
   set(one WRAPPER_TARGET PRIVATE_TARGET PUBLIC_HEADER VERSION_NODE VERSION SOVERSION OUTPUT_NAME
           RELEASE_VERSION EXPORT_MAP GENERATOR RUNTIME_LIBRARY RENAME_REPORT RENAME_TARGET INSTALL_EXPORT)
-  set(multi PARSE_INCLUDE_DIRS PUBLIC_INCLUDE_DIRS CHECK_SURVIVOR_CALLS_IN)
+  set(multi PARSE_INCLUDE_DIRS PUBLIC_INCLUDE_DIRS CHECK_SURVIVOR_CALLS_IN FORWARD_GROUPS)
   cmake_parse_arguments(W "INSTALL" "${one}" "${multi}" ${ARGN})
   foreach(req WRAPPER_TARGET PRIVATE_TARGET PUBLIC_HEADER VERSION_NODE)
     if(NOT W_${req})
@@ -100,6 +108,13 @@ function(miopen_wrap_add_wrapper)
   foreach(d IN LISTS W_PARSE_INCLUDE_DIRS)
     list(APPEND args -I ${d})
   endforeach()
+  if(NOT DEFINED W_FORWARD_GROUPS)
+    set(W_FORWARD_GROUPS ${MIOPEN_HIPDNN_FORWARD_GROUPS})
+  endif()
+  if(W_FORWARD_GROUPS)
+    list(JOIN W_FORWARD_GROUPS "," groups)
+    list(APPEND args --forward-groups ${groups})
+  endif()
   set(deps ${W_PUBLIC_HEADER} ${W_GENERATOR})
   if(W_RENAME_REPORT)
     list(APPEND args --rename-report ${W_RENAME_REPORT})

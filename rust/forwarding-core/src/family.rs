@@ -37,6 +37,34 @@ impl Group {
     pub fn from_name(name: &str) -> Option<Group> {
         Group::ALL.into_iter().find(|g| g.name() == name)
     }
+
+    /// The groups a build forwards unless told otherwise: convolution only,
+    /// this RFC's forwarding set (§4.4, Phase 2 task 1).
+    pub const DEFAULT_BUILD_SET: &'static [Group] = &[Group::Convolution];
+
+    /// A build's forwarding set as the build spells it (`MIOPEN_HIPDNN_FORWARD_GROUPS`,
+    /// `miopen-wrap generate --forward-groups`): group names separated by `,` or
+    /// `;` (a CMake list); `none` is the empty set. An unknown name is an
+    /// error that lists the accepted ones.
+    pub fn parse_build_set(text: &str) -> Result<Vec<Group>, String> {
+        let mut set = Vec::new();
+        for word in text.split([',', ';']).map(str::trim).filter(|w| !w.is_empty()) {
+            if word == "none" {
+                continue;
+            }
+            let g = Group::from_name(word).ok_or_else(|| {
+                let accepted: Vec<&str> = Group::ALL.iter().map(|g| g.name()).collect();
+                format!(
+                    "unknown family group `{word}` in the forwarding set (accepted: {}, or none)",
+                    accepted.join(", ")
+                )
+            })?;
+            if !set.contains(&g) {
+                set.push(g);
+            }
+        }
+        Ok(set)
+    }
 }
 
 /// An op family.
@@ -210,6 +238,17 @@ mod tests {
         let top = FamilySet(1 << (FamilySet::CAPACITY - 1));
         assert!(!top.is_empty());
         assert!(Family::all().all(|f| !top.contains(f)));
+    }
+
+    #[test]
+    fn build_sets_parse_as_cmake_lists() {
+        assert_eq!(Group::parse_build_set("convolution"), Ok(vec![Group::Convolution]));
+        assert_eq!(Group::parse_build_set(" convolution;convolution, "), Ok(vec![Group::Convolution]));
+        assert_eq!(Group::parse_build_set("none"), Ok(vec![]));
+        assert_eq!(Group::parse_build_set(""), Ok(vec![]));
+        let e = Group::parse_build_set("convolution;pooling").unwrap_err();
+        assert!(e.contains("`pooling`") && e.contains("accepted: convolution"), "{e}");
+        assert_eq!(Group::DEFAULT_BUILD_SET, &[Group::Convolution]);
     }
 
     #[test]

@@ -373,6 +373,8 @@ fn generate_step(l: &Layout, parse: &ParseOptions, report: &mut AdoptReport) -> 
         version_node: "MIOPEN_HIP_1".into(),
         out_dir: l.generated.clone(),
         forward_bindings: None,
+        // The check stubs of the adoption: the default forwarding set.
+        forward_groups: None,
     };
     match crate::generate::run(&args) {
         Ok(m) => {

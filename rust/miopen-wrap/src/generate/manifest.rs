@@ -2,6 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use miopen_forwarding_core::family::Group;
+use miopen_forwarding_core::table::{self, Forwarded};
+
 use crate::header::Api;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,9 +27,13 @@ pub struct Manifest {
     /// release gates accept, and the only exports that are not stubs.
     #[serde(default)]
     pub additions: Vec<String>,
+    /// The family groups this build forwards (`--forward-groups`): a row of
+    /// the forwarding table whose group is not here is built as pass-through.
+    #[serde(default)]
+    pub forward_groups: Vec<String>,
 }
 
-pub fn build(api: &Api, survivors: &[String], version_node: &str) -> Manifest {
+pub fn build(api: &Api, survivors: &[String], version_node: &str, forward_groups: &[Group]) -> Manifest {
     Manifest {
         version_node: version_node.to_string(),
         entry_points: api
@@ -36,17 +43,23 @@ pub fn build(api: &Api, survivors: &[String], version_node: &str) -> Manifest {
             .collect(),
         survivors: survivors.to_vec(),
         additions: miopen_forwarding_core::table::WRAPPER_ADDITIONS.iter().map(|a| a.to_string()).collect(),
+        forward_groups: forward_groups.iter().map(|g| g.name().to_string()).collect(),
     }
 }
 
 fn family_of(name: &str, group: &str) -> String {
-    match miopen_forwarding_core::table::lookup(name) {
+    match table::lookup(name) {
         Some(row) => row.family.name().to_string(),
         None => group.to_string(),
     }
 }
 
 impl Manifest {
+    /// The forwarding table's row of `name` when this build forwards its group.
+    pub fn forwarded(&self, name: &str) -> Option<&'static Forwarded> {
+        table::lookup(name).filter(|row| self.forward_groups.iter().any(|g| g == row.family.group().name()))
+    }
+
     /// Every symbol the wrapper exports, sorted.
     pub fn exported_names(&self) -> Vec<String> {
         let mut v: Vec<String> = self.entry_points.iter().map(|e| e.name.clone()).collect();

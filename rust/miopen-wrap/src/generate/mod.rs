@@ -27,6 +27,7 @@ mod typecheck;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use miopen_forwarding_core::family::Group;
 
 use crate::exit::Exit;
 use crate::header::{self, Api, ParseOptions};
@@ -81,6 +82,19 @@ pub struct GenerateArgs {
     /// rust/wrapper/src/forward/miopen_sys.rs) to this file.
     #[arg(long)]
     pub forward_bindings: Option<PathBuf>,
+    /// The family groups this build forwards, separated by `,` or `;`
+    /// (`none`: none). Default: convolution, the RFC's set. A forwarding-table
+    /// entry point of any other group is built as a pass-through.
+    #[arg(long = "forward-groups", value_parser = parse_build_set)]
+    pub forward_groups: Option<BuildSet>,
+}
+
+/// A build's forwarding set, parsed by clap (an unknown group is a usage error).
+#[derive(Debug, Clone)]
+pub struct BuildSet(pub Vec<Group>);
+
+fn parse_build_set(text: &str) -> Result<BuildSet, String> {
+    Group::parse_build_set(text).map(BuildSet)
 }
 
 pub fn cli(args: &GenerateArgs) -> Exit {
@@ -123,7 +137,8 @@ pub fn run(args: &GenerateArgs) -> Result<Manifest, GenerateError> {
             )));
         }
     }
-    let manifest = manifest::build(&api, &survivors, &args.version_node);
+    let groups = args.forward_groups.as_ref().map_or(Group::DEFAULT_BUILD_SET, |s| &s.0);
+    let manifest = manifest::build(&api, &survivors, &args.version_node, groups);
     let out = &args.out_dir;
     let rust = rust_stubs::generate(&api, &opts, &manifest)?;
     write_if_changed(&out.join("bindings.rs"), &rust.bindings)?;

@@ -51,11 +51,11 @@ pub fn generate(api: &Api, opts: &ParseOptions, manifest: &Manifest) -> Result<R
             asm_names.push(entry.name.clone());
             continue;
         }
-        let (decl, stub) = stub_for(f, index, RoutedBody::of(&entry.name))?;
+        let (decl, stub) = stub_for(f, index, RoutedBody::of(manifest, &entry.name))?;
         impl_decls.push(decl);
         stubs.push(stub);
     }
-    let table: Vec<TokenStream> = manifest.entry_points.iter().map(entry_point_row).collect();
+    let table: Vec<TokenStream> = manifest.entry_points.iter().map(|e| entry_point_row(manifest, e)).collect();
     let count = table.len();
     let asm: Vec<TokenStream> = asm_names.iter().map(|n| tail_jump(n)).collect();
     let bindings = quote! {
@@ -125,10 +125,10 @@ fn split_bindings(bound: syn::File) -> (Vec<Item>, Vec<ForeignItemFn>) {
 }
 
 /// One `ENTRY_POINTS` row: name, family, and the forwarding family when the
-/// forwarding table routes the entry point.
-fn entry_point_row(e: &ManifestEntry) -> TokenStream {
+/// forwarding table routes the entry point and the build forwards its group.
+fn entry_point_row(manifest: &Manifest, e: &ManifestEntry) -> TokenStream {
     let (n, fam) = (&e.name, &e.family);
-    let forward = match miopen_forwarding_core::table::lookup(n) {
+    let forward = match manifest.forwarded(n) {
         Some(row) => {
             let variant = Ident::new(&format!("{:?}", row.family), Span::call_site());
             quote! { Some(miopen_forwarding_core::Family::#variant) }
@@ -178,8 +178,8 @@ pub(super) fn bindgen_of(
 }
 
 /// What the routed (slow-path) body of an entry point does, from the
-/// forwarding table in `miopen-forwarding-core`: the one place that lists
-/// the forwarding set.
+/// forwarding table in `miopen-forwarding-core` (the one place that lists
+/// the forwarding set) and the groups this build forwards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum RoutedBody {
     /// Trace the decision, then call MIOpen Private.
@@ -197,9 +197,9 @@ enum RoutedBody {
 }
 
 impl RoutedBody {
-    fn of(name: &str) -> RoutedBody {
+    fn of(manifest: &Manifest, name: &str) -> RoutedBody {
         use miopen_forwarding_core::table;
-        if let Some(row) = table::lookup(name) {
+        if let Some(row) = manifest.forwarded(name) {
             RoutedBody::Forward(row.family.group().module())
         } else if let Some(hook) = table::hook(name) {
             if hook.after() {

@@ -24,6 +24,10 @@ MIOPEN_EXPORT miopenStatus_t miopenSetDims(miopenHandle_t h, int n, const int di
 "#;
 
 fn run_on(header: &str, survivors: &[&str]) -> (tempfile::TempDir, Manifest) {
+    run_with_groups(header, survivors, None)
+}
+
+fn run_with_groups(header: &str, survivors: &[&str], groups: Option<&str>) -> (tempfile::TempDir, Manifest) {
     let dir = tempfile::tempdir().unwrap();
     let h = dir.path().join("miopen.h");
     std::fs::write(&h, header).unwrap();
@@ -36,6 +40,7 @@ fn run_on(header: &str, survivors: &[&str]) -> (tempfile::TempDir, Manifest) {
         version_node: "MIOPEN_TEST_1".into(),
         out_dir: dir.path().join("out"),
         forward_bindings: None,
+        forward_groups: groups.map(|g| super::BuildSet(Group::parse_build_set(g).unwrap())),
     };
     let m = run(&args).unwrap();
     (dir, m)
@@ -112,6 +117,42 @@ fn forwarding_table_entries_call_their_handler_and_hooks_observe() {
 }
 
 #[test]
+fn a_group_outside_the_build_set_is_built_as_pass_through() {
+    let ws = "miopenConvolutionForwardGetWorkSpaceSize";
+    let (d, m) = run_with_groups(TABLE_HEADER, &[], Some("none"));
+    assert!(m.forward_groups.is_empty());
+    let s = std::fs::read_to_string(d.path().join("out/stubs.rs")).unwrap();
+    assert!(!s.contains("crate::forward::conv::entry::"), "{s}");
+    assert!(s.contains(&format!("crate::runtime::route(1);\n    impls::{ws}_impl(")), "{s}");
+    let rows = std::fs::read_to_string(d.path().join("out/entry_points.rs")).unwrap();
+    assert!(!rows.contains("Some(miopen_forwarding_core::Family"), "{rows}");
+    // The hooks stay: they observe the call whatever the set.
+    assert!(s.contains("crate::forward::hooks::miopenDestroy(crate::runtime::config(), handle);"), "{s}");
+
+    // The default set is convolution, and the manifest says so.
+    let (d, m) = run_with_groups(TABLE_HEADER, &[], None);
+    assert_eq!(m.forward_groups, ["convolution"]);
+    let rows = std::fs::read_to_string(d.path().join("out/entry_points.rs")).unwrap();
+    assert!(rows.contains("forward: Some(miopen_forwarding_core::Family::ConvForward)"), "{rows}");
+}
+
+#[test]
+fn an_unknown_group_is_a_usage_error_naming_the_accepted_ones() {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: GenerateArgs,
+    }
+    let base = ["x", "--header", "h", "--version-node", "N", "--out-dir", "o", "--forward-groups"];
+    let e = Cli::try_parse_from(base.iter().chain(&["convolution;pooling"])).err().expect("rejected");
+    assert!(e.to_string().contains("unknown family group `pooling`"), "{e}");
+    assert!(e.to_string().contains("accepted: convolution"), "{e}");
+    let ok = Cli::try_parse_from(base.iter().chain(&["convolution"])).unwrap();
+    assert_eq!(ok.args.forward_groups.unwrap().0, [Group::Convolution]);
+}
+
+#[test]
 fn impl_header_declares_impl_names_with_beta_guard() {
     let (d, _m) = run_on(HEADER, &[]);
     let h = std::fs::read_to_string(d.path().join("out/include/miopen/miopen_impl.h")).unwrap();
@@ -168,6 +209,7 @@ fn survivor_that_the_header_declares_is_rejected() {
         version_node: "N".into(),
         out_dir: dir.path().join("out"),
         forward_bindings: None,
+        forward_groups: None,
     };
     assert!(matches!(run(&args), Err(GenerateError::Mismatch(_))));
 }
