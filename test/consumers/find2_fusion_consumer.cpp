@@ -3,7 +3,7 @@
 // (conv -> bias -> activation plans, miopenExecuteFusionPlan_v2) use them. It
 // writes every output tensor's raw bytes to argv[1]; the test suite requires
 // the file bit-identical through the pre-wrapper baseline and the wrapper.
-#include <miopen/miopen.h>
+#include "output_consumer.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -13,45 +13,9 @@
 
 namespace {
 
-#define CHECK(call)                                                                  \
-    do                                                                               \
-    {                                                                                \
-        miopenStatus_t s_ = (call);                                                  \
-        if(s_ != miopenStatusSuccess)                                                \
-        {                                                                            \
-            std::fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, s_); \
-            std::exit(1);                                                            \
-        }                                                                            \
-    } while(0)
-
-std::vector<float> pseudo_random(size_t n, std::uint32_t seed)
-{
-    std::vector<float> v(n);
-    for(auto& x : v)
-    {
-        seed = seed * 1664525u + 1013904223u;
-        x    = static_cast<float>((seed >> 8) % 2001) / 1000.0f - 1.0f;
-    }
-    return v;
-}
-
-miopenTensorDescriptor_t tensor4d(int n, int c, int h, int w)
-{
-    miopenTensorDescriptor_t d;
-    CHECK(miopenCreateTensorDescriptor(&d));
-    CHECK(miopenSet4dTensorDescriptor(d, miopenFloat, n, c, h, w));
-    return d;
-}
-
-FILE* out;
-void emit(const char* what, const std::vector<float>& v)
-{
-    double sum = 0;
-    for(float x : v)
-        sum += x;
-    std::printf("%-36s %6zu values, sum % .6f\n", what, v.size(), sum);
-    std::fwrite(v.data(), sizeof(float), v.size(), out);
-}
+using consumer::emit;
+using consumer::pseudo_random;
+using consumer::tensor4d;
 
 struct Conv
 {
@@ -212,13 +176,7 @@ void BatchNormActivationPlan(miopenHandle_t h, const Conv& c)
 
 int main(int argc, char** argv)
 {
-    if(argc != 2)
-    {
-        std::fprintf(stderr, "usage: %s <output file>\n", argv[0]);
-        return 2;
-    }
-    out = std::fopen(argv[1], "wb");
-    if(!out)
+    if(!consumer::open_output(argc, argv))
         return 2;
     miopenHandle_t handle;
     CHECK(miopenCreate(&handle));
@@ -230,5 +188,5 @@ int main(int argc, char** argv)
         CHECK(miopenDestroyTensorDescriptor(t));
     CHECK(miopenDestroyConvolutionDescriptor(c.desc));
     CHECK(miopenDestroy(handle));
-    return std::fclose(out) == 0 ? 0 : 1;
+    return consumer::close_output();
 }

@@ -13,6 +13,17 @@ namespace mmt {
 
 inline const float kOne = 1.0f, kZero = 0.0f;
 
+// The activations frameworks fuse, with parameters that clip this data.
+struct ActivationCase
+{
+    miopenActivationMode_t mode;
+    double alpha, beta;
+};
+inline const ActivationCase kFusedActivations[] = {{miopenActivationRELU, 0, 0},
+                                                   {miopenActivationCLIPPEDRELU, 6.0, 0},
+                                                   {miopenActivationCLAMP, -3.0, 5.0},
+                                                   {miopenActivationLEAKYRELU, 0.25, 0}};
+
 struct ConvShape
 {
     int n, c, h, w, k, r, s, pad, stride;

@@ -135,20 +135,13 @@ TEST(FusionPlan, ConvBiasActivationEqualsSeparateCallsFp32)
     for(const auto& shape : {k3x3, k3x3Stride2})
     {
         mmt::FusionCase c(miopenFloat, shape);
-        struct
+        for(const auto& k : mmt::kFusedActivations)
         {
-            miopenActivationMode_t mode;
-            double a, b;
-        } cases[] = {{miopenActivationRELU, 0, 0},
-                     {miopenActivationCLIPPEDRELU, 6.0, 0},
-                     {miopenActivationCLAMP, -3.0, 5.0},
-                     {miopenActivationLEAKYRELU, 0.25, 0}};
-        for(const auto& k : cases)
-        {
-            mmt::Activ act(k.mode, k.a, k.b);
+            mmt::Activ act(k.mode, k.alpha, k.beta);
             const auto separate = mmt::RunSeparate(h, c, c.xf, c.wf, &c.bf, false, act);
             for(bool v2 : {false, true})
-                EXPECT_EQ(RunFused(h, c, c.xf, c.wf, c.bf, "cba", k.mode, k.a, k.b, v2), separate)
+                EXPECT_EQ(RunFused(h, c, c.xf, c.wf, c.bf, "cba", k.mode, k.alpha, k.beta, v2),
+                          separate)
                     << "mode " << k.mode << (v2 ? " (v2)" : "");
         }
     }
