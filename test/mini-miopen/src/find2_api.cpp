@@ -125,7 +125,10 @@ miopenStatus_t miopenFindSolutions(miopenHandle_t handle,
         const auto& opts = options == nullptr ? defaults : miopen::deref(options);
         auto found       = p.FindSolutions(h, opts, maxSolutions);
         for(std::size_t i = 0; i < found.size(); ++i)
-            miopen::deref(solutions + i) = miopen::to_handle(new miopen::Solution(std::move(found[i])));
+        {
+            auto& slot = miopen::deref(solutions + i);
+            slot       = miopen::to_handle(new miopen::Solution(std::move(found[i])));
+        }
         if(numSolutions != nullptr)
             *numSolutions = found.size();
     });
