@@ -245,9 +245,11 @@ TEST_F(Find2, PreallocatedTensorsAreUsedBySearch)
     Problem p(c, miopenProblemDirectionForward);
     Options o;
     std::vector<float> y(c.yv.size(), 12345.0f), other(c.yv.size(), 0.0f);
-    ASSERT_EQ(miopenSetFindOptionPreallocatedTensor(o, miopenTensorConvolutionX, c.xv.data()), miopenStatusSuccess);
-    ASSERT_EQ(miopenSetFindOptionPreallocatedTensor(o, miopenTensorConvolutionW, c.wv.data()), miopenStatusSuccess);
-    ASSERT_EQ(miopenSetFindOptionPreallocatedTensor(o, miopenTensorConvolutionY, y.data()), miopenStatusSuccess);
+    const std::pair<miopenTensorArgumentId_t, void*> buffers[] = {{miopenTensorConvolutionX, c.xv.data()},
+                                                                  {miopenTensorConvolutionW, c.wv.data()},
+                                                                  {miopenTensorConvolutionY, y.data()}};
+    for(const auto& [id, buffer] : buffers)
+        ASSERT_EQ(miopenSetFindOptionPreallocatedTensor(o, id, buffer), miopenStatusSuccess);
     // The first buffer given for an id stays.
     ASSERT_EQ(miopenSetFindOptionPreallocatedTensor(o, miopenTensorConvolutionY, other.data()),
               miopenStatusSuccess);
@@ -290,7 +292,8 @@ TEST_F(Find2, ProblemErrors)
 
     // Shapes that do not make a convolution; a direction that is none.
     mmt::Tensor wrong_y(miopenFloat, {2, 4, 5, 5});
-    ASSERT_EQ(miopenCreateConvProblem(&p, c.conv, miopenProblemDirectionBackwardWeights), miopenStatusSuccess);
+    ASSERT_EQ(miopenCreateConvProblem(&p, c.conv, miopenProblemDirectionBackwardWeights),
+              miopenStatusSuccess);
     ASSERT_EQ(miopenSetProblemTensorDescriptor(p, miopenTensorConvolutionX, c.x), miopenStatusSuccess);
     ASSERT_EQ(miopenSetProblemTensorDescriptor(p, miopenTensorConvolutionW, c.w), miopenStatusSuccess);
     ASSERT_EQ(miopenSetProblemTensorDescriptor(p, miopenTensorConvolutionY, wrong_y), miopenStatusSuccess);
@@ -302,7 +305,8 @@ TEST_F(Find2, ProblemErrors)
     Problem inference(c, static_cast<miopenProblemDirection_t>(4));
     Found none(h, inference, nullptr);
     EXPECT_EQ(none.status, miopenStatusNotImplemented);
-    EXPECT_EQ(miopenFindSolutions(nullptr, inference, nullptr, none.s.data(), nullptr, 1), miopenStatusBadParm);
+    EXPECT_EQ(miopenFindSolutions(nullptr, inference, nullptr, none.s.data(), nullptr, 1),
+              miopenStatusBadParm);
     EXPECT_EQ(miopenFindSolutions(h, nullptr, nullptr, none.s.data(), nullptr, 1), miopenStatusBadParm);
 }
 
@@ -476,16 +480,20 @@ TEST(Find2Logging, DriverLinesOfSearchAndRun)
 {
     const auto dir = mmt::MakeTempDir("find2-log");
     mmt::ScopedEnv db("MIOPEN_USER_DB_PATH", dir.c_str());
-    mmt::ExpectStderrInFreshProcess("MIOPEN_ENABLE_LOGGING_CMD", "1", FindThenRun, [](const std::string& err) {
-        const std::string dims = " -n 2 -c 3 -H 6 -W 6 -k 4 -y 3 -x 3 -p 1 -q 1 -u 1 -v 1 -l 1 -j 1 -m conv -g 1 -F 2 -t 1";
-        const std::string find = "MIOpen(HIP): Command [LogCmdFindConvolution] ./bin/MIOpenDriver conv" + dims + " -S 0\n";
+    const std::string dims = " -n 2 -c 3 -H 6 -W 6 -k 4 -y 3 -x 3 -p 1 -q 1 -u 1 -v 1 -l 1 -j 1"
+                             " -m conv -g 1 -F 2 -t 1";
+    const std::string prefix = "MIOpen(HIP): Command [";
+    const std::string driver = "] ./bin/MIOpenDriver conv" + dims + " -S ";
+    const auto check = [&](const std::string& err) {
+        const std::string find = prefix + "LogCmdFindConvolution" + driver + "0\n";
         if(err.find(find) == std::string::npos)
             return "no search line: " + find;
-        const std::string run = "MIOpen(HIP): Command [LogCmdConvolution] ./bin/MIOpenDriver conv" + dims + " -S ";
-        const auto at = err.find(run);
+        const std::string run = prefix + "LogCmdConvolution" + driver;
+        const auto at         = err.find(run);
         if(at == std::string::npos)
             return "no run line: " + run;
         const auto id = err.substr(at + run.size(), 2);
         return id == "86" || id == "97" ? std::string() : "run line names solver " + id;
-    });
+    };
+    mmt::ExpectStderrInFreshProcess("MIOPEN_ENABLE_LOGGING_CMD", "1", FindThenRun, check);
 }
