@@ -4,66 +4,18 @@
 // tensor's raw bytes to argv[1]. The test suite runs this one binary against
 // the pre-wrapper baseline and against the wrapper (disabled and enabled) and
 // requires the files to be bit-identical.
-#include <miopen/miopen.h>
+#include "output_consumer.hpp"
 
-#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 
-namespace {
-
-#define CHECK(call)                                                                  \
-    do                                                                               \
-    {                                                                                \
-        miopenStatus_t s_ = (call);                                                  \
-        if(s_ != miopenStatusSuccess)                                                \
-        {                                                                            \
-            std::fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, s_); \
-            std::exit(1);                                                            \
-        }                                                                            \
-    } while(0)
-
-std::vector<float> pseudo_random(size_t n, std::uint32_t seed)
-{
-    std::vector<float> v(n);
-    for(auto& x : v)
-    {
-        seed = seed * 1664525u + 1013904223u;
-        x    = static_cast<float>((seed >> 8) % 2001) / 1000.0f - 1.0f;
-    }
-    return v;
-}
-
-miopenTensorDescriptor_t tensor4d(int n, int c, int h, int w)
-{
-    miopenTensorDescriptor_t d;
-    CHECK(miopenCreateTensorDescriptor(&d));
-    CHECK(miopenSet4dTensorDescriptor(d, miopenFloat, n, c, h, w));
-    return d;
-}
-
-FILE* out;
-void emit(const char* what, const std::vector<float>& v)
-{
-    double sum = 0;
-    for(float x : v)
-        sum += x;
-    std::printf("%-28s %6zu values, sum % .6f\n", what, v.size(), sum);
-    std::fwrite(v.data(), sizeof(float), v.size(), out);
-}
-
-} // namespace
+using consumer::emit;
+using consumer::pseudo_random;
+using consumer::tensor4d;
 
 int main(int argc, char** argv)
 {
-    if(argc != 2)
-    {
-        std::fprintf(stderr, "usage: %s <output file>\n", argv[0]);
-        return 2;
-    }
-    out = std::fopen(argv[1], "wb");
-    if(!out)
+    if(!consumer::open_output(argc, argv))
         return 2;
 
     miopenHandle_t handle;
@@ -197,5 +149,5 @@ int main(int argc, char** argv)
     CHECK(miopenDestroyTensorDescriptor(yd));
     CHECK(miopenDestroyConvolutionDescriptor(conv));
     CHECK(miopenDestroy(handle));
-    return std::fclose(out) == 0 ? 0 : 1;
+    return consumer::close_output();
 }

@@ -211,7 +211,7 @@ TEST(ProviderBindings, OnlyImplSymbolsOfMiopenPrivate)
     for(const char* s : {"miopenCreateFusionPlan_impl", "miopenCreateOpConvForward_impl",
                          "miopenCreateOpBiasForward_impl", "miopenCreateOpActivationForward_impl",
                          "miopenCompileFusionPlan_impl", "miopenSetOpArgsActivForward_impl",
-                         "miopenExecuteFusionPlan_impl", "miopenFindConvolutionForwardAlgorithm_impl",
+                         "miopenExecuteFusionPlan_v2_impl", "miopenFindConvolutionForwardAlgorithm_impl",
                          "miopenConvolutionBackwardWeights_impl"})
     {
         EXPECT_EQ(implBound.count(s), 1u) << s << " not bound in libMIOpen_private.so";

@@ -2,7 +2,9 @@
 // (MINI_REFERENCE_ENGINE) through the C ABI:
 //  * random single convolutions and conv -> [add bias] -> relu/clamp graphs
 //    (fixed seed), each run once on each engine, compared within the data
-//    type's tolerance;
+//    type's tolerance; a fused graph whose fusion plan MIOpen does not compile
+//    (asked of MIOpen Private directly) must be declined, as hipDNN's provider
+//    leaves that decision to MIOpen;
 //  * graphs the provider must decline: NOT_SUPPORTED when only the provider is
 //    allowed, the reference engine when both are, with correct numbers.
 // The engine is picked with HIPDNN_HEUR_FALLBACK_ENGINE_ORDER; the provider is
@@ -10,6 +12,7 @@
 #include "test_util.hpp"
 
 #include <gtest/gtest.h>
+#include <miopen/miopen_impl.h>
 
 #include <algorithm>
 #include <cmath>
@@ -165,6 +168,63 @@ int64_t count(const std::vector<int64_t>& d)
     return n;
 }
 
+// MIOpen has the last word on a fused graph: the fusion plan the provider
+// builds for the case (conv -> [bias] -> activation, 1-D padded to 2-D),
+// compiled by MIOpen Private itself.
+bool MiopenCompilesFusedPlan(const Case& c)
+{
+    auto mioType = c.dt == HIPDNN_DATA_FLOAT ? miopenFloat : c.dt == HIPDNN_DATA_HALF ? miopenHalf : miopenBFloat16;
+    std::vector<miopenTensorDescriptor_t> tensors;
+    auto tensor = [&](std::vector<int64_t> dims) {
+        std::vector<int64_t> st = c.nhwc ? tu::channelsLastStrides(dims) : tu::packedStrides(dims);
+        if(dims.size() == 3)
+        {
+            dims.push_back(1);
+            st.push_back(st.back());
+        }
+        std::vector<int> d(dims.begin(), dims.end()), s(st.begin(), st.end());
+        miopenTensorDescriptor_t t = nullptr;
+        miopenCreateTensorDescriptor_impl(&t);
+        miopenSetTensorDescriptor_impl(t, mioType, static_cast<int>(d.size()), d.data(), s.data());
+        tensors.push_back(t);
+        return t;
+    };
+    std::vector<int> pad(c.pre.begin(), c.pre.end()), stride(c.stride.begin(), c.stride.end()),
+        dil(c.dil.begin(), c.dil.end());
+    if(c.sp == 1)
+    {
+        pad.push_back(0), stride.push_back(1), dil.push_back(1);
+    }
+    std::vector<int64_t> bd(c.yDims().size(), 1);
+    bd[1] = c.K;
+    auto x = tensor(c.xDims()), w = tensor(c.wDims()), b = tensor(bd);
+    miopenConvolutionDescriptor_t conv = nullptr;
+    miopenCreateConvolutionDescriptor_impl(&conv);
+    miopenInitConvolutionNdDescriptor_impl(conv, static_cast<int>(pad.size()), pad.data(), stride.data(), dil.data(),
+                                           miopenConvolution);
+    miopenSetConvolutionGroupCount_impl(conv, static_cast<int>(c.G));
+    const auto mode = c.clip == Clip::Upper        ? miopenActivationCLIPPEDRELU
+                      : c.clip == Clip::LowerUpper ? miopenActivationCLAMP
+                                                   : miopenActivationRELU;
+    miopenHandle_t h = nullptr;
+    miopenCreate_impl(&h);
+    miopenFusionPlanDescriptor_t plan = nullptr;
+    miopenFusionOpDescriptor_t op = nullptr;
+    bool ok = miopenCreateFusionPlan_impl(&plan, miopenVerticalFusion, x) == miopenStatusSuccess
+              && miopenCreateOpConvForward_impl(plan, &op, conv, w) == miopenStatusSuccess
+              && (!c.bias || miopenCreateOpBiasForward_impl(plan, &op, b) == miopenStatusSuccess)
+              && miopenCreateOpActivationForward_impl(plan, &op, mode) == miopenStatusSuccess
+              && miopenCompileFusionPlan_impl(h, plan) == miopenStatusSuccess;
+    miopenDestroyFusionPlan_impl(plan);
+    miopenDestroy_impl(h);
+    miopenDestroyConvolutionDescriptor_impl(conv);
+    for(auto t : tensors)
+    {
+        miopenDestroyTensorDescriptor_impl(t);
+    }
+    return ok;
+}
+
 struct Buf
 {
     int64_t uid;
@@ -204,6 +264,17 @@ struct Stats
     int cases = 0;
     int64_t elements = 0;
 };
+// Fused graphs compared against the reference, and declined because MIOpen
+// does not compile their fusion plan.
+struct FusedCounts
+{
+    int compared = 0, declinedByMiopen = 0;
+};
+FusedCounts& fusedCounts()
+{
+    static FusedCounts f;
+    return f;
+}
 std::map<int, Stats>& stats()
 {
     static std::map<int, Stats> s;
@@ -347,6 +418,18 @@ protected:
         auto ref = run(c, kRef);
         ASSERT_TRUE(ref.taken) << ref.error;
         ASSERT_EQ(ref.engine, kRef);
+        if(c.kind == Kind::Fused && !MiopenCompilesFusedPlan(c))
+        {
+            auto mio = run(c, kMio);
+            EXPECT_FALSE(mio.taken) << "MIOPEN_ENGINE took a graph whose fusion plan MIOpen does not compile";
+            auto both = run(c, "MIOPEN_ENGINE,MINI_REFERENCE_ENGINE");
+            ASSERT_TRUE(both.taken) << both.error;
+            EXPECT_EQ(both.engine, kRef);
+            EXPECT_EQ(both.out, ref.out);
+            fusedCounts().declinedByMiopen++;
+            return;
+        }
+        fusedCounts().compared += c.kind == Kind::Fused;
         auto mio = run(c, kMio);
         ASSERT_TRUE(mio.taken) << "MIOPEN_ENGINE declined: " << mio.error;
         ASSERT_EQ(mio.engine, kMio);
@@ -447,6 +530,52 @@ TEST_P(RandomGraphs, ProviderMatchesReference)
 
 INSTANTIATE_TEST_SUITE_P(Seeded, RandomGraphs, ::testing::Range(0, kRandomCases));
 
+// Fused graphs inside what MIOpen's fused solvers take (fp32, NCHW, 2-D; odd
+// square filters at stride <= 2, or 1x1 at stride 1 without padding unless
+// grouped), so the provider's fused path meets varied shapes too: most random
+// fused graphs above are ones MIOpen does not fuse.
+Case randomFusableCase(Rng& r, int i)
+{
+    Case c;
+    c.kind = Kind::Fused;
+    c.seed = 1000 + uint64_t(i);
+    c.fine = i % 2 == 1;
+    c.G = r.in(1, 2);
+    c.C = c.G * r.in(1, 3);
+    c.K = c.G * r.in(1, 3);
+    c.N = r.in(1, 2);
+    static const int64_t filters[] = {1, 3, 5};
+    const int64_t f = filters[r.in(0, 2)];
+    const bool plain1x1 = f == 1 && c.G == 1;
+    const int64_t pad = plain1x1 ? 0 : r.in(0, 2), st = plain1x1 ? 1 : r.in(1, 2);
+    c.flt = {f, f}, c.pre = c.post = {pad, pad}, c.stride = {st, st}, c.dil = {1, 1};
+    const int64_t minIn = std::max<int64_t>(1, f - 2 * pad);
+    c.in = {minIn + r.in(0, 5), minIn + r.in(0, 5)};
+    c.bias = r.in(0, 3) != 0;
+    static const Clip clips[] = {Clip::None, Clip::Upper, Clip::LowerUpper, Clip::LowerZero};
+    c.clip = clips[r.in(0, 3)];
+    c.lower = -float(r.in(1, 8)) / 4.0f;
+    c.upper = float(r.in(1, 12)) / 4.0f;
+    c.listReversed = r.in(0, 3) == 0;
+    return c;
+}
+
+constexpr int kFusableCases = 12;
+
+class FusableGraphs : public ProviderVsReference, public ::testing::WithParamInterface<int>
+{
+};
+
+TEST_P(FusableGraphs, ProviderMatchesReference)
+{
+    Rng r(0xF05Eu + uint64_t(GetParam()) * 7919u);
+    const Case c = randomFusableCase(r, GetParam());
+    ASSERT_TRUE(MiopenCompilesFusedPlan(c)) << c.str();
+    compare(c);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeded, FusableGraphs, ::testing::Range(0, kFusableCases));
+
 // ---- deterministic fused cases: each activation mapping ----------------------
 
 TEST_F(ProviderVsReference, ConvBiasRelu)
@@ -484,6 +613,7 @@ TEST_F(ProviderVsReference, ConvReluWithoutBias)
     compare(c);
 }
 
+// MIOpen fuses no fp16 NHWC 3-D convolution: declined, the reference engine takes it.
 TEST_F(ProviderVsReference, ConvBiasClampFp16Nhwc3d)
 {
     Case c;
@@ -498,7 +628,7 @@ TEST_F(ProviderVsReference, ConvBiasClampFp16Nhwc3d)
 }
 
 // hipDNN's provider takes 1-D (NCL, NLC) by padding it to 2-D: every kind,
-// against the reference engine.
+// against the reference engine (the fused 1x3 filter is no fusion MIOpen has).
 TEST_F(ProviderVsReference, OneDimensionalNclAndNlc)
 {
     for(Kind k : {Kind::Fwd, Kind::BwdData, Kind::BwdFilter, Kind::Fused})
@@ -524,6 +654,11 @@ TEST_F(ProviderVsReference, FusedPlanWorkspaceIsTheProvidersFormula)
         Case c;
         c.kind = Kind::Fused;
         c.dt = dt;
+        if(dt == HIPDNN_DATA_HALF)
+        {
+            // MIOpen fuses fp16 only for a 1x1 convolution at stride 1 without padding.
+            c.flt = {1, 1}, c.pre = c.post = {0, 0};
+        }
         SCOPED_TRACE(c.str());
         auto align256 = [](int64_t v) { return (v + 255) / 256 * 256; };
         const int64_t e = int64_t(elemSize(dt));
@@ -796,6 +931,15 @@ public:
             {
                 EXPECT_GE(s.cases, 10) << names[dt] << " was compared in too few cases";
             }
+        }
+        const auto& f = fusedCounts();
+        std::printf("[provider-vs-reference] fused graphs: %d compared, %d declined as MIOpen does not "
+                    "compile their fusion plan\n",
+                    f.compared, f.declinedByMiopen);
+        if(::testing::GTEST_FLAG(filter) == "*")
+        {
+            EXPECT_GE(f.compared, kFusableCases) << "too few fused graphs compared";
+            EXPECT_GE(f.declinedByMiopen, 5) << "too few fused graphs MIOpen declines";
         }
     }
     static double ProviderTolerance(hipdnnDataType_t dt)

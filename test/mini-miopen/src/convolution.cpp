@@ -248,6 +248,14 @@ const ConvSolver* FindSolverByName(const std::string& name)
     return nullptr;
 }
 
+const ConvSolver* FindConvSolverById(std::uint64_t id)
+{
+    for(const auto& s : AllSolvers())
+        if(s.id == id)
+            return &s;
+    return nullptr;
+}
+
 const char* AlgorithmName(miopenConvAlgorithm_t a)
 {
     switch(a)
@@ -278,6 +286,14 @@ std::size_t GetSolverWorkspaceSize(const ConvSolver& s, const ConvProblem& p)
         cols *= yl[i];
     }
     return rows * cols * GetTypeSize(p.x.GetType());
+}
+
+std::size_t GetMaxWorkspaceSize(const ConvProblem& p)
+{
+    std::size_t ws = 0;
+    for(const auto& s : GetSolvers(p.direction))
+        ws = std::max(ws, GetSolverWorkspaceSize(s, p));
+    return ws;
 }
 
 void ValidateConvAlphaBeta(const ConvProblem& p, float alpha, float beta)

@@ -110,14 +110,6 @@ void FindAlgorithms(miopen::Handle& handle,
     *returnedAlgoCount = static_cast<int>(n);
 }
 
-size_t MaxWorkspace(const ConvProblem& p)
-{
-    size_t ws = 0;
-    for(const auto& s : miopen::GetSolvers(p.direction))
-        ws = std::max(ws, miopen::GetSolverWorkspaceSize(s, p));
-    return ws;
-}
-
 ConvProblem FwdProblem(miopenTensorDescriptor_t xDesc,
                        miopenTensorDescriptor_t wDesc,
                        miopenConvolutionDescriptor_t convDesc,
@@ -658,7 +650,8 @@ miopenConvolutionForwardGetWorkSpaceSize(miopenHandle_t handle,
     MIOPEN_LOG_FUNCTION(handle, wDesc, xDesc, convDesc, yDesc, workSpaceSize);
     return miopen::try_([&] {
         miopen::deref(handle);
-        miopen::deref(workSpaceSize) = MaxWorkspace(FwdProblem(xDesc, wDesc, convDesc, yDesc));
+        miopen::deref(workSpaceSize) =
+            miopen::GetMaxWorkspaceSize(FwdProblem(xDesc, wDesc, convDesc, yDesc));
     });
 }
 
@@ -763,7 +756,8 @@ miopenConvolutionBackwardDataGetWorkSpaceSize(miopenHandle_t handle,
     MIOPEN_LOG_FUNCTION(handle, dyDesc, wDesc, convDesc, dxDesc, workSpaceSize);
     return miopen::try_([&] {
         miopen::deref(handle);
-        miopen::deref(workSpaceSize) = MaxWorkspace(BwdDataProblem(dyDesc, wDesc, convDesc, dxDesc));
+        miopen::deref(workSpaceSize) =
+            miopen::GetMaxWorkspaceSize(BwdDataProblem(dyDesc, wDesc, convDesc, dxDesc));
     });
 }
 
@@ -836,7 +830,7 @@ miopenConvolutionBackwardWeightsGetWorkSpaceSize(miopenHandle_t handle,
     return miopen::try_([&] {
         miopen::deref(handle);
         miopen::deref(workSpaceSize) =
-            MaxWorkspace(BwdWeightsProblem(dyDesc, xDesc, convDesc, dwDesc));
+            miopen::GetMaxWorkspaceSize(BwdWeightsProblem(dyDesc, xDesc, convDesc, dwDesc));
     });
 }
 

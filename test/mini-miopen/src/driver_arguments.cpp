@@ -100,12 +100,23 @@ bool AnyNull(miopenTensorDescriptor_t x,
 
 } // namespace
 
+DriverConvDirection ToDriverDirection(ConvDirection d)
+{
+    switch(d)
+    {
+    case ConvDirection::Forward: return DriverConvDirection::Fwd;
+    case ConvDirection::BackwardData: return DriverConvDirection::Bwd;
+    case ConvDirection::BackwardWeights: return DriverConvDirection::WrW;
+    }
+    return DriverConvDirection::Fwd;
+}
+
 std::string ConvArgsForMIOpenDriver(const TensorDescriptor& x,
                                     const TensorDescriptor& w,
                                     const ConvolutionDescriptor& conv,
                                     const TensorDescriptor& y,
                                     DriverConvDirection dir,
-                                    bool immediate)
+                                    std::optional<std::uint64_t> solver_id)
 {
     std::ostringstream ss;
     ss << DriverName(x.GetType());
@@ -124,9 +135,20 @@ std::string ConvArgsForMIOpenDriver(const TensorDescriptor& x,
     }
     ss << " -m " << (transposed ? "trans" : "conv") << " -g " << conv.GetGroupCount() << " -F "
        << static_cast<int>(dir) << " -t 1";
-    if(immediate)
-        ss << " -S 0";
+    if(solver_id.has_value())
+        ss << " -S " << *solver_id;
     return ss.str();
+}
+
+void LogCmdConvolution(const TensorDescriptor& x,
+                       const TensorDescriptor& w,
+                       const ConvolutionDescriptor& conv,
+                       const TensorDescriptor& y,
+                       DriverConvDirection dir,
+                       std::optional<std::uint64_t> solver_id)
+{
+    if(IsLoggingCmd())
+        MIOPEN_LOG_DRIVER_CMD(ConvArgsForMIOpenDriver(x, w, conv, y, dir, solver_id));
 }
 
 void LogCmdConvolution(miopenTensorDescriptor_t x,
@@ -138,12 +160,27 @@ void LogCmdConvolution(miopenTensorDescriptor_t x,
 {
     if(!IsLoggingCmd() || AnyNull(x, w, conv, y))
         return;
-    MIOPEN_LOG_DRIVER_CMD(
-        ConvArgsForMIOpenDriver(deref(x), deref(w), deref(conv), deref(y), dir, immediate));
+    LogCmdConvolution(deref(x),
+                      deref(w),
+                      deref(conv),
+                      deref(y),
+                      dir,
+                      immediate ? std::optional<std::uint64_t>{0} : std::nullopt);
 }
 
 // Its own body, not a call to LogCmdConvolution: the driver line is tagged
 // with the logging function's name ([LogCmdFindConvolution]), as MIOpen's is.
+void LogCmdFindConvolution(const TensorDescriptor& x,
+                           const TensorDescriptor& w,
+                           const ConvolutionDescriptor& conv,
+                           const TensorDescriptor& y,
+                           DriverConvDirection dir,
+                           std::optional<std::uint64_t> solver_id)
+{
+    if(IsLoggingCmd())
+        MIOPEN_LOG_DRIVER_CMD(ConvArgsForMIOpenDriver(x, w, conv, y, dir, solver_id));
+}
+
 void LogCmdFindConvolution(miopenTensorDescriptor_t x,
                            miopenTensorDescriptor_t w,
                            miopenConvolutionDescriptor_t conv,
@@ -152,8 +189,7 @@ void LogCmdFindConvolution(miopenTensorDescriptor_t x,
 {
     if(!IsLoggingCmd() || AnyNull(x, w, conv, y))
         return;
-    MIOPEN_LOG_DRIVER_CMD(
-        ConvArgsForMIOpenDriver(deref(x), deref(w), deref(conv), deref(y), dir, false));
+    LogCmdFindConvolution(deref(x), deref(w), deref(conv), deref(y), dir, std::nullopt);
 }
 
 } // namespace debug

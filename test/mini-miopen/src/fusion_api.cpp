@@ -1,4 +1,10 @@
-// Public entry points of the fusion family.
+// Public entry points of the fusion family: plans, their compilation and
+// execution, and the one-call convolution + bias + activation.
+//
+// MIOpen's plan entry points (other than create, destroy and execute) keep a
+// status of their own that only the plan call sets (try_with_own_status):
+// a null handle given to miopenCompileFusionPlan is miopenStatusUnknownError,
+// and a null output pointer after a successful query is still a success.
 #include <miopen/activ.hpp>
 #include <miopen/convolution.hpp>
 #include <miopen/errors.hpp>
@@ -7,32 +13,6 @@
 #include <miopen/logger.hpp>
 
 #include <algorithm>
-
-namespace {
-
-miopen::FusionOpDescriptor& NewOp(miopenFusionPlanDescriptor_t fusePlanDesc,
-                                  miopenFusionOpDescriptor_t* out,
-                                  std::unique_ptr<miopen::FusionOpDescriptor> op)
-{
-    auto& plan = miopen::deref(fusePlanDesc);
-    auto& slot = miopen::deref(out);
-    auto& ref  = plan.AddOp(std::move(op));
-    slot       = miopen::to_handle(&ref);
-    return ref;
-}
-
-miopen::FusionOpArgs& ArgsFor(miopenOperatorArgs_t args,
-                              miopenFusionOpDescriptor_t op,
-                              miopen::FusionOpKind expected)
-{
-    auto& a        = miopen::deref(args);
-    const auto& o  = miopen::deref(op);
-    if(o.kind != expected)
-        MIOPEN_THROW(miopenStatusBadParm, "Operator kind does not match the argument setter");
-    return a.args[&o];
-}
-
-} // namespace
 
 extern "C" miopenStatus_t miopenCreateFusionPlan(miopenFusionPlanDescriptor_t* fusePlanDesc,
                                                  const miopenFusionDirection_t fuseDirection,
@@ -46,64 +26,74 @@ extern "C" miopenStatus_t miopenCreateFusionPlan(miopenFusionPlanDescriptor_t* f
     });
 }
 
+// Null is accepted, as MIOpen's delete of a null object.
 extern "C" miopenStatus_t miopenDestroyFusionPlan(miopenFusionPlanDescriptor_t fusePlanDesc)
 {
     MIOPEN_LOG_FUNCTION(fusePlanDesc);
-    return miopen::try_([&] { delete &miopen::deref(fusePlanDesc); });
+    return miopen::try_([&] { delete static_cast<miopen::FusionPlanDescriptor*>(fusePlanDesc); });
 }
 
 extern "C" miopenStatus_t miopenCompileFusionPlan(miopenHandle_t handle,
                                                   miopenFusionPlanDescriptor_t fusePlanDesc)
 {
     MIOPEN_LOG_FUNCTION(handle, fusePlanDesc);
-    return miopen::try_([&] {
+    return miopen::try_with_own_status(miopenStatusUnknownError, [&](miopenStatus_t& res) {
+        auto& plan = miopen::deref(fusePlanDesc);
         miopen::deref(handle);
-        return miopen::deref(fusePlanDesc).Compile();
+        res = plan.Compile();
     });
 }
 
+// Starts at miopenStatusBadParm, so an index out of bounds reports that.
 extern "C" miopenStatus_t miopenFusionPlanGetOp(miopenFusionPlanDescriptor_t fusePlanDesc,
                                                 const int op_idx,
                                                 miopenFusionOpDescriptor_t* op)
 {
-    MIOPEN_LOG_FUNCTION(fusePlanDesc, op_idx, op);
-    return miopen::try_([&] {
-        auto& plan = miopen::deref(fusePlanDesc);
-        auto& out  = miopen::deref(op);
-        out        = miopen::to_handle(&plan.GetOp(op_idx));
+    MIOPEN_LOG_FUNCTION(fusePlanDesc, op_idx);
+    return miopen::try_with_own_status(miopenStatusBadParm, [&](miopenStatus_t& res) {
+        const auto& found = miopen::deref(fusePlanDesc).GetOp(op_idx);
+        res               = miopenStatusSuccess;
+        miopen::deref(op) =
+            miopen::to_handle(const_cast<miopen::FusionOpDescriptor*>(&found));
     });
 }
 
-extern "C" MIOPEN_EXPORT miopenStatus_t
+// The algorithm is not looked at (MIOpen's neither).
+extern "C" miopenStatus_t
 miopenFusionPlanGetWorkSpaceSize(miopenHandle_t handle,
                                  miopenFusionPlanDescriptor_t fusePlanDesc,
                                  size_t* workSpaceSize,
                                  miopenConvFwdAlgorithm_t algo)
 {
-    MIOPEN_LOG_FUNCTION(handle, fusePlanDesc, workSpaceSize, algo);
-    return miopen::try_([&] {
+    MIOPEN_LOG_FUNCTION(handle, fusePlanDesc, algo);
+    return miopen::try_with_own_status(miopenStatusUnknownError, [&](miopenStatus_t& res) {
+        auto& plan = miopen::deref(fusePlanDesc);
         miopen::deref(handle);
-        miopen::deref(workSpaceSize) = miopen::deref(fusePlanDesc).GetWorkspaceSize(algo);
+        const auto size              = plan.GetWorkspaceSize();
+        res                          = miopenStatusSuccess;
+        miopen::deref(workSpaceSize) = size;
     });
 }
 
-extern "C" MIOPEN_EXPORT miopenStatus_t
+// Direct, then Winograd, cut to requestAlgoCount, which is reported back as
+// given when smaller (MIOpen checks no bound).
+extern "C" miopenStatus_t
 miopenFusionPlanConvolutionGetAlgo(miopenFusionPlanDescriptor_t fusePlanDesc,
                                    const int requestAlgoCount,
                                    int* returnedAlgoCount,
                                    miopenConvFwdAlgorithm_t* returnedAlgos)
 {
-    MIOPEN_LOG_FUNCTION(fusePlanDesc, requestAlgoCount, returnedAlgoCount, returnedAlgos);
-    return miopen::try_([&] {
+    MIOPEN_LOG_FUNCTION(fusePlanDesc, requestAlgoCount);
+    return miopen::try_with_own_status(miopenStatusUnknownError, [&](miopenStatus_t& res) {
         const auto algos = miopen::deref(fusePlanDesc).GetConvAlgos();
-        auto& count      = miopen::deref(returnedAlgoCount);
-        if(requestAlgoCount < 1)
-            MIOPEN_THROW(miopenStatusBadParm, "requestAlgoCount cannot be < 1");
-        if(returnedAlgos == nullptr)
+        const int count  = std::min(requestAlgoCount, static_cast<int>(algos.size()));
+        // MIOpen writes through a null returnedAlgos.
+        if(count > 0 && returnedAlgos == nullptr)
             MIOPEN_THROW(miopenStatusBadParm, "returnedAlgos cannot be nullptr");
-        const auto n = std::min<std::size_t>(algos.size(), requestAlgoCount);
-        std::copy_n(algos.begin(), n, returnedAlgos);
-        count = static_cast<int>(n);
+        for(int i = 0; i < count; ++i)
+            returnedAlgos[i] = algos[static_cast<std::size_t>(i)];
+        res                              = miopenStatusSuccess;
+        miopen::deref(returnedAlgoCount) = count;
     });
 }
 
@@ -112,116 +102,38 @@ miopenFusionPlanConvolutionSetAlgo(miopenFusionPlanDescriptor_t fusePlanDesc,
                                    miopenConvFwdAlgorithm_t algo)
 {
     MIOPEN_LOG_FUNCTION(fusePlanDesc, algo);
-    return miopen::try_([&] { miopen::deref(fusePlanDesc).SetConvAlgo(algo); });
-}
-
-extern "C" miopenStatus_t miopenCreateOpConvForward(miopenFusionPlanDescriptor_t fusePlanDesc,
-                                                    miopenFusionOpDescriptor_t* convOp,
-                                                    miopenConvolutionDescriptor_t convDesc,
-                                                    const miopenTensorDescriptor_t wDesc)
-{
-    MIOPEN_LOG_FUNCTION(fusePlanDesc, convOp, convDesc, wDesc);
-    return miopen::try_([&] {
-        auto op    = std::make_unique<miopen::FusionOpDescriptor>();
-        op->kind   = miopen::FusionOpKind::ConvForward;
-        op->conv   = miopen::deref(convDesc);
-        op->tensor = miopen::deref(wDesc);
-        op->tensor.CheckSet("wDesc");
-        NewOp(fusePlanDesc, convOp, std::move(op));
+    return miopen::try_with_own_status(miopenStatusUnknownError, [&](miopenStatus_t& res) {
+        miopen::deref(fusePlanDesc).SetConvAlgo(algo);
+        res = miopenStatusSuccess;
     });
 }
 
+// A null workspace with a non-zero size is refused before anything else.
 extern "C" miopenStatus_t
-miopenCreateOpActivationForward(miopenFusionPlanDescriptor_t fusePlanDesc,
-                                miopenFusionOpDescriptor_t* activFwdOp,
-                                miopenActivationMode_t mode)
+miopenExecuteFusionPlan_v2(const miopenHandle_t handle,
+                           const miopenFusionPlanDescriptor_t fusePlanDesc,
+                           const miopenTensorDescriptor_t inputDesc,
+                           const void* input,
+                           const miopenTensorDescriptor_t outputDesc,
+                           void* output,
+                           miopenOperatorArgs_t args,
+                           void* workspace,
+                           size_t workspaceSize)
 {
-    MIOPEN_LOG_FUNCTION(fusePlanDesc, activFwdOp, mode);
+    MIOPEN_LOG_FUNCTION(
+        handle, fusePlanDesc, inputDesc, input, outputDesc, output, args, workspace, workspaceSize);
+    if(workspace == nullptr && workspaceSize != 0)
+        return miopenStatusBadParm;
     return miopen::try_([&] {
-        if(!miopen::IsValidActivationMode(mode))
-            MIOPEN_THROW(miopenStatusBadParm, "Invalid activation mode");
-        auto op        = std::make_unique<miopen::FusionOpDescriptor>();
-        op->kind       = miopen::FusionOpKind::ActivForward;
-        op->activ_mode = mode;
-        NewOp(fusePlanDesc, activFwdOp, std::move(op));
-    });
-}
-
-extern "C" miopenStatus_t miopenCreateOpBiasForward(miopenFusionPlanDescriptor_t fusePlanDesc,
-                                                    miopenFusionOpDescriptor_t* biasOp,
-                                                    const miopenTensorDescriptor_t bDesc)
-{
-    MIOPEN_LOG_FUNCTION(fusePlanDesc, biasOp, bDesc);
-    return miopen::try_([&] {
-        auto op    = std::make_unique<miopen::FusionOpDescriptor>();
-        op->kind   = miopen::FusionOpKind::BiasForward;
-        op->tensor = miopen::deref(bDesc);
-        op->tensor.CheckSet("bDesc");
-        NewOp(fusePlanDesc, biasOp, std::move(op));
-    });
-}
-
-extern "C" miopenStatus_t miopenCreateOperatorArgs(miopenOperatorArgs_t* args)
-{
-    MIOPEN_LOG_FUNCTION(args);
-    return miopen::try_([&] {
-        auto& out = miopen::deref(args);
-        out       = miopen::to_handle(new miopen::OperatorArgs());
-    });
-}
-
-extern "C" miopenStatus_t miopenDestroyOperatorArgs(miopenOperatorArgs_t args)
-{
-    MIOPEN_LOG_FUNCTION(args);
-    return miopen::try_([&] { delete &miopen::deref(args); });
-}
-
-extern "C" miopenStatus_t miopenSetOpArgsConvForward(miopenOperatorArgs_t args,
-                                                     const miopenFusionOpDescriptor_t convOp,
-                                                     const void* alpha,
-                                                     const void* beta,
-                                                     const void* w)
-{
-    MIOPEN_LOG_FUNCTION(args, convOp, alpha, beta, w);
-    return miopen::try_([&] {
-        auto& a = ArgsFor(args, convOp, miopen::FusionOpKind::ConvForward);
-        a.alpha = miopen::ReadScale(alpha, "alpha");
-        a.beta  = miopen::ReadScale(beta, "beta");
-        a.data  = w;
-    });
-}
-
-extern "C" miopenStatus_t miopenSetOpArgsActivForward(miopenOperatorArgs_t args,
-                                                      const miopenFusionOpDescriptor_t activFwdOp,
-                                                      const void* alpha,
-                                                      const void* beta,
-                                                      double activAlpha,
-                                                      double activBeta,
-                                                      double activGamma)
-{
-    MIOPEN_LOG_FUNCTION(args, activFwdOp, alpha, beta, activAlpha, activBeta, activGamma);
-    return miopen::try_([&] {
-        auto& a       = ArgsFor(args, activFwdOp, miopen::FusionOpKind::ActivForward);
-        a.alpha       = miopen::ReadScale(alpha, "alpha");
-        a.beta        = miopen::ReadScale(beta, "beta");
-        a.activ_alpha = activAlpha;
-        a.activ_beta  = activBeta;
-        a.activ_gamma = activGamma;
-    });
-}
-
-extern "C" miopenStatus_t miopenSetOpArgsBiasForward(miopenOperatorArgs_t args,
-                                                     const miopenFusionOpDescriptor_t biasOp,
-                                                     const void* alpha,
-                                                     const void* beta,
-                                                     const void* bias)
-{
-    MIOPEN_LOG_FUNCTION(args, biasOp, alpha, beta, bias);
-    return miopen::try_([&] {
-        auto& a = ArgsFor(args, biasOp, miopen::FusionOpKind::BiasForward);
-        a.alpha = miopen::ReadScale(alpha, "alpha");
-        a.beta  = miopen::ReadScale(beta, "beta");
-        a.data  = bias;
+        miopen::deref(fusePlanDesc)
+            .Execute(miopen::deref(handle),
+                     miopen::deref(inputDesc),
+                     input,
+                     miopen::deref(outputDesc),
+                     output,
+                     miopen::deref(args),
+                     workspace,
+                     workspaceSize);
     });
 }
 
@@ -234,15 +146,9 @@ extern "C" miopenStatus_t miopenExecuteFusionPlan(const miopenHandle_t handle,
                                                   miopenOperatorArgs_t args)
 {
     MIOPEN_LOG_FUNCTION(handle, fusePlanDesc, inputDesc, input, outputDesc, output, args);
-    return miopen::try_([&] {
-        miopen::deref(fusePlanDesc)
-            .Execute(miopen::deref(handle),
-                     miopen::deref(inputDesc),
-                     input,
-                     miopen::deref(outputDesc),
-                     output,
-                     miopen::deref(args));
-    });
+    // Defined above; the declaration comes from <miopen/miopen.h>.
+    return miopenExecuteFusionPlan_v2(
+        handle, fusePlanDesc, inputDesc, input, outputDesc, output, args, nullptr, 0);
 }
 
 extern "C" miopenStatus_t

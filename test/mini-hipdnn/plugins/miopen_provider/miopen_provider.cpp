@@ -563,7 +563,9 @@ bool executeFused(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const 
     ok = ok && p.check(miopenFusionPlanGetOp_impl(p.plan, idx, &activOp), "miopenFusionPlanGetOp")
          && p.check(miopenSetOpArgsActivForward_impl(args, activOp, &one, &zero, m.alpha, m.beta, m.gamma),
                     "miopenSetOpArgsActivForward")
-         && p.check(miopenExecuteFusionPlan_impl(p.handle, p.plan, p.x, xp, p.y, yp, args), "miopenExecuteFusionPlan");
+         && p.check(miopenExecuteFusionPlan_v2_impl(p.handle, p.plan, p.x, xp, p.y, yp, args, pack->workspace,
+                                                    static_cast<size_t>(pack->workspaceSize)),
+                    "miopenExecuteFusionPlan_v2");
     miopenDestroyOperatorArgs_impl(args);
     return ok;
 }

@@ -1042,6 +1042,15 @@ MIOPEN_EXPORT miopenStatus_t miopenCreateOpBiasForward(miopenFusionPlanDescripto
                                                        miopenFusionOpDescriptor_t* biasOp,
                                                        const miopenTensorDescriptor_t bDesc);
 
+/*! @brief Appends a batch normalization inference operator; one descriptor
+ * shapes its scale, bias, mean and variance tensors.
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenCreateOpBatchNormInference(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                 miopenFusionOpDescriptor_t* bnOp,
+                                 const miopenBatchNormMode_t bn_mode,
+                                 const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc);
+
 /*! @brief Allocates an (empty) argument pack for plan execution. */
 MIOPEN_EXPORT miopenStatus_t miopenCreateOperatorArgs(miopenOperatorArgs_t* args);
 
@@ -1065,6 +1074,18 @@ miopenSetOpArgsActivForward(miopenOperatorArgs_t args,
                             double activBeta,
                             double activGamma);
 
+/*! @brief Arguments of a batch normalization inference operator (alpha, beta unused). */
+MIOPEN_EXPORT miopenStatus_t
+miopenSetOpArgsBatchNormInference(miopenOperatorArgs_t args,
+                                  const miopenFusionOpDescriptor_t bnOp,
+                                  const void* alpha,
+                                  const void* beta,
+                                  const void* bnScale,
+                                  const void* bnBias,
+                                  const void* estimatedMean,
+                                  const void* estimatedVariance,
+                                  double epsilon);
+
 /*! @brief Arguments of a bias operator. */
 MIOPEN_EXPORT miopenStatus_t miopenSetOpArgsBiasForward(miopenOperatorArgs_t args,
                                                         const miopenFusionOpDescriptor_t biasOp,
@@ -1072,7 +1093,7 @@ MIOPEN_EXPORT miopenStatus_t miopenSetOpArgsBiasForward(miopenOperatorArgs_t arg
                                                         const void* beta,
                                                         const void* bias);
 
-/*! @brief Runs a compiled plan from input to output. */
+/*! @brief Runs a compiled plan from input to output; miopenExecuteFusionPlan_v2 without a workspace. */
 MIOPEN_EXPORT miopenStatus_t
 miopenExecuteFusionPlan(const miopenHandle_t handle,
                         const miopenFusionPlanDescriptor_t fusePlanDesc,
@@ -1081,6 +1102,21 @@ miopenExecuteFusionPlan(const miopenHandle_t handle,
                         const miopenTensorDescriptor_t outputDesc,
                         void* output,
                         miopenOperatorArgs_t args);
+
+/*! @brief Runs a compiled plan with a workspace of at least
+ * miopenFusionPlanGetWorkSpaceSize bytes (workspace may be null only when
+ * workspaceSize is 0).
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenExecuteFusionPlan_v2(const miopenHandle_t handle,
+                           const miopenFusionPlanDescriptor_t fusePlanDesc,
+                           const miopenTensorDescriptor_t inputDesc,
+                           const void* input,
+                           const miopenTensorDescriptor_t outputDesc,
+                           void* output,
+                           miopenOperatorArgs_t args,
+                           void* workspace,
+                           size_t workspaceSize);
 
 /*! @brief y = act(alpha1 * conv(x, w) + alpha2 * z + bias) in one call. */
 MIOPEN_EXPORT miopenStatus_t
@@ -1105,6 +1141,235 @@ miopenConvolutionBiasActivationForward(miopenHandle_t handle,
 
 /** @} */
 /* end of the FUSION group */
+
+/** @addtogroup find2
+ *
+ *  @{
+ */
+
+/*! A problem for the Find 2.0 API: an operator descriptor, a direction and
+ * the tensor descriptors registered under their argument ids. The test bed
+ * creates convolution problems only.
+ */
+MIOPEN_DECLARE_OBJECT(miopenProblem);
+
+/*! @enum miopenProblemDirection_t */
+typedef enum
+{
+    miopenProblemDirectionForward         = 0,
+    miopenProblemDirectionBackward        = 1, /*!< backward data */
+    miopenProblemDirectionBackwardWeights = 2,
+#ifdef MIOPEN_BETA_API
+    miopenProblemDirectionInference = 4, /*!< not a convolution direction */
+#endif
+} miopenProblemDirection_t;
+
+/*! @enum miopenTensorArgumentId_t
+ * Names of the tensor (and scalar) arguments of problems and solutions. A
+ * convolution problem uses X, W and Y in forward naming for every direction.
+ */
+typedef enum
+{
+    miopenTensorArgumentIdInvalid = 0,
+    miopenTensorConvolutionX      = 1,
+    miopenTensorConvolutionW      = 2,
+    miopenTensorConvolutionY      = 3,
+
+    miopenTensorMhaK                  = 4,
+    miopenTensorMhaQ                  = 5,
+    miopenTensorMhaV                  = 6,
+    miopenTensorMhaDescaleK           = 7,
+    miopenTensorMhaDescaleQ           = 8,
+    miopenTensorMhaDescaleV           = 9,
+    miopenTensorMhaDescaleS           = 10,
+    miopenTensorMhaScaleS             = 11,
+    miopenTensorMhaScaleO             = 12,
+    miopenTensorMhaDropoutProbability = 13,
+    miopenTensorMhaDropoutSeed        = 14,
+    miopenTensorMhaDropoutOffset      = 15,
+    miopenTensorMhaO                  = 16,
+    miopenTensorMhaAmaxO              = 17,
+    miopenTensorMhaAmaxS              = 18,
+    miopenTensorMhaM                  = 19,
+    miopenTensorMhaZInv               = 20,
+    miopenTensorMhaDO                 = 21,
+    miopenTensorMhaDescaleO           = 22,
+    miopenTensorMhaDescaleDO          = 23,
+    miopenTensorMhaDescaleDS          = 24,
+    miopenTensorMhaScaleDS            = 25,
+    miopenTensorMhaScaleDQ            = 26,
+    miopenTensorMhaScaleDK            = 27,
+    miopenTensorMhaScaleDV            = 28,
+    miopenTensorMhaDQ                 = 29,
+    miopenTensorMhaDK                 = 30,
+    miopenTensorMhaDV                 = 31,
+    miopenTensorMhaAmaxDQ             = 32,
+    miopenTensorMhaAmaxDK             = 33,
+    miopenTensorMhaAmaxDV             = 34,
+    miopenTensorMhaAmaxDS             = 35,
+    miopenTensorMhaBias               = 36,
+
+#ifdef MIOPEN_BETA_API
+    miopenTensorActivationX                = 37,
+    miopenTensorActivationY                = 38,
+    miopenTensorActivationDX               = 39,
+    miopenTensorActivationDY               = 40,
+    miopenTensorBiasX                      = 41,
+    miopenTensorBiasY                      = 42,
+    miopenTensorBias                       = 43,
+    miopenTensorSoftmaxX                   = 44,
+    miopenTensorSoftmaxY                   = 45,
+    miopenTensorSoftmaxDX                  = 46,
+    miopenTensorSoftmaxDY                  = 47,
+    miopenTensorBatchnormX                 = 48,
+    miopenTensorBatchnormY                 = 49,
+    miopenTensorBatchnormRunningMean       = 50,
+    miopenTensorBatchnormRunningVariance   = 51,
+    miopenTensorBatchnormSavedMean         = 52,
+    miopenTensorBatchnormSavedVariance     = 53,
+    miopenTensorBatchnormScale             = 54,
+    miopenTensorBatchnormScaleDiff         = 55,
+    miopenTensorBatchnormEstimatedMean     = 56,
+    miopenTensorBatchnormEstimatedVariance = 57,
+    miopenTensorBatchnormBias              = 58,
+    miopenTensorBatchnormBiasDiff          = 59,
+    miopenTensorBatchnormDX                = 60,
+    miopenTensorBatchnormDY                = 61,
+#endif
+
+    miopenTensorArgumentIsScalar = 1U << 31, /*!< flag: the argument is a host scalar */
+
+    miopenTensorMhaMask = miopenTensorArgumentIsScalar | 1,
+#ifdef MIOPEN_BETA_API
+    miopenScalarBatchnormExpAvgFactor = miopenTensorArgumentIsScalar | 2,
+    miopenScalarBatchnormEpsilon      = miopenTensorArgumentIsScalar | 3,
+#endif
+} miopenTensorArgumentId_t;
+
+/*! @enum miopenFindResultsOrder_t */
+typedef enum
+{
+    miopenFindResultsOrderByTime          = 0,
+    miopenFindResultsOrderByWorkspaceSize = 1,
+} miopenFindResultsOrder_t;
+
+/*! @brief Creates a convolution problem (the descriptor is copied). */
+MIOPEN_EXPORT miopenStatus_t miopenCreateConvProblem(miopenProblem_t* problem,
+                                                     miopenConvolutionDescriptor_t operatorDesc,
+                                                     miopenProblemDirection_t direction);
+
+/*! @brief Frees a problem. */
+MIOPEN_EXPORT miopenStatus_t miopenDestroyProblem(miopenProblem_t problem);
+
+/*! @brief Registers a tensor descriptor (copied) under an argument id, once per id. */
+MIOPEN_EXPORT miopenStatus_t
+miopenSetProblemTensorDescriptor(miopenProblem_t problem,
+                                 miopenTensorArgumentId_t id,
+                                 const miopenTensorDescriptor_t descriptor);
+
+/*! Options of miopenFindSolutions. */
+MIOPEN_DECLARE_OBJECT(miopenFindOptions);
+
+/*! @brief Creates find options with the defaults (no tuning, by time, no workspace limit). */
+MIOPEN_EXPORT miopenStatus_t miopenCreateFindOptions(miopenFindOptions_t* options);
+
+/*! @brief Frees find options. */
+MIOPEN_EXPORT miopenStatus_t miopenDestroyFindOptions(miopenFindOptions_t options);
+
+/*! @brief Exhaustive search on (non-zero) or off. */
+MIOPEN_EXPORT miopenStatus_t miopenSetFindOptionTuning(miopenFindOptions_t options, int value);
+
+/*! @brief Order of the solutions miopenFindSolutions returns. */
+MIOPEN_EXPORT miopenStatus_t miopenSetFindOptionResultsOrder(miopenFindOptions_t options,
+                                                             miopenFindResultsOrder_t value);
+
+/*! @brief Largest workspace the search may use (without a preallocated workspace). */
+MIOPEN_EXPORT miopenStatus_t miopenSetFindOptionWorkspaceLimit(miopenFindOptions_t options,
+                                                               size_t value);
+
+/*! @brief Workspace the search uses instead of allocating one. */
+MIOPEN_EXPORT miopenStatus_t miopenSetFindOptionPreallocatedWorkspace(miopenFindOptions_t options,
+                                                                      void* buffer,
+                                                                      size_t size);
+
+/*! @brief Buffer the search uses for one tensor argument instead of allocating one. */
+MIOPEN_EXPORT miopenStatus_t miopenSetFindOptionPreallocatedTensor(miopenFindOptions_t options,
+                                                                   miopenTensorArgumentId_t id,
+                                                                   void* buffer);
+
+/*! @brief Whether found solutions carry their kernel binaries (1) or not (0). */
+MIOPEN_EXPORT miopenStatus_t miopenSetFindOptionAttachBinaries(miopenFindOptions_t options,
+                                                               unsigned attach);
+
+/*! A solution of a problem: solver, workspace, time, and the problem itself. */
+MIOPEN_DECLARE_OBJECT(miopenSolution);
+
+/*! @brief Searches the problem's solutions (options may be null for the
+ * defaults) and returns up to maxSolutions new solution objects, ordered as the
+ * options say; numSolutions may be null.
+ */
+MIOPEN_EXPORT miopenStatus_t miopenFindSolutions(miopenHandle_t handle,
+                                                 miopenProblem_t problem,
+                                                 miopenFindOptions_t options,
+                                                 miopenSolution_t* solutions,
+                                                 size_t* numSolutions,
+                                                 size_t maxSolutions);
+
+/*! One argument of miopenRunSolution: its id, an optional descriptor that
+ * replaces the problem's (null keeps it), and the buffer (a host pointer for
+ * scalar ids).
+ */
+struct miopenTensorArgument_t
+{
+    miopenTensorArgumentId_t id;
+    miopenTensorDescriptor_t* descriptor;
+    void* buffer;
+};
+#ifndef __cplusplus
+/* MIOpen's header names the struct without a typedef, which only C++
+ * accepts; the test bed's C consumers need the name in C as well. */
+typedef struct miopenTensorArgument_t miopenTensorArgument_t;
+#endif
+
+/*! @brief Runs a solution on the given buffers (X, W and Y are required). */
+MIOPEN_EXPORT miopenStatus_t miopenRunSolution(miopenHandle_t handle,
+                                               miopenSolution_t solution,
+                                               size_t nInputs,
+                                               const miopenTensorArgument_t* tensors,
+                                               void* workspace,
+                                               size_t workspaceSize);
+
+/*! @brief Frees a solution. */
+MIOPEN_EXPORT miopenStatus_t miopenDestroySolution(miopenSolution_t solution);
+
+/*! @brief Creates a solution from the bytes miopenSaveSolution wrote. */
+MIOPEN_EXPORT miopenStatus_t miopenLoadSolution(miopenSolution_t* solution,
+                                                const char* data,
+                                                size_t size);
+
+/*! @brief Writes the solution's bytes (miopenGetSolutionSize of them) to data. */
+MIOPEN_EXPORT miopenStatus_t miopenSaveSolution(miopenSolution_t solution, char* data);
+
+/*! @brief Bytes miopenSaveSolution writes. */
+MIOPEN_EXPORT miopenStatus_t miopenGetSolutionSize(miopenSolution_t solution, size_t* size);
+
+/*! @brief Workspace bytes miopenRunSolution needs. */
+MIOPEN_EXPORT miopenStatus_t miopenGetSolutionWorkspaceSize(miopenSolution_t solution,
+                                                            size_t* workspaceSize);
+
+/*! @brief Time the search measured (or the find-db recorded), in milliseconds. */
+MIOPEN_EXPORT miopenStatus_t miopenGetSolutionTime(miopenSolution_t solution, float* time);
+
+/*! @brief MIOpen solver id of the solution. */
+MIOPEN_EXPORT miopenStatus_t miopenGetSolutionSolverId(miopenSolution_t solution,
+                                                       uint64_t* solverId);
+
+/*! @brief Algorithm family of a convolution solver id. */
+MIOPEN_EXPORT miopenStatus_t miopenGetSolverIdConvAlgorithm(uint64_t solverId,
+                                                            miopenConvAlgorithm_t* result);
+
+/** @} */
+/* end of the find2 group */
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -163,6 +164,37 @@ private:
     std::string n;
     std::optional<std::string> previous;
 };
+
+// Like MIOpen, the test bed reads its logging variables once per process, at
+// the first logging call. Each configuration therefore runs in a fresh process
+// (a threadsafe-style death test re-executes the test) with `var` set to
+// `value` (unset for null) before the first MIOpen call. `calls` makes the
+// calls and `check` inspects what they wrote to stderr; each returns "" when
+// all is well.
+template <class Calls, class Check>
+void ExpectStderrInFreshProcess(const char* var, const char* value, Calls calls, Check check)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            if(value)
+                setenv(var, value, 1);
+            else
+                unsetenv(var);
+            testing::internal::CaptureStderr();
+            const std::string call_problem = calls();
+            const std::string err          = testing::internal::GetCapturedStderr();
+            const std::string problem      = call_problem.empty() ? check(err) : call_problem;
+            if(!problem.empty())
+            {
+                std::fprintf(stderr, "%s\n-- stderr was:\n%s\n", problem.c_str(), err.c_str());
+                std::_Exit(1);
+            }
+            std::_Exit(0);
+        },
+        testing::ExitedWithCode(0),
+        "");
+}
 
 // A fresh, empty directory under the build's temp area.
 std::string MakeTempDir(const char* tag);

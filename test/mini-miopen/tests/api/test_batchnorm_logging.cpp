@@ -130,36 +130,6 @@ TEST(BatchNorm, InvalidArguments)
 }
 
 namespace {
-// Like MIOpen, the test bed reads MIOPEN_LOG_LEVEL once per process, at the
-// first logging call. Each configuration therefore runs in a fresh process
-// (a threadsafe-style death test re-executes this test) with the variable set
-// before the first MIOpen call. `calls` makes the calls and `check` inspects
-// what they wrote to stderr; each returns "" when all is well.
-template <class Calls, class Check>
-void ExpectLogInFreshProcess(const char* level, Calls calls, Check check)
-{
-    GTEST_FLAG_SET(death_test_style, "threadsafe");
-    EXPECT_EXIT(
-        {
-            if(level)
-                setenv("MIOPEN_LOG_LEVEL", level, 1);
-            else
-                unsetenv("MIOPEN_LOG_LEVEL");
-            testing::internal::CaptureStderr();
-            const std::string call_problem = calls();
-            const std::string err = testing::internal::GetCapturedStderr();
-            const std::string problem = call_problem.empty() ? check(err) : call_problem;
-            if(!problem.empty())
-            {
-                std::fprintf(stderr, "%s\n-- stderr was:\n%s\n", problem.c_str(), err.c_str());
-                std::_Exit(1);
-            }
-            std::_Exit(0);
-        },
-        testing::ExitedWithCode(0),
-        "");
-}
-
 std::string CreateSetDestroyTensor()
 {
     miopenTensorDescriptor_t t = nullptr;
@@ -189,15 +159,24 @@ std::string Contains(const std::string& err, std::initializer_list<const char*> 
 std::string Empty(const std::string& err) { return err.empty() ? "" : "expected no output"; }
 } // namespace
 
+namespace {
+// MIOPEN_LOG_LEVEL at `level` (unset for null) in a fresh process.
+template <class Calls, class Check>
+void ExpectLogAtLevel(const char* level, Calls calls, Check check)
+{
+    mmt::ExpectStderrInFreshProcess("MIOPEN_LOG_LEVEL", level, calls, check);
+}
+} // namespace
+
 TEST(Logging, LevelFiveLogsApiCallsAndDefaultIsSilent)
 {
     // Arguments are printed by name.
-    ExpectLogInFreshProcess("5", CreateSetDestroyTensor, [](const std::string& err) {
+    ExpectLogAtLevel("5", CreateSetDestroyTensor, [](const std::string& err) {
         return Contains(err, {"miopenCreateTensorDescriptor", "miopenSet4dTensorDescriptor", "c = 2"});
     });
-    ExpectLogInFreshProcess(nullptr, CreateSetDestroyTensor, Empty);
+    ExpectLogAtLevel(nullptr, CreateSetDestroyTensor, Empty);
     // Level 4 (warnings) does not log calls either.
-    ExpectLogInFreshProcess(
+    ExpectLogAtLevel(
         "4",
         [] {
             miopenHandle_t h = nullptr;
@@ -211,8 +190,8 @@ TEST(Logging, LevelFiveLogsApiCallsAndDefaultIsSilent)
 
 TEST(Logging, ErrorsPrintByDefaultButNotWhenQuiet)
 {
-    ExpectLogInFreshProcess(nullptr, SetNullTensor, [](const std::string& err) {
+    ExpectLogAtLevel(nullptr, SetNullTensor, [](const std::string& err) {
         return Contains(err, {"Error", "miopenStatusBadParm"});
     });
-    ExpectLogInFreshProcess("1", SetNullTensor, Empty);
+    ExpectLogAtLevel("1", SetNullTensor, Empty);
 }

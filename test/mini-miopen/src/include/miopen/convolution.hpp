@@ -44,6 +44,8 @@ struct ConvolutionDescriptor : miopenConvolutionDescriptor
 
     void SetAttribute(miopenConvolutionAttrib_t attr, int value);
     int GetAttribute(miopenConvolutionAttrib_t attr) const;
+    // The attributes set so far (attribute -> value), for serialization.
+    const std::map<int, int>& GetAttributes() const { return attributes; }
 
     // Find mode, MIOpen numbering: 1 Normal, 2 Fast, 3 Hybrid, 5 DynamicHybrid.
     int find_mode = 5;
@@ -103,7 +105,12 @@ const ConvSolver& GetSolver(ConvDirection d, std::uint64_t id);
 // miopenStatusNotImplemented when the test bed has no such solver.
 const ConvSolver& GetSolverByAlgorithm(ConvDirection d, miopenConvAlgorithm_t algo);
 const ConvSolver* FindSolverByName(const std::string& name);
+// A convolution solver of any direction by id, or null.
+const ConvSolver* FindConvSolverById(std::uint64_t id);
 std::size_t GetSolverWorkspaceSize(const ConvSolver& s, const ConvProblem& p);
+// Largest workspace any solver of the problem's direction needs (what the
+// *GetWorkSpaceSize calls report).
+std::size_t GetMaxWorkspaceSize(const ConvProblem& p);
 const char* AlgorithmName(miopenConvAlgorithm_t a); // "miopenConvolutionFwdAlgoDirect"-style, per direction
 
 // Runs a solution. Buffers are named in forward terms for every direction:
@@ -120,6 +127,12 @@ void RunConvSolution(Handle& handle,
                      std::size_t workspace_size,
                      float alpha,
                      float beta);
+
+// The buffer a direction writes, of x, w, y in forward naming.
+inline void* ConvOutputBuffer(ConvDirection d, void* x, void* w, void* y)
+{
+    return d == ConvDirection::Forward ? y : d == ConvDirection::BackwardData ? x : w;
+}
 
 // Checks alpha/beta the way MIOpen does: 2-D convolutions only take the
 // default scaling (alpha 1, beta 0), otherwise miopenStatusNotImplemented.

@@ -9,12 +9,15 @@
 
 #include <miopen/miopen.h>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace miopen {
 
 struct TensorDescriptor;
 struct ConvolutionDescriptor;
+enum class ConvDirection;
 
 namespace debug {
 
@@ -26,19 +29,22 @@ enum class DriverConvDirection
     WrW = 4,
 };
 
+DriverConvDirection ToDriverDirection(ConvDirection d);
+
 // The arguments after "./bin/MIOpenDriver ": x, w, y in forward naming (x is
-// dx for backward data, w is dw for backward weights). `immediate` adds
-// " -S 0", as MIOpen does for every immediate-mode call.
+// dx for backward data, w is dw for backward weights). A solver id adds
+// " -S <id>": MIOpen gives 0 for every immediate-mode call and for
+// miopenFindSolutions, the solution's solver for miopenRunSolution.
 std::string ConvArgsForMIOpenDriver(const TensorDescriptor& x,
                                     const TensorDescriptor& w,
                                     const ConvolutionDescriptor& conv,
                                     const TensorDescriptor& y,
                                     DriverConvDirection dir,
-                                    bool immediate);
+                                    std::optional<std::uint64_t> solver_id);
 
 // Log the line (named after these functions, as MIOpen's are) when
 // MIOPEN_ENABLE_LOGGING_CMD is on. A null descriptor logs nothing: the entry
-// point reports it.
+// point reports it. `immediate` is solver id 0.
 void LogCmdConvolution(miopenTensorDescriptor_t x,
                        miopenTensorDescriptor_t w,
                        miopenConvolutionDescriptor_t conv,
@@ -50,6 +56,19 @@ void LogCmdFindConvolution(miopenTensorDescriptor_t x,
                            miopenConvolutionDescriptor_t conv,
                            miopenTensorDescriptor_t y,
                            DriverConvDirection dir);
+// The same for the descriptors a Find 2.0 problem holds.
+void LogCmdConvolution(const TensorDescriptor& x,
+                       const TensorDescriptor& w,
+                       const ConvolutionDescriptor& conv,
+                       const TensorDescriptor& y,
+                       DriverConvDirection dir,
+                       std::optional<std::uint64_t> solver_id);
+void LogCmdFindConvolution(const TensorDescriptor& x,
+                           const TensorDescriptor& w,
+                           const ConvolutionDescriptor& conv,
+                           const TensorDescriptor& y,
+                           DriverConvDirection dir,
+                           std::optional<std::uint64_t> solver_id);
 
 } // namespace debug
 } // namespace miopen

@@ -94,4 +94,15 @@ miopenStatus_t try_(F&& f, bool report = true)
     return miopenStatusSuccess;
 }
 
+// The status pattern of MIOpen's fusion entry points: the result starts as
+// `initial` and only the body assigns it; whatever the body throws is reported
+// and dropped, so a throw before that assignment returns `initial`.
+template <class F>
+miopenStatus_t try_with_own_status(miopenStatus_t initial, F&& body)
+{
+    miopenStatus_t res = initial;
+    try_([&] { body(res); });
+    return res;
+}
+
 } // namespace miopen

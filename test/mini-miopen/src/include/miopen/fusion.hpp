@@ -1,5 +1,11 @@
-// Fusion plans: an ordered list of operators (convolution, bias, activation)
-// applied vertically to one input, plus the per-execution argument pack.
+// Fusion plans: an ordered list of operators (convolution, bias, batchnorm
+// inference, activation) applied vertically to one input, the per-execution
+// argument pack, and the fused solver a compiled plan runs with.
+//
+// MIOpen's behaviour this follows (docs: test/mini-miopen/README.md, "Fusion
+// plans"): an operator's input is the previous operator's output, derived when
+// it is added; a plan compiles only when a fused solver takes its operator
+// sequence; arguments are stored per operator index, not per operator object.
 #pragma once
 
 #include <miopen/miopen.h>
@@ -14,61 +20,92 @@
 
 namespace miopen {
 
+struct Handle;
+struct FusedSolver;
+
 enum class FusionOpKind
 {
     ConvForward,
     BiasForward,
     ActivForward,
+    BatchNormInference,
 };
 
 struct FusionOpDescriptor : miopenFusionOpDescriptor
 {
-    FusionOpKind kind;
-    int index = 0;                  // position in the plan
-    ConvolutionDescriptor conv;     // ConvForward
-    TensorDescriptor tensor;        // weights (ConvForward) or bias (BiasForward)
+    FusionOpKind kind = FusionOpKind::ConvForward;
+    int index         = 0;     // position in the plan
+    TensorDescriptor input;    // the plan input or the previous operator's output
+    ConvolutionDescriptor conv; // ConvForward
+    // Weights (ConvForward), bias (BiasForward) or the scale/bias/mean/variance
+    // shape (BatchNormInference).
+    TensorDescriptor tensor;
     miopenActivationMode_t activ_mode = miopenActivationPASTHRU; // ActivForward
+    miopenBatchNormMode_t bn_mode     = miopenBNSpatial;         // BatchNormInference
+
+    // What the operator produces from `input`; only a convolution changes the
+    // shape. A failure is reported as a status, as MIOpen's operators do.
+    miopenStatus_t GetOutputDesc(TensorDescriptor& out) const;
 };
 
 // Arguments of one operator for one execution.
 struct FusionOpArgs
 {
-    float alpha       = 1.0f;
+    FusionOpKind kind = FusionOpKind::ConvForward; // of the operator they were set for
+    float alpha       = 1.0f; // stored; the fused kernels do not scale
     float beta        = 0.0f;
     const void* data  = nullptr; // weights or bias
     double activ_alpha = 0.0;
     double activ_beta  = 0.0;
     double activ_gamma = 0.0;
+    const void* bn_scale = nullptr;
+    const void* bn_bias  = nullptr;
+    const void* bn_mean  = nullptr;
+    const void* bn_var   = nullptr;
+    double bn_epsilon    = 0.0;
 };
 
+// Keyed by operator index, so one pack serves any plan whose operators sit at
+// the same positions.
 struct OperatorArgs : miopenOperatorArgs
 {
-    std::map<const FusionOpDescriptor*, FusionOpArgs> args;
+    std::map<int, FusionOpArgs> args;
 };
 
 struct FusionPlanDescriptor : miopenFusionPlanDescriptor
 {
     FusionPlanDescriptor(miopenFusionDirection_t dir, const TensorDescriptor& input);
 
-    FusionOpDescriptor& AddOp(std::unique_ptr<FusionOpDescriptor> op);
-    FusionOpDescriptor& GetOp(int idx);
-    // Checks the sequence; returns miopenStatusUnsupportedOp when it cannot be run fused.
+    // Takes the operator, derives its input and output; a failed derivation
+    // returns that status and leaves the operator out of the plan.
+    miopenStatus_t AddOp(std::unique_ptr<FusionOpDescriptor> op);
+    const FusionOpDescriptor& GetOp(int idx) const;
+    // First applicable fused solver, else miopenStatusUnsupportedOp.
     miopenStatus_t Compile();
+    std::size_t GetWorkspaceSize() const;
     void Execute(Handle& handle,
                  const TensorDescriptor& input_desc,
                  const void* input,
                  const TensorDescriptor& output_desc,
                  void* output,
-                 const OperatorArgs& args) const;
+                 const OperatorArgs& args,
+                 void* workspace,
+                 std::size_t workspace_size) const;
     std::vector<miopenConvFwdAlgorithm_t> GetConvAlgos() const;
-    void SetConvAlgo(miopenConvFwdAlgorithm_t algo);
-    std::size_t GetWorkspaceSize(miopenConvFwdAlgorithm_t algo) const;
+    void SetConvAlgo(miopenConvFwdAlgorithm_t algo) { conv_algo = algo; }
+
+    // First operator of the kind, or null.
+    const FusionOpDescriptor* Find(FusionOpKind kind) const;
 
     miopenFusionDirection_t direction;
     TensorDescriptor input_desc;
-    TensorDescriptor output_desc; // known after Compile
+    TensorDescriptor output_desc; // output of the last operator added
     std::vector<std::unique_ptr<FusionOpDescriptor>> ops;
-    bool compiled                      = false;
+    // Operators whose AddOp failed: MIOpen has already handed their address to
+    // the caller, so they stay alive (outside the plan) until the plan goes.
+    std::vector<std::unique_ptr<FusionOpDescriptor>> rejected_ops;
+    const FusedSolver* compiled_solver = nullptr;
+    // Recorded and reported back; MIOpen's compile does not filter on it.
     miopenConvFwdAlgorithm_t conv_algo = miopenConvolutionFwdAlgoDirect;
 };
 

@@ -1,0 +1,78 @@
+// Shared by the consumers whose outputs the suite compares across the
+// baseline and the wrapper (compare_outputs.py): a failing call ends the
+// program, inputs come from a fixed pseudo-random sequence, and every output
+// tensor's raw bytes go to one file.
+#pragma once
+
+#include <miopen/miopen.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CHECK(call)                                                                  \
+    do                                                                               \
+    {                                                                                \
+        miopenStatus_t s_ = (call);                                                  \
+        if(s_ != miopenStatusSuccess)                                                \
+        {                                                                            \
+            std::fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, s_); \
+            std::exit(1);                                                            \
+        }                                                                            \
+    } while(0)
+
+namespace consumer {
+
+// Values in [-1, 1] in steps of 1/1000, the same for a seed on every run.
+inline std::vector<float> pseudo_random(size_t n, std::uint32_t seed)
+{
+    std::vector<float> v(n);
+    for(auto& x : v)
+    {
+        seed = seed * 1664525u + 1013904223u;
+        x    = static_cast<float>((seed >> 8) % 2001) / 1000.0f - 1.0f;
+    }
+    return v;
+}
+
+inline miopenTensorDescriptor_t tensor4d(int n, int c, int h, int w)
+{
+    miopenTensorDescriptor_t d;
+    CHECK(miopenCreateTensorDescriptor(&d));
+    CHECK(miopenSet4dTensorDescriptor(d, miopenFloat, n, c, h, w));
+    return d;
+}
+
+// The output file (argv[1]); emit() appends a tensor and prints its sum.
+inline FILE*& output_file()
+{
+    static FILE* out = nullptr;
+    return out;
+}
+
+// Opens argv[1] as the output file; false after a usage line otherwise.
+inline bool open_output(int argc, char** argv)
+{
+    if(argc != 2)
+    {
+        std::fprintf(stderr, "usage: %s <output file>\n", argv[0]);
+        return false;
+    }
+    output_file() = std::fopen(argv[1], "wb");
+    return output_file() != nullptr;
+}
+
+// The exit status: 0 when the file was written out whole.
+inline int close_output() { return std::fclose(output_file()) == 0 ? 0 : 1; }
+
+inline void emit(const char* what, const std::vector<float>& v)
+{
+    double sum = 0;
+    for(float x : v)
+        sum += x;
+    std::printf("%-36s %6zu values, sum % .6f\n", what, v.size(), sum);
+    std::fwrite(v.data(), sizeof(float), v.size(), output_file());
+}
+
+} // namespace consumer
