@@ -48,6 +48,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from expectations import expect, failures  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 # The adopt steps that need the unrenamed sources: the tree is renamed already.
@@ -184,15 +187,6 @@ def sh(cmd, **kw) -> subprocess.CompletedProcess:
     return subprocess.run([str(c) for c in cmd], text=True, capture_output=True, **kw)
 
 
-failures = []
-
-
-def expect(cond, what, detail=""):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        failures.append(what)
-        if detail:
-            print("     " + detail[-4000:].replace("\n", "\n     "))
 
 
 # Objects of the kinds MIOpen exports by accident (embedded kernel sizes,
