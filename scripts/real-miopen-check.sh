@@ -281,6 +281,7 @@ fi
 check_forwarded() {
   local hipdnn=$WORK/mini-hipdnn adopt_lib
   adopt_lib=$(dirname "$WRAPPER")
+  rm -rf "$hipdnn"  # built from this checkout, whatever built it before
   run mini-hipdnn-configure cmake -S "$REPO/test/mini-hipdnn" -B "$hipdnn" -DCMAKE_BUILD_TYPE=Release \
       -DMINI_HIPDNN_BUILD_TESTS=OFF -DMINI_HIPDNN_BUILD_MIOPEN_PROVIDER=OFF \
     && run mini-hipdnn-build cmake --build "$hipdnn" -j "$JOBS" \
