@@ -86,6 +86,9 @@ case "$WORK/" in "$SRC/"*) echo "real-miopen-check: the work dir is inside the t
 LOGS=$WORK/logs; mkdir -p "$LOGS"
 STEPS=$WORK/steps.tsv; : > "$STEPS"
 FACTS=$WORK/facts.tsv; [ $FROM_INSTALL -eq 1 ] && [ -f "$FACTS" ] || : > "$FACTS"
+# What a step of this run writes must not come from an earlier run when it fails.
+rm -f "$WORK/forwarded.json" "$WORK/elf-facts.json"
+[ $FROM_INSTALL -eq 1 ] || rm -f "$LOGS"/*-ccache.tsv
 # step NAME STATUS DETAIL -- one line of the report
 step() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> "$STEPS"; echo "real-miopen: [$2] $1${3:+ -- $3}"; }
 # fact KEY VALUE -- a number for the report (last value of a key wins)
@@ -278,7 +281,7 @@ fi
 check_forwarded() {
   local hipdnn=$WORK/mini-hipdnn adopt_lib
   adopt_lib=$(dirname "$WRAPPER")
-  rm -f "$WORK/forwarded.json"
+  rm -rf "$hipdnn"  # built from this checkout, whatever built it before
   run mini-hipdnn-configure cmake -S "$REPO/test/mini-hipdnn" -B "$hipdnn" -DCMAKE_BUILD_TYPE=Release \
       -DMINI_HIPDNN_BUILD_TESTS=OFF -DMINI_HIPDNN_BUILD_MIOPEN_PROVIDER=OFF \
     && run mini-hipdnn-build cmake --build "$hipdnn" -j "$JOBS" \

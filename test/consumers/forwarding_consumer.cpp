@@ -347,7 +347,10 @@ int find()
     line("Find", miopenFindConvolutionForwardAlgorithm(h, p.x, p.xv.data(), p.w, p.wv.data(), p.c, p.y,
                                                        p.yv.data(), 1, &found, &perf, ws.data(), ws.size(), false));
     std::printf("Find result: algo=%d time=%.6f memory=%zu\n", int(perf.fwd_algo), double(perf.time), perf.memory);
-    line("forward", forward(h, p, 0.0f, perf.fwd_algo, ws), p.yv);
+    // As a caller does when Find found nothing: the Direct algorithm, which
+    // needs no workspace (perf's zero would be GEMM without its workspace,
+    // a call MIOpen rejects whatever the routing).
+    line("forward", forward(h, p, 0.0f, found > 0 ? perf.fwd_algo : miopenConvolutionFwdAlgoDirect, ws), p.yv);
     miopenDestroy(h);
     return 0;
 }

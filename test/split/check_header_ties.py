@@ -28,6 +28,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from expectations import expect, failures  # noqa: E402
+
 PERF_TIME = "    float time;    /*!< measured (or find-db recorded) time in milliseconds */\n"
 PERF_MEMORY = "    size_t memory; /*!< workspace bytes the algorithm needs */\n"
 
@@ -50,15 +53,6 @@ VARIANTS = {
 SURVIVORS = ["miopenHiddenGetConvolutionFindMode", "miopenHiddenSetConvolutionFindMode",
              "miopen_mini_finddb_format_init"]
 
-failures = []
-
-
-def expect(ok, what, detail=""):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        failures.append(what)
-        if detail:
-            print("     " + detail[-3000:].replace("\n", "\n     "))
 
 
 def generate(a, variant: str, edits) -> Path:

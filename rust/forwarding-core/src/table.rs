@@ -84,8 +84,9 @@ pub const WRAPPER_ADDITIONS: &[&str] = &["miopenGetLastForwardedError"];
 
 /// MIOpen Private entry points the forwarding handlers call (as `_impl`):
 /// descriptor getters, the stream, and the side-effect-free queries a
-/// forwarded problem reports alongside its plan. `miopen-wrap generate
-/// --forward-bindings` binds exactly these plus the forwarded entry points.
+/// forwarded problem reports alongside its plan. The handlers' bindings are
+/// these, the forwarded entry points, and the survivors they call, which no
+/// public header declares (`src_patches/survivor-calls.json`).
 pub const PRIVATE_CALLS: &[&str] = &[
     "miopenGetErrorString",
     "miopenGetStream",

@@ -95,14 +95,18 @@ fn cache(c: &Conv) -> &'static PlanCache<PlanKey, Solutions> {
     CACHE.get_or_init(|| PlanCache::new(c.config.plan_cache_capacity))
 }
 
-fn solutions(c: &Conv, key: &Rc<PlanKey>) -> Result<Arc<Solutions>, String> {
-    let last = LAST.with(|l| l.borrow().as_ref().filter(|(k, _)| Rc::ptr_eq(k, key)).map(|(_, s)| Arc::clone(s)));
-    if let Some(s) = last {
-        return Ok(s);
+/// `f` of the problem's solutions: from this thread's last problem without
+/// a lookup (nor a reference count) when `key` is its very key, else from the
+/// cache (asking MIOpen Private on a miss).
+fn with_solutions<R>(c: &Conv, key: &Rc<PlanKey>, f: impl Fn(&Solutions) -> R) -> Result<R, String> {
+    let last = LAST.with(|l| l.borrow().as_ref().filter(|(k, _)| Rc::ptr_eq(k, key)).map(|(_, s)| f(s)));
+    if let Some(r) = last {
+        return Ok(r);
     }
     let s = cache(c).get_or_build(key, || Solutions::query(c))?.into_value();
-    LAST.with(|l| *l.borrow_mut() = Some((Rc::clone(key), Arc::clone(&s))));
-    Ok(s)
+    let r = f(&s);
+    LAST.with(|l| *l.borrow_mut() = Some((Rc::clone(key), s)));
+    Ok(r)
 }
 
 fn workspace(need: usize, ws: &Workspace) -> Result<(), String> {
@@ -118,7 +122,7 @@ fn workspace(need: usize, ws: &Workspace) -> Result<(), String> {
 /// MIOpen runs the algorithm's solver, so the algorithm must be one it lists
 /// for the problem and the workspace enough for it.
 pub fn algorithm(c: &Conv, key: &Rc<PlanKey>, algo: u32, ws: &Workspace) -> Result<(), String> {
-    match solutions(c, key)?.need_of_algorithm(algo) {
+    match with_solutions(c, key, |s| s.need_of_algorithm(algo))? {
         Some(need) => workspace(need, ws),
         None => Err(format!("algo {algo} is not an algorithm MIOpen lists for the problem (MIOpen decides)")),
     }
@@ -127,7 +131,7 @@ pub fn algorithm(c: &Conv, key: &Rc<PlanKey>, algo: u32, ws: &Workspace) -> Resu
 /// An immediate call's solution id and workspace: the id must be one MIOpen
 /// accepts for the problem and the workspace enough for its solution.
 pub fn solution(c: &Conv, key: &Rc<PlanKey>, id: u64, ws: &Workspace) -> Result<(), String> {
-    let need = match solutions(c, key)?.need_of_id(id) {
+    let need = match with_solutions(c, key, |s| s.need_of_id(id))? {
         Some(need) => need,
         None => {
             let mut need = 0usize;
