@@ -4,6 +4,8 @@
 // tensor's raw bytes to argv[1]. The test suite runs this one binary against
 // the pre-wrapper baseline and against the wrapper (disabled and enabled) and
 // requires the files to be bit-identical.
+#include "consumer_util.hpp"
+
 #include <miopen/miopen.h>
 
 #include <cstdint>
@@ -12,17 +14,6 @@
 #include <vector>
 
 namespace {
-
-#define CHECK(call)                                                                  \
-    do                                                                               \
-    {                                                                                \
-        miopenStatus_t s_ = (call);                                                  \
-        if(s_ != miopenStatusSuccess)                                                \
-        {                                                                            \
-            std::fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, s_); \
-            std::exit(1);                                                            \
-        }                                                                            \
-    } while(0)
 
 std::vector<float> pseudo_random(size_t n, std::uint32_t seed)
 {
@@ -35,13 +26,7 @@ std::vector<float> pseudo_random(size_t n, std::uint32_t seed)
     return v;
 }
 
-miopenTensorDescriptor_t tensor4d(int n, int c, int h, int w)
-{
-    miopenTensorDescriptor_t d;
-    CHECK(miopenCreateTensorDescriptor(&d));
-    CHECK(miopenSet4dTensorDescriptor(d, miopenFloat, n, c, h, w));
-    return d;
-}
+using consumer::tensor4d;
 
 FILE* out;
 void emit(const char* what, const std::vector<float>& v)
