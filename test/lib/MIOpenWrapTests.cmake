@@ -23,9 +23,9 @@
 #   beds' own suites (they run without the Python helper).
 include_guard(GLOBAL)
 
-set(MIOPEN_WRAP_TEST_FACTS ${CMAKE_BINARY_DIR}/test-facts.json)
-set(MIOPEN_WRAP_TEST_HELPER ${CMAKE_CURRENT_LIST_DIR}/wrapper_test.py)
-set(_miopen_wrap_test_environment ${CMAKE_CURRENT_LIST_DIR}/test-environment.json)
+# Cache entries: every directory sees them, wherever this file was included.
+set(MIOPEN_WRAP_TEST_FACTS ${CMAKE_BINARY_DIR}/test-facts.json CACHE INTERNAL "the code's facts for the tests")
+set(MIOPEN_WRAP_TEST_HELPER ${CMAKE_CURRENT_LIST_DIR}/wrapper_test.py CACHE INTERNAL "test/lib/wrapper_test.py")
 
 if(TARGET miopen-wrap AND NOT TARGET miopen_wrap_test_facts)
   add_custom_command(OUTPUT ${MIOPEN_WRAP_TEST_FACTS}
@@ -66,8 +66,9 @@ endif()
 endfunction()
 
 function(miopen_wrap_test_bed_environment out)
-  file(READ ${_miopen_wrap_test_environment} json)
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_miopen_wrap_test_environment})
+  set(list_file ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/test-environment.json)
+  file(READ ${list_file} json)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${list_file})
   set(ops)
   foreach(section hipdnn test_beds)
     string(JSON n LENGTH "${json}" ${section} names)
