@@ -1,7 +1,7 @@
 // What the consumers of the installed MIOpen share (test/consumers and
 // test/real-miopen; they build against an installed tree only, so this
 // header needs nothing but <miopen/miopen.h>): a status check that ends the
-// program, the status names, test values, and tensor descriptors.
+// program, test values, and tensor descriptors.
 #pragma once
 
 #include <miopen/miopen.h>
@@ -14,25 +14,6 @@
 
 namespace consumer {
 
-inline const char* status_name(miopenStatus_t s)
-{
-    switch(s)
-    {
-    case miopenStatusSuccess: return "miopenStatusSuccess";
-    case miopenStatusNotInitialized: return "miopenStatusNotInitialized";
-    case miopenStatusInvalidValue: return "miopenStatusInvalidValue";
-    case miopenStatusBadParm: return "miopenStatusBadParm";
-    case miopenStatusAllocFailed: return "miopenStatusAllocFailed";
-    case miopenStatusInternalError: return "miopenStatusInternalError";
-    case miopenStatusNotImplemented: return "miopenStatusNotImplemented";
-    case miopenStatusUnknownError: return "miopenStatusUnknownError";
-    case miopenStatusUnsupportedOp: return "miopenStatusUnsupportedOp";
-    case miopenStatusGpuOperationsSkipped: return "miopenStatusGpuOperationsSkipped";
-    case miopenStatusVersionMismatch: return "miopenStatusVersionMismatch";
-    }
-    return "miopenStatusUnknownValue";
-}
-
 // A call the consumer cannot go on without: on failure, name it and end the
 // program with exit status 3 (what a check reads as "the consumer broke",
 // not as a result).
@@ -40,7 +21,7 @@ inline void must(miopenStatus_t s, const char* what)
 {
     if(s != miopenStatusSuccess)
     {
-        std::fprintf(stderr, "%s: %s -> %s (%d)\n", program_invocation_short_name, what, status_name(s), int(s));
+        std::fprintf(stderr, "%s: %s -> %d\n", program_invocation_short_name, what, int(s));
         std::exit(3);
     }
 }

@@ -25,8 +25,6 @@
 // reports (never bigger), each ending at a PROT_NONE guard page with canary
 // bytes around it, so a short workspace or an out-of-bounds write crashes or
 // is reported instead of passing silently.
-#include "consumer_util.hpp"
-
 #include <miopen/miopen.h>
 
 // Exported by MIOpen but not in its public header; MIGraphX declares it the
@@ -195,7 +193,24 @@ double tolerance(miopenDataType_t t)
 
 double magnitude_floor(miopenDataType_t t) { return t == miopenHalf ? 0x1.0p-14 : 0x1.0p-126; }
 
-using consumer::status_name;
+const char* status_name(miopenStatus_t s)
+{
+    switch(s)
+    {
+    case miopenStatusSuccess: return "miopenStatusSuccess";
+    case miopenStatusNotInitialized: return "miopenStatusNotInitialized";
+    case miopenStatusInvalidValue: return "miopenStatusInvalidValue";
+    case miopenStatusBadParm: return "miopenStatusBadParm";
+    case miopenStatusAllocFailed: return "miopenStatusAllocFailed";
+    case miopenStatusInternalError: return "miopenStatusInternalError";
+    case miopenStatusNotImplemented: return "miopenStatusNotImplemented";
+    case miopenStatusUnknownError: return "miopenStatusUnknownError";
+    case miopenStatusUnsupportedOp: return "miopenStatusUnsupportedOp";
+    case miopenStatusGpuOperationsSkipped: return "miopenStatusGpuOperationsSkipped";
+    case miopenStatusVersionMismatch: return "miopenStatusVersionMismatch";
+    }
+    return "miopenStatusUnknownValue";
+}
 
 // ---------------------------------------------------------------------------
 // Guarded memory: the `size` bytes start `offset` bytes past a 16-byte

@@ -37,11 +37,10 @@ def main():
     if len(tests) < 50:
         sys.exit(f"FAIL: ctest lists only {len(tests)} tests (is {a.build_dir} built?)")
     print(f"{len(tests)} tests; by label: " + ", ".join(f"{k} {v}" for k, v in sorted(by_label.items())))
-    if unlabelled:
-        print(f"FAIL: {len(unlabelled)} test(s) without a label: {', '.join(unlabelled)}")
-        return 1
-    print("ok: every test has a label")
-    return 0
+    verdict = (f"FAIL: {len(unlabelled)} test(s) without a label: {', '.join(unlabelled)}" if unlabelled
+               else "ok: every test has a label")
+    print(verdict)
+    return 1 if unlabelled else 0
 
 
 if __name__ == "__main__":
