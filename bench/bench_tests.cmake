@@ -16,4 +16,5 @@ if(BUILD_TESTING)
   set_tests_properties(bench_hop_instructions_negative PROPERTIES PASS_REGULAR_EXPRESSION "FAIL: hop regression")
   set_tests_properties(bench_hop_instructions bench_hop_instructions_negative PROPERTIES
     FIXTURES_REQUIRED bench SKIP_RETURN_CODE 77)
+  miopen_wrap_label_tests(LABELS bench TESTS bench_build bench_hop_instructions bench_hop_instructions_negative)
 endif()

@@ -5,15 +5,16 @@ import os
 import re
 import statistics
 import subprocess
+import sys
 
-CLEAN = ("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL", "MIOPEN_HIPDNN_EXIT_SUMMARY", "MIOPEN_HIPDNN_LOG_ROUTING",
-         "LD_LIBRARY_PATH", "MIOPEN_DISABLE_HIPDNN_FOR", "HIPDNN_PLUGIN_DIR")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "lib"))
+import wrapper_test  # noqa: E402
 
 
 def environment(extra):
-    env = {k: v for k, v in os.environ.items() if k not in CLEAN}
-    env.update(extra)
-    return env
+    """The tests' scrubbed environment, and no LD_LIBRARY_PATH: a
+    configuration picks its library by setting one."""
+    return wrapper_test.environment(dict({"LD_LIBRARY_PATH": None}, **extra))
 
 
 def run(cmd, extra_env, timeout=600):

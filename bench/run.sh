@@ -16,5 +16,6 @@ cmake -S bench -B "$OUT" -DCMAKE_PREFIX_PATH="$INSTALL" -DCMAKE_BUILD_TYPE=Relea
   -DMINI_HIPDNN_DIR="$PWD/test/mini-hipdnn" -DMINI_HIPDNN_LIB="$HD/lib/libhipdnn_backend.so" >/dev/null
 cmake --build "$OUT" -j 2 >/dev/null
 export MIOPEN_USER_DB_PATH="$OUT/user-db"
+export MIOPEN_WRAP_FACTS="$BUILD/test-facts.json"   # the code's facts, for the tests' environment scrub
 python3 bench/bench.py --build "$BUILD" --install "$INSTALL" --bench "$OUT" --baseline "$BUILD/baseline" \
   --hipdnn "$HD" --layers bench/resnet50_layers.txt --docs docs "$@"

@@ -32,4 +32,6 @@ if(BUILD_TESTING)
   set_tests_properties(driver_samples_three_configs driver_samples_negative_corrupt driver_samples_negative_routing
     PROPERTIES FIXTURES_REQUIRED installed
                ENVIRONMENT "MIOPEN_USER_DB_PATH=${CMAKE_BINARY_DIR}/test-user-db;HIPDNN_BACKEND_LIBRARY_PATH=${CMAKE_BINARY_DIR}/test/mini-hipdnn/lib")
+  miopen_wrap_label_tests(LABELS driver TESTS driver_samples_three_configs driver_samples_negative_corrupt
+    driver_samples_negative_routing)
 endif()

@@ -187,6 +187,8 @@ step installs ok "baseline $PRE_LIB; wrapper $WRAPPER; private $PRIVATE"
 # scripts/adopt-miopen-tree.sh builds the tool with `cargo run --release` (cargo's target dir).
 WRAP_BIN=${MIOPEN_WRAP_BIN:-${CARGO_TARGET_DIR:-$REPO/target}/release/miopen-wrap}
 [ -x "$WRAP_BIN" ] || { step gates FAIL "no miopen-wrap at $WRAP_BIN (set MIOPEN_WRAP_BIN)"; finish; }
+# The checkers below read the code's facts through it (test/lib/wrapper_test.py).
+export MIOPEN_WRAP_BIN="$WRAP_BIN"
 run gates "$WRAP_BIN" check all --wrapper "$WRAPPER" --private "$PRIVATE" --baseline "$PRE_LIB" \
     --expect-soname libMIOpen.so.1 --expect-private-soname libMIOpen_private.so.1 \
     --public-include "$ADOPT/install/include" --private-include-subdir miopen_private \

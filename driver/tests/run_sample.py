@@ -6,7 +6,7 @@ lines) runs, unchanged but for `-i 1 -V 1` appended, against
   baseline  the pre-wrapper libMIOpen.so.1 (LD_LIBRARY_PATH),
   disabled  the wrapper, MIOPEN_HIPDNN_FORWARDING=disabled,
   enabled   the wrapper, MIOPEN_HIPDNN_FORWARDING=enabled (HIPDNN_BACKEND_LIBRARY_PATH
-            from the environment).
+            from --backend-dir, by default the environment's).
 Every run must exit 0 with every direction it asked for verified (PASS) by the
 driver's own reference, and its routing must match the configuration: no
 wrapper in the baseline; every call on MIOpen Private when disabled; every
@@ -21,7 +21,9 @@ import re
 import subprocess
 import sys
 
-SUMMARY_ROW = re.compile(r"^\s+(miopen\w+)\s+(.+?)\s+(\d+)$")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "test", "lib"))
+from wrapper_test import EXIT_SUMMARY, PREFIX, environment as scrubbed, summary_rows  # noqa: E402
+
 COMPUTE = re.compile(r"^miopenConvolution(Forward|BackwardData|BackwardWeights)(Immediate)?$")
 DIRECTIONS = {1: "fwd", 2: "bwd", 4: "wrw"}
 REFUSED = [  # (arguments, what the error must name)
@@ -39,38 +41,33 @@ REFUSED = [  # (arguments, what the error must name)
 
 
 def environment(config, args):
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL", "MIOPEN_HIPDNN_EXIT_SUMMARY")}
+    env = {}
     if config == "baseline":
         env["LD_LIBRARY_PATH"] = args.baseline_dir
         env["MIOPEN_HIPDNN_FORWARDING"] = "enabled"  # must have no effect without the wrapper
     else:
         env["MIOPEN_HIPDNN_FORWARDING"] = config
     if config == "enabled":
+        if args.backend_dir:
+            env["HIPDNN_BACKEND_LIBRARY_PATH"] = args.backend_dir
         for kv in args.enabled_env:
             k, v = kv.split("=", 1)
             env[k] = v
     if args.corrupt:
         env["MIOPEN_DRIVER_CORRUPT_OUTPUT"] = args.corrupt
-    return env
+    return scrubbed(env)
 
 
 def summary(stderr):
-    rows, inside = [], False
-    for line in stderr.splitlines():
-        if "exit summary" in line:
-            inside = True
-        elif inside:
-            m = SUMMARY_ROW.match(line)
-            if m and m.group(1) != "entry":
-                rows.append((m.group(1), m.group(2), int(m.group(3))))
-    return rows, inside
+    """The exit summary's rows (entry point, decision, calls), and whether there is one."""
+    rows = [(entry, decision, n) for (entry, decision), n in summary_rows(stderr).items()]
+    return rows, any(line.startswith(EXIT_SUMMARY) for line in stderr.splitlines())
 
 
 def check_routing(config, out, err):
     rows, has_summary = summary(err)
     if config == "baseline":
-        if "pre-wrapper MIOpen" not in out or "MIOpen(hipDNN wrapper)" in err:
+        if "pre-wrapper MIOpen" not in out or PREFIX in err:
             return "the baseline run has a wrapper in the process"
         return None
     if not has_summary:
@@ -116,7 +113,7 @@ def run_line(line, config, args):
 
 def check_refusals(driver):
     for argv, name in REFUSED:
-        p = subprocess.run([driver] + argv, capture_output=True, text=True)
+        p = subprocess.run([driver] + argv, env=scrubbed(), capture_output=True, text=True)
         if p.returncode != 16 or name not in p.stderr:
             sys.exit(f"FAIL: MIOpenDriver {' '.join(argv)} must exit 16 naming {name}; "
                      f"got {p.returncode}: {p.stderr.strip()}")
@@ -129,6 +126,8 @@ def main():
     ap.add_argument("--sample", action="append", required=True)
     ap.add_argument("--baseline-dir", required=True)
     ap.add_argument("--configs", default="baseline,disabled,enabled")
+    ap.add_argument("--backend-dir", default=os.environ.get("HIPDNN_BACKEND_LIBRARY_PATH"),
+                    help="HIPDNN_BACKEND_LIBRARY_PATH of the enabled runs (default: the environment's)")
     ap.add_argument("--enabled-env", action="append", default=[], help="K=V added to the enabled runs")
     ap.add_argument("--corrupt", help="negative test: the driver perturbs this direction's output")
     ap.add_argument("--limit", type=int, default=0, help="only the first N lines")

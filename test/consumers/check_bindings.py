@@ -10,6 +10,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wrapper_test import environment  # noqa: E402
+
 LINE = re.compile(r"binding file (\S+) \[\d+\] to (\S+) \[\d+\]: normal symbol `([^'`]+)'")
 
 
@@ -20,7 +23,7 @@ def main():
     a = ap.parse_args()
     for old in glob.glob(a.log_prefix + ".*"):
         os.remove(old)
-    rc = subprocess.run([a.binary]).returncode
+    rc = subprocess.run([a.binary], env=environment()).returncode
     if rc != 0:
         print(f"{a.binary} exited {rc}")
         return 1

@@ -47,7 +47,9 @@ import sys
 import tempfile
 import time
 
-TRACE = re.compile(r"^MIOpen\(hipDNN wrapper\): (\w+) \[([^\]]*)\] -> (.+?) \((.*)\)$")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wrapper_test import DECLINED, HIPDNN, PRIVATE, environment, trace  # noqa: E402
+
 MARKER = re.compile(r"^conv_differential: case (\d+)$")
 DONE = "conv_differential: done"
 EXECUTE = re.compile(r"^mini-hipdnn: execute on engine ([^,\s]+)")
@@ -57,9 +59,6 @@ SUMMARY = re.compile(r"^summary ok=(\d+) rejected=(\d+) mismatch=(\d+)$")
 # first, the workspace size reported) are not part of the problem text.
 VOLATILE = re.compile(r" (algo|solution|ws)=\S+")
 
-SCRUB = ("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL", "MIOPEN_DISABLE_HIPDNN_FOR",
-         "MIOPEN_HIPDNN_PLAN_CACHE_SIZE", "HIPDNN_BACKEND_LIBRARY_PATH", "HIPDNN_PLUGIN_DIR",
-         "HIPDNN_HEUR_FALLBACK_ENGINE_ORDER", "MINI_HIPDNN_TEST_TRACE_EXECUTE", "MIOPEN_USER_DB_PATH")
 ENGINES = {"reference": "MINI_REFERENCE_ENGINE", "provider": "MIOPEN_ENGINE"}
 COMPUTE = {
     ("fwd", False): "miopenConvolutionForward",
@@ -76,7 +75,7 @@ def reason_bucket(reason):
     '=', digits folded, so `beta=0.5 (...)` and `beta=1 (...)` share a bucket.
     A `declined: ` prefix is kept; the cause after it is grouped the same way."""
     prefix = ""
-    for p in ("declined: ", "opted out: "):
+    for p in (DECLINED, "opted out: "):
         if reason.startswith(p):
             prefix, reason = p, reason[len(p):]
             break
@@ -196,7 +195,7 @@ def check_routes(run, a):
         if entry is None:
             p.append(f"{run.name}: case {i}: unknown direction/api {c['dir']} {c['api']}")
             continue
-        routes = [t for t in (TRACE.match(l) for l in seg) if t and t.group(1) == entry]
+        routes = [t for t in map(trace, seg) if t and t.entry == entry]
         if c["result"] == "rejected":
             table["rejected"][f"{c['status']} at {c['step']}"] += 1
         if len(routes) != 1:
@@ -204,19 +203,19 @@ def check_routes(run, a):
             bad[f"{what} for the compute call (is the program running against the wrapper, "
                 f"with MIOPEN_LOG_LEVEL=5?)"].append(f"case {i} {entry}")
             continue
-        target, reason = routes[0].group(3), routes[0].group(4)
+        target, reason = routes[0].target, routes[0].reason
         if "misaligned=" in c["text"]:
             # hipDNN's backend rejects such a pointer at execute: it must never get there.
-            table["misaligned"][reason_bucket(reason) if target != "hipDNN" else "FORWARDED"] += 1
-            if target == "hipDNN":
+            table["misaligned"][reason_bucket(reason) if target != HIPDNN else "FORWARDED"] += 1
+            if target == HIPDNN:
                 bad["a buffer off hipDNN's 16-byte tensor alignment was forwarded"].append(f"case {i} {entry}")
-        if target == "hipDNN":
+        if target == HIPDNN:
             forwarded += 1
             table["forwarded"][reason_bucket(reason)] += 1
             table["coverage"][(c["dir"], c["api"], c["type"], c["layout"], c["rank"])] += 1
             if a.expect_forwarding and not a.no_engine_trace and not any(EXECUTE.match(l) for l in seg):
                 bad["compute call -> hipDNN but no hipDNN execute traced"].append(f"case {i} {entry}")
-        elif target == "MIOpen Private" and reason.startswith("declined: "):
+        elif target == PRIVATE and reason.startswith(DECLINED):
             table["declined"][reason_bucket(reason)] += 1
         else:
             table["other"][f"-> {target} ({reason_bucket(reason)})"] += 1
@@ -311,7 +310,7 @@ def main():
     db_root = os.environ.get("MIOPEN_USER_DB_PATH")
     db_prefix = (os.path.join(db_root, os.path.basename(work) + "-") if db_root
                  else os.path.join(work, "user-db-"))
-    base_env = {k: v for k, v in os.environ.items() if k not in SCRUB}
+    base_env = environment({"MIOPEN_USER_DB_PATH": None})
     if a.ld_library_path:
         base_env["LD_LIBRARY_PATH"] = os.pathsep.join(
             x for x in (a.ld_library_path, os.environ.get("LD_LIBRARY_PATH")) if x)

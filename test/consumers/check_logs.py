@@ -21,33 +21,21 @@ the comparison must then fail and name the `_impl` lines.
 import argparse
 import difflib
 import os
-import re
 import shutil
-import subprocess
 import sys
-import tempfile
 
-WRAPPER_PREFIX = "MIOpen(hipDNN wrapper):"
-POINTER = re.compile(r"0x[0-9a-fA-F]+")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wrapper_test import WRAPPER, run as run_scrubbed, user_db, without_pointers  # noqa: E402
+
 LOUD = {"MIOPEN_LOG_LEVEL": "7", "MIOPEN_ENABLE_LOGGING": "1", "MIOPEN_ENABLE_LOGGING_CMD": "1"}
-SCRUB_PREFIXES = ("MIOPEN_", "HIPDNN_LOG")
 
 
 def run(cmd, env_extra, db_seed=None, keep_db=None):
     """One run with its own user db: a copy of `db_seed` when given (so Find
     answers from the find-db, not from timings that vary between runs);
     `keep_db` receives the db the run leaves."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(SCRUB_PREFIXES)}
-    env.update(LOUD)
-    env.update(env_extra)
-    with tempfile.TemporaryDirectory() as work:
-        db = os.path.join(work, "db")
-        if db_seed:
-            shutil.copytree(db_seed, db)
-        env["MIOPEN_USER_DB_PATH"] = db
-        p = subprocess.run(cmd, env=env, capture_output=True, text=True)
-        if keep_db:
-            shutil.copytree(db, keep_db)
+    with user_db(seed=db_seed, keep=keep_db) as db:
+        p = run_scrubbed(cmd, dict(LOUD, **env_extra, **db))
     if p.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed (exit {p.returncode}) with {env_extra}:\n{p.stderr[-3000:]}")
     return p.stderr
@@ -57,10 +45,10 @@ def miopen_log(stderr):
     """MIOpen's lines with pointers removed, and the count of wrapper lines."""
     mine, wrapper = [], 0
     for line in stderr.splitlines(keepends=True):
-        if line.startswith(WRAPPER_PREFIX):
+        if line.startswith(WRAPPER):
             wrapper += 1
         else:
-            mine.append(POINTER.sub("0xPTR", line))
+            mine.append(without_pointers(line))
     return "".join(mine), wrapper
 
 

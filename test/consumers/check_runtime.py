@@ -8,21 +8,21 @@ wrapper's lines must be absent: that proves the checks can fail.
 """
 import argparse
 import os
-import subprocess
 import sys
 
-BANNER = "MIOpen(hipDNN wrapper): forwarding "
-WARNING = "MIOpen(hipDNN wrapper): warning: MIOPEN_HIPDNN_FORWARDING="
-TRACE = "MIOpen(hipDNN wrapper): miopen"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wrapper_test import WRAPPER, run as run_scrubbed  # noqa: E402
+
+BANNER = f"{WRAPPER} forwarding "
+WARNING = f"{WRAPPER} warning: MIOPEN_HIPDNN_FORWARDING="
+TRACE = f"{WRAPPER} miopen"
 
 
 def run(consumer, mode, env_extra, lib_dir=None):
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL")}
-    env.update(env_extra)
+    env = dict(env_extra)
     if lib_dir:
         env["LD_LIBRARY_PATH"] = lib_dir
-    p = subprocess.run([consumer, mode], env=env, capture_output=True, text=True, timeout=60)
+    p = run_scrubbed([consumer, mode], env, timeout=60)
     return p.returncode, p.stderr.splitlines()
 
 
@@ -85,7 +85,7 @@ def main():
     if a.baseline_dir:
         print("baseline (negative control: wrapper-specific expectations must fail):")
         base_failures = check(a.consumer, a.baseline_dir)
-        expected_to_fail = [c[0] for c in cases() if any(k.startswith("MIOpen(hipDNN") and v > 0
+        expected_to_fail = [c[0] for c in cases() if any(k.startswith(WRAPPER) and v > 0
                                                           for k, v in c[3].items())]
         missing = sorted(set(expected_to_fail) - {f[0] for f in base_failures})
         if missing:

@@ -11,21 +11,18 @@ baseline run loaded no wrapper).
 """
 import argparse
 import os
-import re
 import struct
-import subprocess
 import sys
 
-TRACE = re.compile(r"^MIOpen\(hipDNN wrapper\): (\w+) \[[^\]]*\] -> (.+?) \((.*)\)$")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wrapper_test import PREFIX, forwarding_set, run as run_scrubbed, traces  # noqa: E402
 
 
-def run(consumer, out, env_extra, unset=("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL")):
-    env = {k: v for k, v in os.environ.items() if k not in unset}
-    env.update(env_extra)
-    p = subprocess.run([consumer, out], env=env, capture_output=True, text=True)
+def run(consumer, out, env):
+    p = run_scrubbed([consumer, out], env)
     sys.stdout.write(p.stdout)
     if p.returncode != 0:
-        sys.exit(f"consumer failed (exit {p.returncode}) with {env_extra}:\n{p.stderr}")
+        sys.exit(f"consumer failed (exit {p.returncode}) with {env}:\n{p.stderr}")
     return p.stderr
 
 
@@ -39,6 +36,8 @@ def main():
     ap.add_argument("--consumer", required=True)
     ap.add_argument("--baseline-dir", required=True)
     ap.add_argument("--out-dir", required=True)
+    ap.add_argument("--backend-dir", default=os.environ.get("HIPDNN_BACKEND_LIBRARY_PATH"),
+                    help="HIPDNN_BACKEND_LIBRARY_PATH of the enabled run (default: the environment's)")
     ap.add_argument("--expect-forwarded", action="append", default=[],
                     help="entry point whose enabled-run trace must say -> hipDNN")
     ap.add_argument("--corrupt", choices=["disabled", "enabled"],
@@ -49,23 +48,22 @@ def main():
 
     err = run(a.consumer, path["baseline"],
               {"LD_LIBRARY_PATH": a.baseline_dir, "MIOPEN_HIPDNN_FORWARDING": "enabled"})
-    if "MIOpen(hipDNN wrapper)" in err:
+    if PREFIX in err:
         sys.exit("the baseline run loaded the wrapper (LD_LIBRARY_PATH not honoured?)")
     run(a.consumer, path["disabled"], {"MIOPEN_HIPDNN_FORWARDING": "disabled"})
-    err = run(a.consumer, path["enabled"], {"MIOPEN_HIPDNN_FORWARDING": "enabled", "MIOPEN_LOG_LEVEL": "5"})
-
-    routes = {}
-    for line in err.splitlines():
-        m = TRACE.match(line)
-        if m:
-            routes.setdefault(m.group(1), []).append(f"{m.group(2)} ({m.group(3)})")
+    enabled = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "MIOPEN_LOG_LEVEL": "5"}
+    if a.backend_dir:
+        enabled["HIPDNN_BACKEND_LIBRARY_PATH"] = a.backend_dir
+    routes = traces(run(a.consumer, path["enabled"], enabled))
+    outside = sorted(set(a.expect_forwarded) - set(forwarding_set()))
+    if outside:
+        sys.exit(f"--expect-forwarded names entry points outside the forwarding table: {outside}")
     for ep in a.expect_forwarded:
-        got = routes.get(ep, [])
-        if not got or not all(r.startswith("hipDNN") for r in got):
+        got = [f"{t.target} ({t.reason})" for t in routes if t.entry == ep]
+        if not got or not all(t.forwarded for t in routes if t.entry == ep):
             sys.exit(f"{ep} was not forwarded in the enabled run: {got or 'no trace line'}")
-    forwarded = sum(1 for rs in routes.values() for r in rs if r.startswith("hipDNN"))
-    print(f"enabled run: {forwarded} calls executed by hipDNN; "
-          f"{sum(len(r) for r in routes.values()) - forwarded} on MIOpen Private")
+    forwarded = sum(1 for t in routes if t.forwarded)
+    print(f"enabled run: {forwarded} calls executed by hipDNN; {len(routes) - forwarded} on MIOpen Private")
 
     if a.corrupt:
         vals = list(floats(path[a.corrupt]))

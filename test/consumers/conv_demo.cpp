@@ -2,22 +2,13 @@
 // reference computed here with a plain loop. Run it with
 // MIOPEN_HIPDNN_FORWARDING=disabled|enabled and MIOPEN_LOG_LEVEL=5 to see the
 // wrapper's banner and routing trace on stderr.
+#include "consumer_util.hpp"
+
 #include <miopen/miopen.h>
 
 #include <cmath>
 #include <cstdio>
 #include <vector>
-
-#define CHECK(call)                                                            \
-    do                                                                         \
-    {                                                                          \
-        miopenStatus_t s_ = (call);                                            \
-        if(s_ != miopenStatusSuccess)                                          \
-        {                                                                      \
-            std::fprintf(stderr, "%s -> %s\n", #call, miopenGetErrorString(s_)); \
-            return 1;                                                          \
-        }                                                                      \
-    } while(0)
 
 int main()
 {

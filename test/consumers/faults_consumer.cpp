@@ -3,6 +3,8 @@
 // miopenGetErrorString say. test/forwarding/check_faults.py runs it with the
 // hipDNN test bed's fault knobs. One stdout line per call:
 //   <label> status=<n> outcome=<n> hipdnn=<n> entry=<name> errstr=<text> msg=<text>
+#include "consumer_util.hpp"
+
 #include <miopen/hipdnn_forwarding.h>
 #include <miopen/miopen.h>
 
@@ -24,14 +26,6 @@ void report(const char* label, miopenStatus_t s)
                 e.message ? e.message : "(null)");
 }
 
-miopenTensorDescriptor_t tensor(int n, int c, int h, int w)
-{
-    miopenTensorDescriptor_t d;
-    miopenCreateTensorDescriptor(&d);
-    miopenSet4dTensorDescriptor(d, miopenFloat, n, c, h, w);
-    return d;
-}
-
 } // namespace
 
 int main()
@@ -40,7 +34,8 @@ int main()
     if(miopenCreate(&h) != miopenStatusSuccess)
         return 3;
     report("before any call", miopenStatusSuccess);
-    auto x = tensor(1, 2, 5, 5), w = tensor(3, 2, 3, 3), y = tensor(1, 3, 5, 5);
+    using consumer::tensor4d;
+    auto x = tensor4d(1, 2, 5, 5), w = tensor4d(3, 2, 3, 3), y = tensor4d(1, 3, 5, 5);
     miopenConvolutionDescriptor_t c;
     miopenCreateConvolutionDescriptor(&c);
     miopenInitConvolutionDescriptor(c, miopenConvolution, 1, 1, 1, 1, 1, 1);

@@ -15,6 +15,8 @@
 //   forwarding_consumer find        GetWorkSpaceSize -> Find -> compute
 //   forwarding_consumer exitthread  one convolution, then exit() from another thread
 //   forwarding_consumer forkexit    one convolution; a forked child makes one and _exit()s
+#include "consumer_util.hpp"
+
 #include <miopen/miopen.h>
 
 #include <sys/wait.h>
@@ -31,23 +33,13 @@
 
 namespace {
 
-void must(miopenStatus_t s, const char* what)
-{
-    if(s != miopenStatusSuccess)
-    {
-        std::fprintf(stderr, "forwarding_consumer: %s -> %d\n", what, int(s));
-        std::exit(3);
-    }
-}
+using consumer::must;
 
 std::vector<float> values(size_t n, std::uint32_t seed)
 {
     std::vector<float> v(n);
     for(auto& x : v)
-    {
-        seed = seed * 1664525u + 1013904223u;
-        x    = float(int((seed >> 9) % 17) - 8) / 8.0f;
-    }
+        x = consumer::next_eighth(seed);
     return v;
 }
 
@@ -59,16 +51,7 @@ double sum(const std::vector<float>& v)
     return s;
 }
 
-miopenTensorDescriptor_t tensor(std::vector<int> dims)
-{
-    miopenTensorDescriptor_t d;
-    must(miopenCreateTensorDescriptor(&d), "create tensor");
-    std::vector<int> strides(dims.size(), 1);
-    for(int i = int(dims.size()) - 2; i >= 0; --i)
-        strides[i] = strides[i + 1] * dims[i + 1];
-    must(miopenSetTensorDescriptor(d, miopenFloat, int(dims.size()), dims.data(), strides.data()), "set tensor");
-    return d;
-}
+miopenTensorDescriptor_t tensor(const std::vector<int>& dims) { return consumer::packed_tensor(miopenFloat, dims); }
 
 // One fp32 convolution problem with its buffers (2-D, or 3-D when depth > 0).
 struct Conv

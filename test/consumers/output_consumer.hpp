@@ -1,26 +1,15 @@
 // Shared by the consumers whose outputs the suite compares across the
-// baseline and the wrapper (compare_outputs.py): a failing call ends the
-// program, inputs come from a fixed pseudo-random sequence, and every output
-// tensor's raw bytes go to one file.
+// baseline and the wrapper (compare_outputs.py), on top of consumer_util.hpp
+// (a failing call ends the program; tensor helpers): inputs come from a
+// fixed pseudo-random sequence, and every output tensor's raw bytes go to
+// one file.
 #pragma once
 
-#include <miopen/miopen.h>
+#include "consumer_util.hpp"
 
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
-
-#define CHECK(call)                                                                  \
-    do                                                                               \
-    {                                                                                \
-        miopenStatus_t s_ = (call);                                                  \
-        if(s_ != miopenStatusSuccess)                                                \
-        {                                                                            \
-            std::fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, s_); \
-            std::exit(1);                                                            \
-        }                                                                            \
-    } while(0)
 
 namespace consumer {
 
@@ -34,14 +23,6 @@ inline std::vector<float> pseudo_random(size_t n, std::uint32_t seed)
         x    = static_cast<float>((seed >> 8) % 2001) / 1000.0f - 1.0f;
     }
     return v;
-}
-
-inline miopenTensorDescriptor_t tensor4d(int n, int c, int h, int w)
-{
-    miopenTensorDescriptor_t d;
-    CHECK(miopenCreateTensorDescriptor(&d));
-    CHECK(miopenSet4dTensorDescriptor(d, miopenFloat, n, c, h, w));
-    return d;
 }
 
 // The output file (argv[1]); emit() appends a tensor and prints its sum.

@@ -14,6 +14,8 @@
 // tolerance, not bit for bit; the differential test checks their values).
 // Before each case a marker `parity_consumer: case <line prefix>` goes to
 // stderr, so the checker can split the routing trace per case.
+#include "consumer_util.hpp"
+
 #include <miopen/miopen.h>
 
 #include <algorithm>
@@ -27,24 +29,11 @@
 
 namespace {
 
-void must(miopenStatus_t s, const char* what)
-{
-    if(s != miopenStatusSuccess)
-    {
-        std::fprintf(stderr, "parity_consumer: %s -> %d\n", what, int(s));
-        std::exit(3);
-    }
-}
+using consumer::must;
 
-miopenTensorDescriptor_t tensor(miopenDataType_t t, std::vector<int> dims)
+miopenTensorDescriptor_t tensor(miopenDataType_t t, const std::vector<int>& dims)
 {
-    miopenTensorDescriptor_t d;
-    must(miopenCreateTensorDescriptor(&d), "create tensor");
-    std::vector<int> strides(dims.size(), 1);
-    for(int i = int(dims.size()) - 2; i >= 0; --i)
-        strides[i] = strides[i + 1] * dims[i + 1];
-    must(miopenSetTensorDescriptor(d, t, int(dims.size()), dims.data(), strides.data()), "set tensor");
-    return d;
+    return consumer::packed_tensor(t, dims);
 }
 
 miopenConvolutionDescriptor_t convolution(int groups)

@@ -1,20 +1,12 @@
 // Provider-link smoke (RFC §8): a consumer that links MIOpen_private and calls
 // the _impl API only, like the rewired hipDNN MIOpen provider. Runs a small
 // hand-checked convolution through the private names.
+#include "consumer_util.hpp"
+
 #include <miopen/miopen_impl.h>
 
 #include <cmath>
 #include <cstdio>
-
-#define CHECK(call)                                                           \
-    do                                                                        \
-    {                                                                         \
-        if((call) != miopenStatusSuccess)                                     \
-        {                                                                     \
-            std::fprintf(stderr, "%s failed\n", #call);                       \
-            return 1;                                                         \
-        }                                                                     \
-    } while(0)
 
 int main()
 {

@@ -10,7 +10,8 @@ installed tree against
             routing trace (MIOPEN_HIPDNN_LOG_ROUTING=1)
 Each run gets its own MIOPEN_USER_DB_PATH, a copy of one find-db seeded by a
 first baseline run (Find then answers from the db, not from run-to-run
-timings); every other MIOPEN_*/HIPDNN_* variable is removed first.
+timings); every variable of the test scrub (test/lib/wrapper_test.py) is
+removed first.
 
 Subcommands (one CTest each):
   variable NAME=VALUE --expect decline|warn|none
@@ -47,23 +48,17 @@ Subcommands (one CTest each):
       (every direction verified against the driver's reference).
 """
 import argparse
-import difflib
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 
-WRAPPER = "MIOpen(hipDNN wrapper):"
-TRACE = re.compile(r"^MIOpen\(hipDNN wrapper\): (\w+) \[([^\]]*)\] -> (.+?) \((.*)\)$")
-POINTER = re.compile(r"0x[0-9a-fA-F]+")
-SCRUB = ("MIOPEN_", "HIPDNN_", "MINI_HIPDNN_")
-CONV_FAMILIES = ("conv_fwd", "conv_bwd_data", "conv_bwd_weights", "conv_bias_activ")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wrapper_test import (DECLINED, HIPDNN, PRIVATE, WRAPPER, fail, families, run as run_scrubbed, trace,  # noqa: E402
+                          traces, unified_diff as diff, user_db, without_pointers as scrub, wrapper_lines)
 
-
-def fail(msg):
-    sys.exit(f"FAIL: {msg}")
+CONV_FAMILIES = families("convolution")
 
 
 class Runner:
@@ -80,7 +75,7 @@ class Runner:
         self.seeded_db = seeded
 
     def run(self, mode, extra=None, keep_db=None, args=()):
-        env = {k: v for k, v in os.environ.items() if not k.startswith(SCRUB)}
+        env = {}
         if mode == "baseline":
             env["LD_LIBRARY_PATH"] = self.a.baseline_dir
         else:
@@ -90,14 +85,8 @@ class Runner:
             env["MIOPEN_HIPDNN_LOG_ROUTING"] = "1"
         env.update(extra or {})
         cmd = [self.a.consumer, "--cases", str(self.a.cases), "--seed", str(self.a.seed), *args]
-        with tempfile.TemporaryDirectory() as work:
-            db = os.path.join(work, "db")
-            if self.seeded_db:
-                shutil.copytree(self.seeded_db, db)
-            env["MIOPEN_USER_DB_PATH"] = db
-            p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
-            if keep_db:
-                shutil.copytree(db, keep_db)
+        with user_db(seed=self.seeded_db, keep=keep_db) as db:
+            p = run_scrubbed(cmd, dict(env, **db), timeout=300)
         if p.returncode != 0:
             fail(f"{mode} run with {extra} exited {p.returncode}:\n{p.stdout[-2000:]}\n{p.stderr[-3000:]}")
         if mode == "baseline" and WRAPPER in p.stderr:
@@ -105,24 +94,8 @@ class Runner:
         return p.stdout, p.stderr
 
 
-def traces(err):
-    return [m.groups() for m in map(TRACE.match, err.splitlines()) if m]
-
-
 def conv_traces(err):
-    return [t for t in traces(err) if t[1] in CONV_FAMILIES]
-
-
-def wrapper_lines(err):
-    return [l for l in err.splitlines() if l.startswith(WRAPPER)]
-
-
-def scrub(text):
-    return POINTER.sub("0xPTR", text)
-
-
-def diff(a, b, na, nb, n=12):
-    return "\n".join(list(difflib.unified_diff(a.splitlines(), b.splitlines(), na, nb, lineterm="", n=0))[:n])
+    return [t for t in traces(err) if t.family in CONV_FAMILIES]
 
 
 # --- one variable ----------------------------------------------------------------
@@ -138,7 +111,7 @@ def check_disabled_is_baseline(r, extra, args=()):
 def check_unset(r, name):
     _, err = r.run("enabled")
     convs = conv_traces(err)
-    forwarded = sum(1 for t in convs if t[2] == "hipDNN")
+    forwarded = sum(1 for t in convs if t.forwarded)
     if forwarded < 10:
         fail(f"unset: only {forwarded} convolution calls forwarded (expected most of {len(convs)})")
     named = [l for l in wrapper_lines(err) if name in l]
@@ -150,8 +123,8 @@ def check_unset(r, name):
 def check_decline(r, name, value, d_out):
     out, err = r.run("enabled", {name: value})
     convs = conv_traces(err)
-    reason = f"declined: {name}={value} ("
-    wrong = [t for t in convs if t[2] != "MIOpen Private" or not t[3].startswith(reason)]
+    reason = f"{DECLINED}{name}={value} ("
+    wrong = [t for t in convs if t.target != PRIVATE or not t.reason.startswith(reason)]
     if not convs or wrong:
         fail(f"{name}={value}: expected every convolution call '-> MIOpen Private ({reason}...)', "
              f"{len(wrong)} of {len(convs)} are not: {wrong[:3]}")
@@ -167,7 +140,7 @@ def check_warn(r, name, value):
     warnings = [l for l in wrapper_lines(err) if l.startswith(f"{WRAPPER} warning: {name}={value} (")]
     if len(warnings) != 1:
         fail(f"{name}={value}: expected one warning naming it, got {len(warnings)}:\n" + "\n".join(wrapper_lines(err)[:10]))
-    forwarded = sum(1 for t in conv_traces(err) if t[2] == "hipDNN")
+    forwarded = sum(1 for t in conv_traces(err) if t.forwarded)
     if forwarded < 10:
         fail(f"{name}={value}: forwarding should go on, only {forwarded} convolution calls forwarded")
     return f"one warning ({warnings[0][len(WRAPPER) + 1:]}); {forwarded} convolution calls forwarded"
@@ -177,7 +150,7 @@ def route(trace):
     """(entry point, target, reason) without a forwarded call's note (it
     carries measured times)."""
     entry, _family, target, reason = trace
-    return entry, target, reason.split(";")[0] if target == "hipDNN" else reason
+    return entry, target, reason.split(";")[0] if target == HIPDNN else reason
 
 
 def check_none(r, name, value, unset_convs):
@@ -218,7 +191,7 @@ def variable(r, a):
 FIND_ENTRIES = ("miopenFindConvolutionForwardAlgorithm", "miopenFindConvolutionBackwardDataAlgorithm",
                 "miopenFindConvolutionBackwardWeightsAlgorithm")
 SETTER = "miopenHiddenSetConvolutionFindMode"
-DESCRIPTOR_REASON = f"declined: find mode Normal set on the descriptor ({SETTER})"
+DESCRIPTOR_REASON = f"{DECLINED}find mode Normal set on the descriptor ({SETTER})"
 MAXERR = re.compile(r" maxerr=\S+")
 
 
@@ -230,16 +203,16 @@ def find_case_lines(out):
 
 def check_find_declined(mode, routes, unset, out, d_out):
     finds = [t for t in routes if t[0] in FIND_ENTRIES]
-    wrong = [t for t in finds if t[1:] != ("MIOpen Private", DESCRIPTOR_REASON)]
+    wrong = [t for t in finds if t[1:] != (PRIVATE, DESCRIPTOR_REASON)]
     if len(finds) < 5 or wrong:
         fail(f"find mode {mode}: expected every Find call '-> MIOpen Private ({DESCRIPTOR_REASON})', "
              f"{len(wrong)} of {len(finds)} are not: {wrong[:3]}")
-    if not any(t[0] in FIND_ENTRIES and t[1] == "hipDNN" for t in unset):
+    if not any(t[0] in FIND_ENTRIES and t[1] == HIPDNN for t in unset):
         fail("the unset run forwarded no Find call: the decline would prove nothing")
     others = [t for t in routes if t[0] not in FIND_ENTRIES]
     if any(t[2] == DESCRIPTOR_REASON for t in others):
         fail(f"find mode {mode}: a call other than Find declined naming the descriptor's mode")
-    forwarded = sum(1 for t in others if t[1] == "hipDNN")
+    forwarded = sum(1 for t in others if t[1] == HIPDNN)
     if forwarded < 10:
         fail(f"find mode {mode}: only {forwarded} other convolution calls forwarded (compute should go on)")
     got, want = find_case_lines(out), find_case_lines(d_out)
@@ -273,7 +246,7 @@ def lines_written_by_wrapper(err):
     lines = err.splitlines()
     return [i for i in range(len(lines) - 1)
             if "./bin/MIOpenDriver " in lines[i] and not lines[i].startswith(WRAPPER)
-            and (m := TRACE.match(lines[i + 1])) and m.group(3) != "MIOpen Private"]
+            and (t := trace(lines[i + 1])) and t.target != PRIVATE]
 
 
 def driver_line(r, a):

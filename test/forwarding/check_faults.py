@@ -11,31 +11,19 @@ entry point it ran).
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-from check_forwarding import miopen_ran
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wrapper_test import (DECLINED, FORWARDED_ERROR, PRIVATE, UNAVAILABLE, WRAPPER, fail, miopen_ran,  # noqa: E402
+                          run as run_scrubbed, traces)
 
 LINE = re.compile(r"^(.*?) status=(-?\d+) outcome=(\d) hipdnn=(-?\d+) entry=(\S+) errstr=(.*?) msg=(.*)$")
-DIAG = "MIOpen(hipDNN wrapper): error: MIOPEN_HIPDNN_FORWARDING=enabled but the hipDNN backend is unavailable"
-SCRUB = ("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL", "MIOPEN_DISABLE_HIPDNN_FOR", "HIPDNN_BACKEND_LIBRARY_PATH",
-         "HIPDNN_PLUGIN_DIR", "MINI_HIPDNN_TEST_FAIL_FINALIZE", "MINI_HIPDNN_TEST_FAIL_EXECUTE",
-         "MINI_HIPDNN_TEST_ZERO_ENGINES", "MINI_HIPDNN_TEST_VERSION_STRING", "MINI_HIPDNN_TEST_REVISION_SHAPE",
-         "HIPDNN_HEUR_FALLBACK_ENGINE_ORDER")
 NOT_INITIALIZED, INTERNAL, UNKNOWN = 1, 5, 7
 
 
-def fail(msg):
-    sys.exit(f"FAIL: {msg}")
-
-
 def run(consumer, env, level=None):
-    e = {k: v for k, v in os.environ.items() if k not in SCRUB}
-    e.update(env)
-    if level is not None:
-        e["MIOPEN_LOG_LEVEL"] = level
-    p = subprocess.run([consumer], env=e, capture_output=True, text=True, timeout=60)
+    p = run_scrubbed([consumer], dict(env, MIOPEN_LOG_LEVEL=level), timeout=60)
     if p.returncode != 0:
         fail(f"consumer exited {p.returncode}: {p.stdout}\n{p.stderr}")
     calls = {}
@@ -97,7 +85,7 @@ def check_enabled(a, name, env, expect, diag):
             fail(f"{name}: {call}: expected status {status}, outcome {outcome}, hipDNN status {hipdnn}; got {c}")
         if needle not in c["msg"] or not c["entry"].startswith("miopen"):
             fail(f"{name}: {call}: the record's message must contain {needle!r}: {c}")
-        prefixed = c["errstr"].startswith("[hipDNN-forwarded] ")
+        prefixed = c["errstr"].startswith(FORWARDED_ERROR)
         if prefixed != (status != 0):
             fail(f"{name}: {call}: miopenGetErrorString prefix is {prefixed} for status {status}: {c['errstr']!r}")
     last = calls["forward"]
@@ -109,12 +97,12 @@ def check_enabled(a, name, env, expect, diag):
         fail(f"{name}: miopenGetLastForwardedError(NULL) must return miopenStatusBadParm")
     # The diagnostic: one line for an unavailable backend, else one error line per failed call.
     if diag is not None:
-        lines = [l for l in err if DIAG in l]
+        lines = [l for l in err if UNAVAILABLE in l]
         if len(lines) != 1 or diag not in lines[0]:
             fail(f"{name}: expected one diagnostic naming {diag!r}: {err}")
     else:
         failed = sum(1 for (s, _h, _n) in expect.values() if s != 0)
-        lines = [l for l in err if l.startswith("MIOpen(hipDNN wrapper): error: miopen")]
+        lines = [l for l in err if l.startswith(f"{WRAPPER} error: miopen")]
         if len(lines) != failed:
             fail(f"{name}: expected {failed} error line(s) on stderr at MIOpen's default level: {err}")
     # Nothing retried on MIOpen Private: its call log (level 5) shows every
@@ -138,10 +126,11 @@ def check_declined(a, name, env):
             fail(f"{name}: {call}: declined, so MIOpen's success and no forwarded record: {c}")
     if "y[0]=7" in out:
         fail(f"{name}: the declined convolution must have run on MIOpen Private: {out}")
-    declines = [l for l in err if "-> MIOpen Private (declined: hipDNN has no engine for this problem" in l]
+    declines = [t.reason for t in traces(err) if t.target == PRIVATE
+                and t.reason.startswith(f"{DECLINED}hipDNN has no engine for this problem")]
     if len(declines) != 3:
         fail(f"{name}: each of the three calls traces the no-engine decline: {err}")
-    if any(l.startswith("MIOpen(hipDNN wrapper): error:") for l in err):
+    if any(l.startswith(f"{WRAPPER} error:") for l in err):
         fail(f"{name}: a decline is not an error: {err}")
     _, _, err5 = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled"), level="5")
     for ep in ("miopenFindConvolutionForwardAlgorithm", "miopenConvolutionForward"):
@@ -152,7 +141,7 @@ def check_declined(a, name, env):
     want = "problems hipDNN has no engine for: 1 remembered, answered from memory 2 time(s)"
     if not any(want in l for l in errs) or not any("plan cache: hits 0, misses 1" in l for l in errs):
         fail(f"{name}: the exit summary must show one build and two remembered answers: {errs[-6:]}")
-    print(f"{name}: declined to MIOpen Private ({declines[0].split('declined: ', 1)[1][:80]}...), remembered")
+    print(f"{name}: declined to MIOpen Private ({declines[0][len(DECLINED):][:80]}...), remembered")
 
 
 def check_disabled(a, name, env):
@@ -183,7 +172,7 @@ def every_status(a):
             continue
         calls, _, _ = run(a.consumer, dict(lib, MINI_HIPDNN_TEST_FAIL_EXECUTE=f"status:{hipdnn}"))
         f = calls["forward"]
-        if (f["status"], f["outcome"], f["hipdnn"]) != (miopen, 2, hipdnn) or not f["errstr"].startswith("[hipDNN-forwarded] "):
+        if (f["status"], f["outcome"], f["hipdnn"]) != (miopen, 2, hipdnn) or not f["errstr"].startswith(FORWARDED_ERROR):
             fail(f"hipDNN status {hipdnn}: expected miopenStatus {miopen}, outcome failed, prefix; got {f}")
     print("every hipDNN status 1-15 from execute: translated as documented, attributed, prefixed")
 

@@ -11,18 +11,12 @@ import argparse
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
-TRACE = re.compile(r"^MIOpen\(hipDNN wrapper\): (\w+) \[([^\]]*)\] -> (.+?) \((.*)\)$")
-DIAG = "MIOpen(hipDNN wrapper): error: MIOPEN_HIPDNN_FORWARDING=enabled but the hipDNN backend is unavailable"
-LOADED = re.compile(r"^MIOpen\(hipDNN wrapper\): hipDNN backend (\S+) \(version ([^)]*)\) loaded$")
-SCRUB = ("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL", "MIOPEN_DISABLE_HIPDNN_FOR",
-         "MIOPEN_HIPDNN_PLAN_CACHE_SIZE", "HIPDNN_BACKEND_LIBRARY_PATH", "HIPDNN_PLUGIN_DIR",
-         "MINI_HIPDNN_TEST_TRACE_EXECUTE", "MINI_HIPDNN_TEST_ZERO_ENGINES", "MIOPEN_HIPDNN_LOG_ROUTING",
-         "MIOPEN_HIPDNN_EXIT_SUMMARY", "MINI_HIPDNN_TEST_VERSION_STRING", "MINI_HIPDNN_TEST_REVISION_SHAPE",
-         "HIPDNN_HEUR_FALLBACK_ENGINE_ORDER")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wrapper_test import (EXIT_SUMMARY, LOADED, MIOPEN_LOG, TRACE, UNAVAILABLE, WRAPPER, fail, miopen_ran,  # noqa: E402
+                          run, summary_rows, traces)
 
 
 class Ctx:
@@ -34,8 +28,7 @@ class Ctx:
         self.install_lib = a.install_lib
 
     def run(self, args, env=None, engine="reference", backend=True, lib_dir=None):
-        e = {k: v for k, v in os.environ.items() if k not in SCRUB}
-        e.update({"MIOPEN_HIPDNN_FORWARDING": "enabled", "MIOPEN_LOG_LEVEL": "5"})
+        e = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "MIOPEN_LOG_LEVEL": "5"}
         if backend:
             e["HIPDNN_BACKEND_LIBRARY_PATH"] = self.backend_dir
         if engine == "provider":
@@ -43,19 +36,10 @@ class Ctx:
         if lib_dir:
             e["LD_LIBRARY_PATH"] = lib_dir
         e.update(env or {})
-        e = {k: v for k, v in e.items() if v is not None}
-        p = subprocess.run([self.consumer] + args, env=e, capture_output=True, text=True, timeout=120)
+        p = run([self.consumer] + args, e, timeout=120)
         if p.returncode != 0:
             fail(f"consumer {args} exited {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr[-4000:]}")
         return p.stdout.splitlines(), p.stderr.splitlines()
-
-
-def fail(msg):
-    sys.exit(f"FAIL: {msg}")
-
-
-def traces(err):
-    return [m.groups() for m in map(TRACE.match, err) if m]
 
 
 def expect_count(lines, needle, n, what):
@@ -72,12 +56,6 @@ def calls(out):
         if m:
             res.append((m.group(1), int(m.group(2)), None if m.group(3) is None else float(m.group(3))))
     return res
-
-
-def miopen_ran(err, entry):
-    """Whether MIOpen's own call log (level 5) shows `entry` running in MIOpen
-    Private: its signature line, under the public name the logger prints."""
-    return any(l.startswith("MIOpen(HIP): ") and f" {entry}(" in l for l in err)
 
 
 def conv_routes(err, entry):
@@ -189,8 +167,8 @@ def cache_stream_back(c):
 # --- loader ------------------------------------------------------------------
 def unavailable(c, env, needles, what, backend=False):
     out, err = c.run(["find"], env=env, backend=backend)
-    expect_count(err, DIAG, 1, what)
-    diag = next(l for l in err if DIAG in l)
+    expect_count(err, UNAVAILABLE, 1, what)
+    diag = next(l for l in err if UNAVAILABLE in l)
     for n in list(needles) + ["miopenStatusNotInitialized", "MIOPEN_DISABLE_HIPDNN_FOR=*"]:
         if n not in diag:
             fail(f"{what}: the diagnostic does not mention {n!r}: {diag}")
@@ -199,7 +177,7 @@ def unavailable(c, env, needles, what, backend=False):
         fail(f"{what}: calls that would forward return miopenStatusNotInitialized (1): {st}")
     # The rollback switch brings everything back: MIOpen Private, no diagnostic.
     out, err = c.run(["find"], env=dict(env, MIOPEN_DISABLE_HIPDNN_FOR="*"), backend=backend)
-    if any(DIAG in l for l in err) or any(s != 0 for (_l, s, _x) in calls(out)):
+    if any(UNAVAILABLE in l for l in err) or any(s != 0 for (_l, s, _x) in calls(out)):
         fail(f"{what}, MIOPEN_DISABLE_HIPDNN_FOR=*: every call succeeds on MIOpen, no diagnostic: {out} {err[-3:]}")
     # The same environment with forwarding disabled never touches hipDNN.
     out, err = c.run(["find"], env=dict(env, MIOPEN_HIPDNN_FORWARDING="disabled", MIOPEN_LOG_LEVEL=None),
@@ -275,15 +253,15 @@ def loader_missing_symbol(c):
 
 def loader_relative_env(c):
     _, err = c.run(["find"], env={"HIPDNN_BACKEND_LIBRARY_PATH": "relative/dir"}, backend=False)
-    warning = "MIOpen(hipDNN wrapper): warning: HIPDNN_BACKEND_LIBRARY_PATH=`relative/dir` is not an absolute directory"
+    warning = f"{WRAPPER} warning: HIPDNN_BACKEND_LIBRARY_PATH=`relative/dir` is not an absolute directory"
     expect_count(err, warning, 1, "relative override: one warning")
-    expect_count(err, DIAG, 1, "relative override: ignored, so the backend is not found")
+    expect_count(err, UNAVAILABLE, 1, "relative override: ignored, so the backend is not found")
     print("a relative HIPDNN_BACKEND_LIBRARY_PATH is reported once and ignored")
 
 
 def loader_threads(c):
     out, err = c.run(["threads"], env={"HIPDNN_BACKEND_LIBRARY_PATH": "/nonexistent-hipdnn"}, backend=False)
-    expect_count(err, DIAG, 1, "64 racing first calls, backend missing")
+    expect_count(err, UNAVAILABLE, 1, "64 racing first calls, backend missing")
     if "threads status=1" not in out:
         fail(f"64 threads: every call returns miopenStatusNotInitialized: {out}")
     out, err = c.run(["threads"])
@@ -371,7 +349,7 @@ def tuning_db(c):
 def log_routing_alone(c):
     def run(env):
         _, err = c.run(["repeat", "2"], env=dict({"MIOPEN_LOG_LEVEL": None}, **env))
-        return sum(1 for l in err if TRACE.match(l)), sum(1 for l in err if l.startswith("MIOpen(HIP): "))
+        return sum(1 for l in err if TRACE.match(l)), sum(1 for l in err if l.startswith(MIOPEN_LOG))
     trace, miopen_log = run({"MIOPEN_HIPDNN_LOG_ROUTING": "1"})
     if trace < 3 or miopen_log:
         fail(f"MIOPEN_HIPDNN_LOG_ROUTING=1: routing trace ({trace} lines) without MIOpen's log ({miopen_log})")
@@ -384,22 +362,10 @@ def log_routing_alone(c):
     print("MIOPEN_HIPDNN_LOG_ROUTING=1 selects the routing trace alone")
 
 
-SUMMARY = "MIOpen(hipDNN wrapper): exit summary"
-
-
-def summary_rows(err):
-    rows = {}
-    for l in err:
-        m = re.match(r"^  (miopen\w+) +(.+?) +(\d+)$", l)
-        if m:
-            rows[(m.group(1), m.group(2))] = int(m.group(3))
-    return rows
-
-
 def exit_summary(c):
     env = {"MIOPEN_HIPDNN_EXIT_SUMMARY": "1", "MIOPEN_LOG_LEVEL": None}
     _, err = c.run(["repeat", "3"], env=env)
-    expect_count(err, SUMMARY, 1, "exit summary, enabled")
+    expect_count(err, EXIT_SUMMARY, 1, "exit summary, enabled")
     rows = summary_rows(err)
     if rows.get(("miopenConvolutionForward", "hipDNN")) != 3 or rows.get(("miopenCreate", "MIOpen Private (not in the forwarding set)")) != 1:
         fail(f"exit summary, enabled: 3 forwarded convolutions, 1 miopenCreate: {rows}")
@@ -410,13 +376,13 @@ def exit_summary(c):
     if summary_rows(err).get(("miopenConvolutionForward", "MIOpen Private (forwarding disabled)")) != 3:
         fail(f"exit summary, disabled: every call counted: {err}")
     _, err = c.run(["exitthread"], env=env)
-    expect_count(err, SUMMARY, 1, "exit() from a thread")
+    expect_count(err, EXIT_SUMMARY, 1, "exit() from a thread")
     _, err = c.run(["forkexit"], env=env)
-    expect_count(err, SUMMARY, 1, "a forked child that _exit()s prints none, the parent one")
+    expect_count(err, EXIT_SUMMARY, 1, "a forked child that _exit()s prints none, the parent one")
     if summary_rows(err).get(("miopenConvolutionForward", "hipDNN")) != 1:
         fail("the parent's summary counts the parent's call only")
     _, err = c.run(["repeat", "3"], env={"MIOPEN_LOG_LEVEL": None})
-    expect_count(err, SUMMARY, 0, "no summary unless asked")
+    expect_count(err, EXIT_SUMMARY, 0, "no summary unless asked")
     print("exit summary: once per process, at exit() from any thread, not from a child's _exit()")
 
 
@@ -434,6 +400,9 @@ TESTS = {
 
 
 def main():
+    if sys.argv[1:] == ["--list"]:  # the CTests' names (test/forwarding/CMakeLists.txt)
+        print("\n".join(TESTS))
+        return
     ap = argparse.ArgumentParser()
     ap.add_argument("test", choices=sorted(TESTS))
     for opt in ("consumer", "backend-dir", "provider-dir", "missing-symbol-dir", "install-lib"):

@@ -22,25 +22,20 @@ import argparse
 import collections
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
-TRACE = re.compile(r"^MIOpen\(hipDNN wrapper\): (\w+) \[(conv_[a-z_]+)\] -> (.+?) \((.*)\)$")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wrapper_test import HIPDNN, PRIVATE, forwarding_set, run as run_scrubbed, trace, user_db  # noqa: E402
+
 MARK = "parity_consumer: case "
 LINE = re.compile(r"^(\S+) (\S+) (.*) status=(-?\d+) out=(\S+)$")
-SCRUB = ("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL", "MIOPEN_DISABLE_HIPDNN_FOR", "MIOPEN_HIPDNN_LOG_ROUTING",
-         "MIOPEN_HIPDNN_EXIT_SUMMARY", "HIPDNN_BACKEND_LIBRARY_PATH", "HIPDNN_PLUGIN_DIR", "MIOPEN_FIND_MODE")
 
 
 def run(consumer, env):
     """One run, with user databases of its own: what MIOpen's Find records in
     one run must not change the solutions the next one lists."""
-    e = {k: v for k, v in os.environ.items() if k not in SCRUB}
-    e.update(env)
-    with tempfile.TemporaryDirectory(prefix="parity-db-") as db:
-        e.update({"MIOPEN_USER_DB_PATH": db, "MIOPEN_CUSTOM_CACHE_DIR": db})
-        p = subprocess.run([consumer], env=e, capture_output=True, text=True, timeout=300)
+    with user_db(cache_too=True) as db:
+        p = run_scrubbed([consumer], dict(env, **db), timeout=300)
     return p.returncode, p.stdout.splitlines(), p.stderr.splitlines()
 
 
@@ -51,10 +46,8 @@ def per_case_traces(err):
         if line.startswith(MARK):
             current = line[len(MARK):]
             out[current] = []
-        elif current is not None:
-            m = TRACE.match(line)
-            if m:
-                out[current].append((m.group(1), m.group(3)))
+        elif current is not None and (t := trace(line)) and t.entry in forwarding_set():
+            out[current].append((t.entry, t.target))
     return out
 
 
@@ -75,7 +68,7 @@ def main():
         on[a.corrupt] = re.sub(r"status=(-?\d+)", lambda m: f"status={int(m.group(1)) + 1}", on[a.corrupt])
     cases = [LINE.match(l) for l in off]
     if not off or None in cases:
-        sys.exit(f"FAIL: unreadable consumer output:\n" + "\n".join(off[:20]))
+        sys.exit("FAIL: unreadable consumer output:\n" + "\n".join(off[:20]))
     if len(on) != len(off):
         problems.append(f"{len(off)} cases disabled, {len(on)} enabled (exit status {rc_on})")
     traces = per_case_traces(err)
@@ -91,9 +84,9 @@ def main():
         targets = [t for _, t in traces.get(key, [])]
         if not targets:
             problems.append(f"{key}: no routing-trace line of a forwarding-set call")
-        elif valid and not all(t == "hipDNN" for t in targets):
+        elif valid and not all(t == HIPDNN for t in targets):
             problems.append(f"{key}: a valid call was not forwarded ({targets})")
-        elif not valid and not all(t == "MIOpen Private" for t in targets):
+        elif not valid and not all(t == PRIVATE for t in targets):
             problems.append(f"{key}: an invalid call was not left to MIOpen Private ({targets})")
         counts["valid (forwarded)" if valid else "valid (declined)" if declined_valid else "invalid (declined)"] += 1
         counts[f"entry {direction} {entry}"] += 1

@@ -12,6 +12,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wrapper_test import environment  # noqa: E402
+
 
 def sh(*cmd, env=None):
     print("+", " ".join(cmd))
@@ -45,7 +48,7 @@ def main():
         if sh(*s) != 0:
             return 1
 
-    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    env = environment({"LD_LIBRARY_PATH": None})
     ref = os.path.join(work, "ref.bin")
     got = os.path.join(work, "renamed.bin")
     if sh(a.consumer, ref, env=env) != 0 or sh(consumer, got, env=env) != 0:

@@ -33,32 +33,27 @@ import collections
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wrapper_test import (HIPDNN, PRIVATE, SUMMARY_ROW, fail, families, forwarding_set, run as run_scrubbed,  # noqa: E402
+                          trace, user_db)
 
 MARK = re.compile(r"^forwarded_consumer: case (\d+)$")
 CASE = re.compile(r"^case (\d+) (\S+) (\S+) (\S+) g(\d+) (\d)d (\S+) status=(-?\d+) step=(\S+) maxerr=(\S+) result=(\S+)$")
-TRACE = re.compile(r"^MIOpen\(hipDNN wrapper\): (\w+) \[(conv_[a-z_]+)\] -> (.+?) \((.*)\)$")
 DRIVER = re.compile(r"^MIOpen\(HIP\): Command \[(\w+)\] (\./bin/MIOpenDriver .*)$")
-SUMMARY_ROW = re.compile(r"^  (miopen\w+) +(.+?) +(\d+)$")
 CONV_LOGGERS = {"LogCmdConvolution", "LogCmdFindConvolution"}
+CONV_FAMILIES = families("convolution")
 COMPUTE = {"miopenConvolutionForward", "miopenConvolutionBackwardData", "miopenConvolutionBackwardWeights",
            "miopenConvolutionForwardImmediate", "miopenConvolutionBackwardDataImmediate",
            "miopenConvolutionBackwardWeightsImmediate", "miopenConvolutionBiasActivationForward"}
-SCRUB = ("MIOPEN_HIPDNN_FORWARDING", "MIOPEN_LOG_LEVEL", "MIOPEN_DISABLE_HIPDNN_FOR", "MIOPEN_HIPDNN_LOG_ROUTING",
-         "MIOPEN_HIPDNN_EXIT_SUMMARY", "HIPDNN_BACKEND_LIBRARY_PATH", "HIPDNN_PLUGIN_DIR", "MIOPEN_ENABLE_LOGGING",
-         "MIOPEN_ENABLE_LOGGING_CMD", "MIOPEN_FIND_MODE", "MIOPEN_FIND_ENFORCE")
 
 
 def run(a, env, args=()):
-    e = {k: v for k, v in os.environ.items() if k not in SCRUB}
     if a.lib_dir:
-        e["LD_LIBRARY_PATH"] = a.lib_dir
-    e.update(env)
-    with tempfile.TemporaryDirectory(prefix="forwarded-db-", dir=a.work) as db:
-        e.update({"MIOPEN_USER_DB_PATH": db, "MIOPEN_CUSTOM_CACHE_DIR": db})
-        p = subprocess.run([a.consumer, *args], env=e, capture_output=True, text=True, timeout=1800)
+        env = dict(env, LD_LIBRARY_PATH=a.lib_dir)
+    with user_db(parent=a.work, cache_too=True) as db:
+        p = run_scrubbed([a.consumer, *args], dict(env, **db), timeout=1800)
     return p.returncode, p.stdout.splitlines(), p.stderr.splitlines()
 
 
@@ -73,9 +68,9 @@ def per_case(err):
             continue
         if current is None:
             continue
-        t, d = TRACE.match(line), DRIVER.match(line)
-        if t:
-            out[current]["trace"].append((t.group(1), t.group(3), t.group(4)))
+        t, d = trace(line), DRIVER.match(line)
+        if t and t.family in CONV_FAMILIES:
+            out[current]["trace"].append((t.entry, t.target, t.reason))
         elif d:
             out[current]["driver"].append((d.group(1), d.group(2)))
     return out
@@ -107,6 +102,8 @@ def main():
     ap.add_argument("--json")
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
+    if COMPUTE - set(forwarding_set()):
+        fail(f"compute calls outside the forwarding table: {sorted(COMPUTE - set(forwarding_set()))}")
     problems = []
     enabled_env = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "HIPDNN_BACKEND_LIBRARY_PATH": a.backend_dir,
                    "MIOPEN_HIPDNN_LOG_ROUTING": "1", "MIOPEN_HIPDNN_EXIT_SUMMARY": "1",
@@ -120,7 +117,7 @@ def main():
     if rc != 0:
         problems.append(f"the enabled run exited {rc} (a mismatch, or a crash; see {a.work}/forwarded-enabled.*)")
     if not cases:
-        sys.exit("FAIL: no case lines from the consumer:\n" + "\n".join((out + err)[-20:]))
+        fail("no case lines from the consumer:\n" + "\n".join((out + err)[-20:]))
 
     results = collections.Counter(c["result"] for c in cases.values())
     decisions = collections.Counter()
@@ -128,21 +125,21 @@ def main():
     not_run = []
     checked = 0
     for i, c in sorted(cases.items()):
-        trace = split.get(i, {}).get("trace", [])
-        for entry, target, reason in trace:
-            kind = "forwarded" if target == "hipDNN" else "declined" if target == "MIOpen Private" else "error"
+        routes = split.get(i, {}).get("trace", [])
+        for entry, target, reason in routes:
+            kind = "forwarded" if target == HIPDNN else "declined" if target == PRIVATE else "error"
             decisions[(entry, kind)] += 1
             if kind == "declined":
                 declined[reason_class(reason)] += 1
-        computed = [(e, t, r) for e, t, r in trace if e in COMPUTE]
-        forwarded = bool(computed) and all(t == "hipDNN" for _, t, _ in computed)
+        computed = [(e, t, r) for e, t, r in routes if e in COMPUTE]
+        forwarded = bool(computed) and all(t == HIPDNN for _, t, _ in computed)
         if forwarded and c["result"] == "ok":
             checked += 1
         elif forwarded:
             problems.append(f"case {i} ({c['label']}): forwarded, but result={c['result']} status={c['status']} "
                             f"step={c['step']} maxerr={c['maxerr']}")
         else:
-            why = "; ".join(sorted({f"{e} -> {t} ({r})" for e, t, r in trace if t != "hipDNN"}))
+            why = "; ".join(sorted({f"{e} -> {t} ({r})" for e, t, r in routes if t != HIPDNN}))
             if c["result"] == "no-solution":
                 why = why or "MIOpen lists no solution for the problem"
             if not why:

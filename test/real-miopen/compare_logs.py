@@ -27,11 +27,14 @@ Exit status 0 when the logs agree, 1 when they do not, 2 on bad input.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from pathlib import Path
 
-WRAPPER_PREFIX = "MIOpen(hipDNN wrapper):"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wrapper_test import WRAPPER  # noqa: E402
+
 CONSUMER_PREFIX = "consumer:"
 ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 TIMING_TAG = "[Measure]"
@@ -72,13 +75,13 @@ def main() -> int:
         print(f"compare_logs: {e}", file=sys.stderr)
         return 2
 
-    adopted = [line for line in adopted_all if not line.startswith(WRAPPER_PREFIX)]
+    adopted = [line for line in adopted_all if not line.startswith(WRAPPER)]
     wrapper_lines = len(adopted_all) - len(adopted)
     base, again, adopted = ([line for line in x if not line.startswith(CONSUMER_PREFIX)]
                             for x in (base, again, adopted))
     base, again, adopted = (normalise(x, replacements) for x in (base, again, adopted))
     problems = []
-    if any(line.startswith(WRAPPER_PREFIX) for line in base):
+    if any(line.startswith(WRAPPER) for line in base):
         problems.append("the pre-wrapper log has wrapper lines: is it the pre-wrapper library?")
     if len(base) != len(again):
         problems.append(f"two runs of the pre-wrapper library logged {len(base)} and {len(again)} lines: "

@@ -29,6 +29,8 @@
 // --corrupt I changes one element of case I's result before the comparison
 // (the negative control: it must be reported as a mismatch). Exit status 1
 // when any case mismatched or an output was written out of bounds.
+#include "../consumers/consumer_util.hpp"
+
 #include <miopen/miopen.h>
 
 #include <algorithm>
@@ -180,10 +182,7 @@ struct Tensor
     void fill(std::uint32_t seed)
     {
         for(size_t i = 0; i < s.elements(); ++i)
-        {
-            seed = seed * 1664525u + 1013904223u;
-            set(i, double(int((seed >> 9) % 17) - 8) / 8.0);
-        }
+            set(i, double(consumer::next_eighth(seed)));
     }
     bool tail_intact() const
     {

@@ -11,6 +11,8 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "lib"))
+from wrapper_test import PRIVATE, TRACE_LINE, WRAPPER  # noqa: E402
 PRE, ADOPT = "/w/pre", "/w/adopt"
 
 
@@ -51,8 +53,9 @@ def compare(tmp: Path, base: str, again: str, adopted: str) -> subprocess.Comple
 
 
 def main() -> int:
-    wrapper = ["MIOpen(hipDNN wrapper): forwarding disabled (MIOPEN_HIPDNN_FORWARDING is unset (default))",
-               "MIOpen(hipDNN wrapper): miopenCreateTensorDescriptor [tensor] -> MIOpen Private (forwarding disabled)"]
+    wrapper = [f"{WRAPPER} forwarding disabled (MIOPEN_HIPDNN_FORWARDING is unset (default))",
+               TRACE_LINE.format(entry="miopenCreateTensorDescriptor", family="tensor", target=PRIVATE,
+                                 reason="forwarding disabled")]
     good_adopted = log(ADOPT, 2, lib="libMIOpen_private.so.1.0", extra=wrapper)
     cases = [
         ("the adopted log as the adoption leaves it", good_adopted, 0, "2 wrapper lines dropped"),

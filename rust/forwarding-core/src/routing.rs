@@ -15,6 +15,16 @@ pub enum Route {
     Hipdnn,
 }
 
+impl Route {
+    /// The target a routing-trace line names (`-> <target> (<reason>)`).
+    pub const fn target(self) -> &'static str {
+        match self {
+            Route::Private => "MIOpen Private",
+            Route::Hipdnn => "hipDNN",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reason {
     /// MIOPEN_HIPDNN_FORWARDING is not `enabled`.
@@ -94,6 +104,13 @@ pub fn decide(config: &Config, family: Option<Family>) -> Decision {
 /// for every handler.
 pub fn decline_text(cause: &str) -> String {
     format!("declined: {cause}")
+}
+
+/// One routing-trace line after the wrapper's prefix:
+/// `<entry point> [<family>] -> <target> (<reason>)`. The one format of the
+/// trace; `miopen-wrap facts` reports it for the tests' parser.
+pub fn trace_line(entry: &str, family: &str, target: &str, reason: &str) -> String {
+    format!("{entry} [{family}] -> {target} ({reason})")
 }
 
 #[cfg(test)]
@@ -209,5 +226,14 @@ mod tests {
         assert_eq!(Reason::OptedOut.describe(&c, None), "opted out: MIOPEN_DISABLE_HIPDNN_FOR=conv_fwd, conv_bwd_data");
         assert_eq!(Reason::OptedOut.as_str(), "opted out");
         assert_eq!(decline_text("NHWC layout"), "declined: NHWC layout");
+    }
+
+    #[test]
+    fn trace_lines_name_the_documented_targets() {
+        assert_eq!(
+            trace_line("miopenConvolutionForward", "conv_fwd", Route::Hipdnn.target(), "forwarded; plan cache hit"),
+            "miopenConvolutionForward [conv_fwd] -> hipDNN (forwarded; plan cache hit)"
+        );
+        assert_eq!(Route::Private.target(), "MIOpen Private");
     }
 }

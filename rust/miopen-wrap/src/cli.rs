@@ -29,6 +29,8 @@ enum Command {
     Adopt(crate::adopt::AdoptArgs),
     /// Apply the adoption's C++ source edits (the logger) to a src/ directory of its own.
     SourceEdits(crate::adopt::SourceEditsArgs),
+    /// Print what the tests check against, from the code, as JSON (docs/testing.md).
+    Facts(crate::facts::FactsArgs),
 }
 
 /// Parse the command line, run the command, return its exit status.
@@ -46,6 +48,7 @@ pub fn run() -> i32 {
         Command::Check(gate) => crate::check::cli(&gate),
         Command::Adopt(args) => crate::adopt::cli(&args),
         Command::SourceEdits(args) => crate::adopt::source_edits_cli(&args),
+        Command::Facts(args) => crate::facts::cli(&args),
     };
     exit.code()
 }

@@ -96,7 +96,7 @@ pub fn route(index: usize) -> Routed {
             }
             crate::summary::count_decision(index, decision.reason, family, config);
             if config.verbose {
-                crate::trace::call(index, "MIOpen Private", &decision.reason.describe(config, family));
+                crate::trace::call(index, Route::Private.target(), &decision.reason.describe(config, family));
             }
             if family.is_some() {
                 crate::forward::last_error::record_not_forwarded(index);

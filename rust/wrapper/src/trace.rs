@@ -22,6 +22,8 @@ use tracing::span::{Attributes, Id, Record};
 use tracing::subscriber::Interest;
 use tracing::{Event, Metadata, Subscriber};
 
+use miopen_forwarding_core::routing;
+
 use crate::diagnostics;
 use crate::entry_points;
 
@@ -92,7 +94,7 @@ impl LineWriter {
         let mut f = Fields::default();
         event.record(&mut f);
         if event.metadata().target() == ROUTE {
-            diagnostics::line(&format!("{} [{}] -> {} ({})", f.entry, f.family, f.to, f.reason))
+            diagnostics::line(&routing::trace_line(&f.entry, &f.family, &f.to, &f.reason))
         } else {
             diagnostics::line(&f.message)
         }

@@ -10,33 +10,9 @@
 namespace
 {
 
-class Abi : public ::testing::Test
+class Abi : public tu::BackendTest
 {
 protected:
-    void SetUp() override
-    {
-        tu::check(hipdnnSetEnginePluginPaths_ext(0, nullptr, HIPDNN_PLUGIN_LOADING_ADDITIVE), "reset plugin paths");
-        tu::check(hipdnnCreate(&_h), "create handle");
-    }
-    void TearDown() override
-    {
-        tu::destroyAll(_descs);
-        if(_h != nullptr)
-        {
-            hipdnnDestroy(_h);
-        }
-    }
-    hipdnnBackendDescriptor_t keep(hipdnnBackendDescriptor_t d)
-    {
-        _descs.push_back(d);
-        return d;
-    }
-    hipdnnBackendDescriptor_t create(hipdnnBackendDescriptorType_t t)
-    {
-        hipdnnBackendDescriptor_t d = nullptr;
-        tu::check(hipdnnBackendCreateDescriptor(t, &d), "create");
-        return keep(d);
-    }
     hipdnnBackendDescriptor_t tensor(int64_t uid, std::vector<int64_t> dims = {1, 2, 5, 5})
     {
         return keep(tu::tensor(uid, HIPDNN_DATA_FLOAT, dims, tu::packedStrides(dims)));
@@ -69,8 +45,6 @@ protected:
         keep(pl.plan);
         return pl;
     }
-    hipdnnHandle_t _h = nullptr;
-    std::vector<hipdnnBackendDescriptor_t> _descs;
 };
 
 // ---- handle ------------------------------------------------------------------

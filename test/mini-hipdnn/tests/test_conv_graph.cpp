@@ -185,24 +185,9 @@ void reference(const Case& c, Arr& x, Arr& w, Arr& y)
                                     }
 }
 
-class ConvGraph : public ::testing::Test
+class ConvGraph : public tu::BackendTest
 {
 protected:
-    void SetUp() override
-    {
-        tu::check(hipdnnSetEnginePluginPaths_ext(0, nullptr, HIPDNN_PLUGIN_LOADING_ADDITIVE), "reset plugin paths");
-        tu::check(hipdnnCreate(&_h), "create handle");
-    }
-    void TearDown() override
-    {
-        tu::destroyAll(_descs);
-        hipdnnDestroy(_h);
-    }
-    hipdnnBackendDescriptor_t keep(hipdnnBackendDescriptor_t d)
-    {
-        _descs.push_back(d);
-        return d;
-    }
 
     void run(const Case& c)
     {
@@ -264,8 +249,6 @@ protected:
         EXPECT_EQ(bad, 0);
     }
 
-    hipdnnHandle_t _h = nullptr;
-    std::vector<hipdnnBackendDescriptor_t> _descs;
 };
 
 TEST_F(ConvGraph, Fwd2dFp32Nchw) { run(Case{}); }

@@ -68,26 +68,9 @@ std::vector<float> adjoint(size_t n, F forwardOf, const std::vector<float>& dy)
     return out;
 }
 
-class FrontendSequence : public ::testing::Test
+class FrontendSequence : public tu::BackendTest
 {
 protected:
-    void SetUp() override
-    {
-        tu::check(hipdnnSetEnginePluginPaths_ext(0, nullptr, HIPDNN_PLUGIN_LOADING_ADDITIVE), "plugin paths");
-        tu::check(hipdnnCreate(&_h), "hipdnnCreate");
-    }
-    void TearDown() override
-    {
-        tu::destroyAll(_d);
-        hipdnnDestroy(_h);
-    }
-    hipdnnBackendDescriptor_t create(hipdnnBackendDescriptorType_t t)
-    {
-        hipdnnBackendDescriptor_t d = nullptr;
-        tu::check(hipdnnBackendCreateDescriptor(t, &d), "create");
-        _d.push_back(d);
-        return d;
-    }
     template <typename T>
     void set(hipdnnBackendDescriptor_t d, hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t t, int64_t count, const T* v)
     {
@@ -156,7 +139,7 @@ protected:
         tu::check(hipdnnBackendFinalize(cfg), "finalize engine config");
         hipdnnBackendDescriptor_t engine = nullptr;
         tu::check(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &got, &engine), "engine");
-        _d.push_back(engine);
+        _descs.push_back(engine);
         int64_t id = 0;
         tu::check(hipdnnBackendGetAttribute(engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &got, &id), "engine id");
         EXPECT_EQ(id, tu::fnv1a64("MINI_REFERENCE_ENGINE"));
@@ -183,8 +166,6 @@ protected:
             EXPECT_NEAR(got[i], want[i], 1e-4f * (1.0f + std::fabs(want[i]))) << "element " << i;
         }
     }
-    hipdnnHandle_t _h = nullptr;
-    std::vector<hipdnnBackendDescriptor_t> _d;
 };
 
 const std::vector<float> X = pattern(N * C * H * W, 0.5f), Wt = pattern(K * C * R * S, 0.25f);

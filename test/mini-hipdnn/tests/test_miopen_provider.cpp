@@ -43,21 +43,10 @@ int64_t count(const std::vector<int64_t>& d)
     return n;
 }
 
-class Provider : public ::testing::Test
+class Provider : public tu::BackendTest
 {
 protected:
-    void SetUp() override
-    {
-        const char* paths[] = {MINI_HIPDNN_PROVIDER_PLUGIN_DIR};
-        tu::check(hipdnnSetEnginePluginPaths_ext(1, paths, HIPDNN_PLUGIN_LOADING_ADDITIVE), "plugin paths");
-        tu::check(hipdnnCreate(&_h), "create");
-    }
-    void TearDown() override
-    {
-        tu::destroyAll(_descs);
-        hipdnnDestroy(_h);
-        hipdnnSetEnginePluginPaths_ext(0, nullptr, HIPDNN_PLUGIN_LOADING_ADDITIVE);
-    }
+    Provider() : BackendTest(MINI_HIPDNN_PROVIDER_PLUGIN_DIR) {}
 
     // Runs the convolution on the engine named `engine`; returns the output
     // buffer, or an empty vector when that engine does not take the graph.
@@ -109,13 +98,6 @@ protected:
         }
     }
 
-    hipdnnBackendDescriptor_t keep(hipdnnBackendDescriptor_t d)
-    {
-        _descs.push_back(d);
-        return d;
-    }
-    hipdnnHandle_t _h = nullptr;
-    std::vector<hipdnnBackendDescriptor_t> _descs;
 };
 
 TEST_F(Provider, LoadedNextToTheReferenceEngine)

@@ -281,27 +281,11 @@ std::map<int, Stats>& stats()
     return s;
 }
 
-class ProviderVsReference : public ::testing::Test
+class ProviderVsReference : public tu::BackendTest
 {
 protected:
-    void SetUp() override
-    {
-        const char* paths[] = {MINI_HIPDNN_PROVIDER_PLUGIN_DIR};
-        tu::check(hipdnnSetEnginePluginPaths_ext(1, paths, HIPDNN_PLUGIN_LOADING_ADDITIVE), "plugin paths");
-        tu::check(hipdnnCreate(&_h), "create");
-    }
-    void TearDown() override
-    {
-        tu::destroyAll(_descs);
-        hipdnnDestroy(_h);
-        hipdnnSetEnginePluginPaths_ext(0, nullptr, HIPDNN_PLUGIN_LOADING_ADDITIVE);
-    }
+    ProviderVsReference() : BackendTest(MINI_HIPDNN_PROVIDER_PLUGIN_DIR) {}
 
-    hipdnnBackendDescriptor_t keep(hipdnnBackendDescriptor_t d)
-    {
-        _descs.push_back(d);
-        return d;
-    }
 
     // Builds the case's graph; fills the variant-pack buffers and says which is the output.
     hipdnnBackendDescriptor_t build(const Case& c, std::vector<Buf>& bufs, size_t& outIdx)
@@ -468,8 +452,6 @@ protected:
         EXPECT_EQ(bad, 0u) << "mismatching elements of " << ref.out.size();
     }
 
-    hipdnnHandle_t _h = nullptr;
-    std::vector<hipdnnBackendDescriptor_t> _descs;
 };
 
 // ---- random cases ------------------------------------------------------------

@@ -371,4 +371,33 @@ ScopedEnv::~ScopedEnv()
     }
 }
 
+void BackendTest::SetUp()
+{
+    const char* paths[] = {_pluginDir};
+    check(hipdnnSetEnginePluginPaths_ext(_pluginDir != nullptr ? 1 : 0, _pluginDir != nullptr ? paths : nullptr,
+                                         HIPDNN_PLUGIN_LOADING_ADDITIVE),
+          "plugin paths");
+    check(hipdnnCreate(&_h), "create handle");
+}
+
+void BackendTest::TearDown()
+{
+    destroyAll(_descs);
+    if(_h != nullptr)
+    {
+        hipdnnDestroy(_h);
+    }
+    if(_pluginDir != nullptr)
+    {
+        hipdnnSetEnginePluginPaths_ext(0, nullptr, HIPDNN_PLUGIN_LOADING_ADDITIVE);
+    }
+}
+
+hipdnnBackendDescriptor_t BackendTest::create(hipdnnBackendDescriptorType_t t)
+{
+    hipdnnBackendDescriptor_t d = nullptr;
+    check(hipdnnBackendCreateDescriptor(t, &d), "create");
+    return keep(d);
+}
+
 } // namespace tu

@@ -1,7 +1,10 @@
-// Helpers for the mini-hipdnn tests: build descriptors through the C ABI only.
+// Helpers for the mini-hipdnn tests: build descriptors through the C ABI
+// only, and the fixture every suite on a backend handle derives from.
 #pragma once
 
 #include "hipdnn_backend.h"
+
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
@@ -75,6 +78,29 @@ uint16_t toHalf(float f);
 float fromHalf(uint16_t h);
 uint16_t toBf16(float f);
 float fromBf16(uint16_t b);
+
+// A backend handle for one test, the engine plugin paths set to `pluginDir`
+// for it (none: the backend's default directory alone) and reset after it;
+// every descriptor given to keep() or made by create() is destroyed after it.
+class BackendTest : public ::testing::Test
+{
+protected:
+    explicit BackendTest(const char* pluginDir = nullptr) : _pluginDir(pluginDir) {}
+    void SetUp() override;
+    void TearDown() override;
+    hipdnnBackendDescriptor_t keep(hipdnnBackendDescriptor_t d)
+    {
+        _descs.push_back(d);
+        return d;
+    }
+    hipdnnBackendDescriptor_t create(hipdnnBackendDescriptorType_t t);
+
+    hipdnnHandle_t _h = nullptr;
+    std::vector<hipdnnBackendDescriptor_t> _descs;
+
+private:
+    const char* _pluginDir;
+};
 
 class ScopedEnv
 {

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use miopen_forwarding_core::routing;
+use miopen_forwarding_core::routing::{self, Route};
 use miopen_forwarding_core::status::miopen;
 use miopen_forwarding_core::Config;
 
@@ -58,7 +58,7 @@ pub fn run(index: usize, config: &Config, handler: impl FnOnce() -> Outcome) -> 
             last_error::record(index, last_error::OUTCOME_SUCCEEDED, 0, status, "");
             summary::count(index, Kind::Forwarded);
             if config.verbose {
-                crate::trace::call(index, "hipDNN", &format!("forwarded; {note}"));
+                crate::trace::call(index, Route::Hipdnn.target(), &format!("forwarded; {note}"));
             }
             Some(status)
         }
@@ -66,7 +66,7 @@ pub fn run(index: usize, config: &Config, handler: impl FnOnce() -> Outcome) -> 
             last_error::record_not_forwarded(index);
             summary::count_declined(index, &cause);
             if config.verbose {
-                crate::trace::call(index, "MIOpen Private", &routing::decline_text(&cause));
+                crate::trace::call(index, Route::Private.target(), &routing::decline_text(&cause));
             }
             None
         }

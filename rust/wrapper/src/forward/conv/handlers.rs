@@ -53,7 +53,7 @@ impl Buffers {
     /// alignment, named as the direction names it.
     fn misaligned(&self, d: Direction) -> Option<String> {
         // The common case in one test: every pointer aligned.
-        if (self.x as usize | self.w as usize | self.y as usize) % DATA_ALIGNMENT == 0 {
+        if (self.x as usize | self.w as usize | self.y as usize).is_multiple_of(DATA_ALIGNMENT) {
             return None;
         }
         [self.x, self.w, self.y].iter().zip(d.data_names()).find_map(|(&p, name)| misaligned(p, name))

@@ -1,0 +1,67 @@
+// What the consumers of the installed MIOpen share (test/consumers and
+// test/real-miopen; they build against an installed tree only, so this
+// header needs nothing but <miopen/miopen.h>): a status check that ends the
+// program, test values, and tensor descriptors.
+#pragma once
+
+#include <miopen/miopen.h>
+
+#include <cerrno> // program_invocation_short_name
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace consumer {
+
+// A call the consumer cannot go on without: on failure, name it and end the
+// program with exit status 3 (what a check reads as "the consumer broke",
+// not as a result).
+inline void must(miopenStatus_t s, const char* what)
+{
+    if(s != miopenStatusSuccess)
+    {
+        std::fprintf(stderr, "%s: %s -> %d\n", program_invocation_short_name, what, int(s));
+        std::exit(3);
+    }
+}
+
+#define CHECK(call) ::consumer::must((call), #call)
+
+// The next of a fixed-seed sequence of values k/8, k in -8..8: exact in fp16
+// and fp32, so a result does not depend on the storage type's rounding.
+inline float next_eighth(std::uint32_t& seed)
+{
+    seed = seed * 1664525u + 1013904223u;
+    return float(int((seed >> 9) % 17) - 8) / 8.0f;
+}
+
+// Row-major (NCHW, NCDHW) element strides of `dims`.
+inline std::vector<int> packed_strides(const std::vector<int>& dims)
+{
+    std::vector<int> strides(dims.size(), 1);
+    for(int i = int(dims.size()) - 2; i >= 0; --i)
+        strides[size_t(i)] = strides[size_t(i) + 1] * dims[size_t(i) + 1];
+    return strides;
+}
+
+// A packed tensor of `type` through miopenSetTensorDescriptor.
+inline miopenTensorDescriptor_t packed_tensor(miopenDataType_t type, const std::vector<int>& dims)
+{
+    miopenTensorDescriptor_t d;
+    CHECK(miopenCreateTensorDescriptor(&d));
+    const std::vector<int> strides = packed_strides(dims);
+    CHECK(miopenSetTensorDescriptor(d, type, int(dims.size()), dims.data(), strides.data()));
+    return d;
+}
+
+// An fp32 NCHW tensor through miopenSet4dTensorDescriptor.
+inline miopenTensorDescriptor_t tensor4d(int n, int c, int h, int w)
+{
+    miopenTensorDescriptor_t d;
+    CHECK(miopenCreateTensorDescriptor(&d));
+    CHECK(miopenSet4dTensorDescriptor(d, miopenFloat, n, c, h, w));
+    return d;
+}
+
+} // namespace consumer

@@ -1,0 +1,237 @@
+"""What every test checker of this repository shares, written once.
+
+* The code's facts: `miopen-wrap facts` (the families, the forwarding table,
+  the variables the wrapper reads, MIOpen's audited variables, ...), a JSON
+  the build writes into the build tree. CTest names it in MIOPEN_WRAP_FACTS;
+  outside CTest, MIOPEN_WRAP_BIN names a `miopen-wrap` to ask.
+* The environment scrub: one list of every variable the wrapper, MIOpen's
+  audited variables, hipDNN and the test beds read (the code's facts and
+  test/lib/test-environment.json), removed from every run a checker starts,
+  so nothing in a developer's shell leaks into a test.
+* The wrapper's documented texts (the stderr prefix, the routing-trace line,
+  its two targets, the "backend unavailable" diagnostic, the exit summary)
+  and their parsers. They are the tests' expectations, so they are written
+  here, not read from the code; test/lib/check_facts.py checks them against
+  the code's facts.
+* MIOpen's own call log (`miopen_ran`) and running a program.
+
+A checker imports it with `sys.path.insert(0, <repo>/test/lib)`.
+`python3 wrapper_test.py run [--set NAME=VALUE]... -- PROGRAM ARGS...` runs a
+program in the scrubbed environment (for the CTests that run a program
+directly).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import difflib
+import functools
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from typing import Iterable, NamedTuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+FACTS_VAR = "MIOPEN_WRAP_FACTS"
+TOOL_VAR = "MIOPEN_WRAP_BIN"
+SCHEMA = 1
+
+# --- the wrapper's documented texts (README.md, docs/forwarding.md) -----------
+PREFIX = "MIOpen(hipDNN wrapper)"
+WRAPPER = f"{PREFIX}:"  # every line the wrapper writes starts so
+TRACE_LINE = f"{PREFIX}: {{entry}} [{{family}}] -> {{target}} ({{reason}})"
+HIPDNN = "hipDNN"  # the targets a trace line names
+PRIVATE = "MIOpen Private"
+DECLINED = "declined: "  # a handler's decline reason starts so
+UNAVAILABLE = f"{WRAPPER} error: MIOPEN_HIPDNN_FORWARDING=enabled but the hipDNN backend is unavailable"
+LOADED = re.compile(rf"^{re.escape(WRAPPER)} hipDNN backend (\S+) \(version ([^)]*)\) loaded$")
+EXIT_SUMMARY = f"{WRAPPER} exit summary"
+SUMMARY_ROW = re.compile(r"^\s+(miopen\w+)\s+(.+?)\s+(\d+)$")  # entry point, decision, calls
+FORWARDED_ERROR = "[hipDNN-forwarded] "  # miopenGetErrorString's prefix for a forwarded failure
+
+# MIOpen's own log lines (the mini MIOpen writes MIOpen's format).
+MIOPEN_LOG = "MIOpen(HIP): "
+POINTER = re.compile(r"0x[0-9a-fA-F]+")
+
+_FIELDS = {"entry": r"(?P<entry>\w+)", "family": r"(?P<family>[^\]]*)", "target": r"(?P<target>.+?)",
+           "reason": r"(?P<reason>.*)"}
+
+
+def _pattern(template: str) -> str:
+    """A template's literal text escaped and its {fields} as named groups."""
+    parts = re.split(r"\{(\w+)\}", template)
+    return "^" + "".join(re.escape(p) if i % 2 == 0 else _FIELDS[p] for i, p in enumerate(parts)) + "$"
+
+
+TRACE = re.compile(_pattern(TRACE_LINE))
+
+
+class Trace(NamedTuple):
+    """One routing-trace line."""
+    entry: str
+    family: str
+    target: str
+    reason: str
+
+    @property
+    def forwarded(self) -> bool:
+        return self.target == HIPDNN
+
+    @property
+    def declined(self) -> bool:
+        return self.target == PRIVATE and self.reason.startswith(DECLINED)
+
+
+def lines_of(text: str | Iterable[str]) -> list[str]:
+    return text.splitlines() if isinstance(text, str) else list(text)
+
+
+def trace(line: str) -> Trace | None:
+    m = TRACE.match(line)
+    return Trace(*m.group("entry", "family", "target", "reason")) if m else None
+
+
+def traces(text: str | Iterable[str]) -> list[Trace]:
+    """Every routing-trace line of stderr (a string or its lines)."""
+    return [t for t in map(trace, lines_of(text)) if t]
+
+
+def wrapper_lines(text: str | Iterable[str]) -> list[str]:
+    return [l for l in lines_of(text) if l.startswith(WRAPPER)]
+
+
+def summary_rows(text: str | Iterable[str]) -> dict[tuple[str, str], int]:
+    """The exit summary's rows: (entry point, decision) -> calls."""
+    rows, inside = {}, False
+    for line in lines_of(text):
+        if line.startswith(EXIT_SUMMARY):
+            inside = True
+        elif inside and (m := SUMMARY_ROW.match(line)) and m.group(1) != "entry":
+            rows[(m.group(1), m.group(2))] = int(m.group(3))
+    return rows
+
+
+def miopen_ran(text: str | Iterable[str], entry: str) -> bool:
+    """Whether MIOpen's own call log (level 5) shows `entry` running in MIOpen
+    Private: its signature line, under the public name the logger prints."""
+    return any(l.startswith(MIOPEN_LOG) and f" {entry}(" in l for l in lines_of(text))
+
+
+def without_pointers(text: str) -> str:
+    return POINTER.sub("0xPTR", text)
+
+
+def unified_diff(a: str, b: str, name_a: str, name_b: str, lines: int = 12) -> str:
+    return "\n".join(list(difflib.unified_diff(a.splitlines(), b.splitlines(), name_a, name_b, lineterm="", n=0))[:lines])
+
+
+def fail(msg: str):
+    sys.exit(f"FAIL: {msg}")
+
+
+# --- the code's facts ------------------------------------------------------------
+@functools.cache
+def facts() -> dict:
+    path = os.environ.get(FACTS_VAR)
+    if path:
+        with open(path) as f:
+            data = json.load(f)
+    elif os.environ.get(TOOL_VAR):
+        data = json.loads(subprocess.run([os.environ[TOOL_VAR], "facts"], capture_output=True, text=True,
+                                         check=True).stdout)
+    else:
+        sys.exit(f"wrapper_test: the code's facts are unknown: set {FACTS_VAR} to the build's test-facts.json "
+                 f"(CTest does) or {TOOL_VAR} to a miopen-wrap")
+    if data.get("schema") != SCHEMA:
+        sys.exit(f"wrapper_test: facts schema {data.get('schema')}, this helper reads {SCHEMA}")
+    return data
+
+
+def families(group: str | None = None) -> list[str]:
+    """The op families (of one group), as the trace and MIOPEN_DISABLE_HIPDNN_FOR name them."""
+    return [f["name"] for f in facts()["families"] if group is None or f["group"] == group]
+
+
+def forwarding_set() -> dict[str, str]:
+    """Entry point -> family, for every entry point of the forwarding table."""
+    return {r["entry_point"]: r["family"] for r in facts()["forwarding_table"]}
+
+
+@functools.cache
+def test_environment() -> dict:
+    with open(os.path.join(HERE, "test-environment.json")) as f:
+        return json.load(f)
+
+
+@functools.cache
+def scrub_list() -> tuple[frozenset[str], tuple[str, ...]]:
+    """(names, prefixes) of every variable a run must not inherit."""
+    f, t = facts(), test_environment()
+    names = {v["name"] for v in f["wrapper_variables"]}
+    names |= {a["name"] for a in f["audited_variables"] if not a["prefix"]}
+    names |= set(t["hipdnn"]["names"]) | set(t["test_beds"]["names"])
+    prefixes = tuple(a["name"] for a in f["audited_variables"] if a["prefix"])
+    return frozenset(names - set(t["kept"])), prefixes
+
+
+def environment(extra: dict | None = None, base: dict | None = None) -> dict:
+    """`base` (the process environment) without the scrub list, then `extra`
+    (a value of None unsets the variable)."""
+    names, prefixes = scrub_list()
+    env = {k: v for k, v in (os.environ if base is None else base).items()
+           if k not in names and not k.startswith(prefixes)}
+    for k, v in (extra or {}).items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
+    return env
+
+
+def run(cmd: list[str], extra: dict | None = None, timeout: float | None = None) -> subprocess.CompletedProcess:
+    """Runs `cmd` in the scrubbed environment plus `extra`; output captured as text."""
+    return subprocess.run(cmd, env=environment(extra), capture_output=True, text=True, timeout=timeout)
+
+
+@contextlib.contextmanager
+def user_db(seed: str | None = None, keep: str | None = None, parent: str | None = None, cache_too: bool = False):
+    """A MIOpen user db of its own for one run, as the variables to set: a copy
+    of `seed` when given (Find then answers from the db, not from timings that
+    vary between runs); `keep` receives the db the run leaves; `cache_too`
+    points MIOPEN_CUSTOM_CACHE_DIR there as well."""
+    with tempfile.TemporaryDirectory(prefix="user-db-", dir=parent) as work:
+        db = os.path.join(work, "db")
+        if seed:
+            shutil.copytree(seed, db)
+        else:
+            os.makedirs(db)
+        env = {"MIOPEN_USER_DB_PATH": db}
+        if cache_too:
+            env["MIOPEN_CUSTOM_CACHE_DIR"] = db
+        yield env
+        if keep:
+            shutil.copytree(db, keep)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description="Run a program in the scrubbed environment.")
+    sub = ap.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    r.add_argument("program", nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    program = a.program[1:] if a.program[:1] == ["--"] else a.program
+    if not program:
+        ap.error("run: no program")
+    env = environment(dict(kv.split("=", 1) for kv in a.set))
+    os.execvpe(program[0], program, env)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
