@@ -34,7 +34,9 @@ struct Last {
     outcome: i32,
     hipdnn_status: i32,
     status: u32,
-    entry_point: &'static CStr,
+    /// The entry point's index; its name is looked up when it is read, so
+    /// recording a call costs no string scan.
+    entry_point: usize,
     message: CString,
 }
 
@@ -43,7 +45,7 @@ thread_local! {
         outcome: OUTCOME_NONE,
         hipdnn_status: 0,
         status: miopen::SUCCESS,
-        entry_point: c"",
+        entry_point: usize::MAX,
         message: CString::default(),
     });
 }
@@ -62,7 +64,6 @@ pub fn record_not_forwarded(index: usize) {
 
 /// Record what a forwarding-set call on this thread did.
 pub fn record(index: usize, outcome: i32, hipdnn_status: i32, status: u32, message: &str) {
-    let entry_point = c_name(index);
     let _ = LAST.try_with(|l| {
         let mut l = l.borrow_mut();
         // A successful call has no message: keep the empty one rather than
@@ -70,7 +71,7 @@ pub fn record(index: usize, outcome: i32, hipdnn_status: i32, status: u32, messa
         if !(message.is_empty() && l.message.is_empty()) {
             l.message = CString::new(message.replace('\0', " ")).unwrap_or_default();
         }
-        (l.outcome, l.hipdnn_status, l.status, l.entry_point) = (outcome, hipdnn_status, status, entry_point);
+        (l.outcome, l.hipdnn_status, l.status, l.entry_point) = (outcome, hipdnn_status, status, index);
     });
 }
 
@@ -120,7 +121,7 @@ pub unsafe extern "C" fn miopenGetLastForwardedError(error: *mut ForwardedError)
                     outcome: l.outcome,
                     hipdnn_status: l.hipdnn_status,
                     status: l.status,
-                    entry_point: if l.outcome == OUTCOME_NONE { ptr::null() } else { l.entry_point.as_ptr() },
+                    entry_point: if l.outcome == OUTCOME_NONE { ptr::null() } else { c_name(l.entry_point).as_ptr() },
                     // Points into this thread's record: valid until the next
                     // forwarding-set call on this thread.
                     message: l.message.as_ptr(),
