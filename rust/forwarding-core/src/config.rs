@@ -111,7 +111,7 @@ fn families_named(name: &str) -> Option<FamilySet> {
     if name == ALL_FAMILIES {
         return Some(FamilySet::all());
     }
-    Group::from_name(name).map(FamilySet::group).or_else(|| Family::from_name(name).map(FamilySet::from))
+    Group::from_name(name).map(FamilySet::named_by).or_else(|| Family::from_name(name).map(FamilySet::from))
 }
 
 /// "`conv_fwd`, ..., `convolution` (all convolution families) and `*` (every family)".

@@ -38,6 +38,16 @@ impl Group {
         Group::ALL.into_iter().find(|g| g.name() == name)
     }
 
+    /// The group whose name in `MIOPEN_DISABLE_HIPDNN_FOR` also switches this
+    /// group off: an operator who turns `convolution` off expects every
+    /// convolution path to stay on MIOpen, whichever MIOpen API it came
+    /// through (a group of another API of the same op answers its op's group).
+    pub const fn umbrella(self) -> Group {
+        match self {
+            Group::Convolution => Group::Convolution,
+        }
+    }
+
     /// The groups a build forwards unless told otherwise: convolution only,
     /// this RFC's forwarding set (§4.4, Phase 2 task 1).
     pub const DEFAULT_BUILD_SET: &'static [Group] = &[Group::Convolution];
@@ -171,6 +181,22 @@ impl FamilySet {
         FamilySet(bits)
     }
 
+    /// The families the group's name switches off in
+    /// `MIOPEN_DISABLE_HIPDNN_FOR`: its own and those of every group it is
+    /// the [`Group::umbrella`] of.
+    pub const fn named_by(g: Group) -> FamilySet {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < FAMILIES.len() {
+            let own = FAMILIES[i].group;
+            if own as u8 == g as u8 || own.umbrella() as u8 == g as u8 {
+                bits |= FAMILIES[i].family.bit();
+            }
+            i += 1;
+        }
+        FamilySet(bits)
+    }
+
     pub const fn contains(self, family: Family) -> bool {
         self.0 & family.bit() != 0
     }
@@ -259,5 +285,15 @@ mod tests {
             assert!(!want.is_empty(), "{} has no family", g.name());
         }
         assert_eq!(FamilySet::group(Group::Convolution), FamilySet::all());
+    }
+
+    #[test]
+    fn a_group_name_switches_off_the_groups_it_is_the_umbrella_of() {
+        for g in Group::ALL {
+            let want: FamilySet = Family::all().filter(|f| f.group() == g || f.group().umbrella() == g).collect();
+            assert_eq!(FamilySet::named_by(g), want, "{}", g.name());
+            // An umbrella is its own umbrella: no chains to follow.
+            assert_eq!(g.umbrella().umbrella(), g.umbrella(), "{}", g.name());
+        }
     }
 }
