@@ -28,7 +28,11 @@ def hop(a):
     ns = measure.interleaved(variants, a.rounds,
                              lambda v: measure.field(measure.run([v[0], str(a.hop_calls)], v[1]), "ns_per_call"))
     instr = {label: measure.instructions_per_call(v[0], v[1]) for label, v in variants.items()}
-    return {"ns": {k: measure.stats(v) for k, v in ns.items()}, "instructions": instr, "calls": a.hop_calls}
+    # A descriptor setter: its routed body also reports the descriptor.
+    setter = {label: measure.instructions_per_call(v[0], v[1], tail=["setter"]) for label, v in variants.items()
+              if label != "bare tail-jump shim"}
+    return {"ns": {k: measure.stats(v) for k, v in ns.items()}, "instructions": instr, "setter_instructions": setter,
+            "calls": a.hop_calls}
 
 
 def load_cost(a):
@@ -91,7 +95,8 @@ def cold_start(a):
 
 
 def end_to_end(a):
-    """The ResNet-50 conv layers through MIOpenDriver, per layer, three configurations."""
+    """The ResNet-50 conv layers through MIOpenDriver, per layer, three
+    configurations interleaved round by round (every round's value kept)."""
     drv = os.path.join(a.install, "bin", "MIOpenDriver")
     # The driver turns the wrapper's exit summary on unless told otherwise;
     # counting every call would put the disabled run on the routed path.
@@ -107,7 +112,7 @@ def end_to_end(a):
         args = argv[1:] + ["-n", str(a.layer_batch), "-i", str(a.layer_iters), "-t", "1", "-V", "0"]
         ms = measure.interleaved(configs, a.layer_rounds, lambda env: measure.field(
             re.sub(r"average of the other \d+: ", "avg_ms=", measure.run([drv] + args, env)), "avg_ms"))
-        out.append({"layer": layer_name(argv), "ms": {c: measure.stats(v) for c, v in ms.items()}})
+        out.append({"layer": layer_name(argv), "ms": {c: {**measure.stats(v), "values": v} for c, v in ms.items()}})
     return out
 
 
@@ -132,8 +137,8 @@ def main():
     ap.add_argument("--steady-calls", type=int, default=50_000)
     ap.add_argument("--cold-runs", type=int, default=11)
     ap.add_argument("--layer-batch", type=int, default=1)
-    ap.add_argument("--layer-iters", type=int, default=2)
-    ap.add_argument("--layer-rounds", type=int, default=1)
+    ap.add_argument("--layer-iters", type=int, default=3)
+    ap.add_argument("--layer-rounds", type=int, default=5)
     ap.add_argument("--max-layers", type=int, default=100)
     ap.add_argument("--only", help="comma-separated sections to run (default: all)")
     ap.add_argument("--report-only", action="store_true", help="rewrite the report from the last results.json")

@@ -386,6 +386,67 @@ def exit_summary(c):
     print("exit summary: once per process, at exit() from any thread, not from a child's _exit()")
 
 
+# --- descriptors changed between forwarded calls (issue 24) ------------------
+CHANGE_STEPS = ["base", "base again", "dims", "strides", "type", "padding", "stride", "dilation", "groups",
+                "mode transpose", "find mode normal", "find mode fast", "activation 0.5", "activation 0.25",
+                "recreated", "recreated again"]
+# Routing of each step's call in the enabled run (in call order per entry point).
+F, P = "hipDNN: forwarded", "MIOpen Private: declined: "
+CHANGE_ROUTES = {
+    # Each compute call follows its GetWorkSpaceSize, which built the plan.
+    "miopenConvolutionForward": [F + "; plan cache hit"] * 9 + [P + "miopenTranspose mode"]
+    + [F + "; plan cache hit"] * 2,
+    "miopenFindConvolutionForwardAlgorithm": [P + "find mode Normal", F],
+    "miopenConvolutionBiasActivationForward": [F, F],
+}
+
+
+def change_mismatches(c, args):
+    """What differs between the disabled and the enabled run of
+    descriptor_changes_consumer: results per step, then routing."""
+    changes = os.path.join(os.path.dirname(c.consumer), "descriptor_changes_consumer")
+    cc = Ctx.__new__(Ctx)
+    cc.__dict__.update(c.__dict__, consumer=changes)
+    d_out, _ = cc.run(args, env={"MIOPEN_HIPDNN_FORWARDING": "disabled"})
+    e_out, e_err = cc.run(args)
+    d, e = calls(d_out), calls(e_out)
+    if [x[0] for x in d] != CHANGE_STEPS or [x[0] for x in e] != CHANGE_STEPS:
+        fail(f"steps differ from {CHANGE_STEPS}:\n{d_out}\n{e_out}")
+    if "recreated at the same address=1" not in e_out:
+        fail("the destroyed descriptor was not recreated at its address (the allocator chose another): "
+             "the address-reuse step proves nothing")
+    bad = []
+    for (step, ds, dsum), (_, es, esum) in zip(d, e):
+        scale = max(1.0, abs(dsum or 0.0))
+        tol = (1e-3 if step == "type" else 1e-5) * scale  # fp16 storage in the "type" step
+        rejected = step == "mode transpose"  # MIOpen's status, on both paths
+        differs = dsum is not None and abs(dsum - esum) > tol
+        if ds != es or (ds != 0) != rejected or differs:
+            bad.append(f"{step}: status {es} sum {esum!r} with forwarding vs status {ds} sum {dsum!r} without")
+    routes = traces(e_err)
+    for ep, want in CHANGE_ROUTES.items():
+        got = [f"{t}: {r}" for (p, _f, t, r) in routes if p == ep]
+        if len(got) != len(want) or any(not g.startswith(w) for g, w in zip(got, want)):
+            bad.append(f"{ep}: routes {got}, expected {want}")
+    return bad
+
+
+def descriptor_changes(c):
+    bad = change_mismatches(c, [])
+    if bad:
+        fail("a forwarded call did not use its descriptors' new values:\n  " + "\n  ".join(bad))
+    print(f"{len(CHANGE_STEPS)} steps: every setter's change reached the next forwarded call")
+
+
+def descriptor_changes_negative_bypass(c):
+    """A change made past the wrapper (MIOpen Private's setter called
+    directly) is not seen: the comparison must catch the stale result."""
+    bad = change_mismatches(c, ["bypass"])
+    if not any(b.startswith("dims:") for b in bad):
+        fail(f"a change past the wrapper went unnoticed by the comparison: {bad}")
+    print("caught: " + next(b for b in bad if b.startswith("dims:")))
+
+
 TESTS = {
     "sequences_reference": lambda c: sequences(c, "reference"),
     "sequences_provider": lambda c: sequences(c, "provider"),
@@ -396,6 +457,8 @@ TESTS = {
     "loader_threads": loader_threads, "loader_search_order": loader_search_order,
     "no_reentry": no_reentry, "tuning_db": tuning_db,
     "log_routing_alone": log_routing_alone, "exit_summary": exit_summary,
+    "descriptor_changes": descriptor_changes,
+    "descriptor_changes_negative_bypass": descriptor_changes_negative_bypass,
 }
 
 

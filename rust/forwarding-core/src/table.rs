@@ -99,6 +99,17 @@ pub const PRIVATE_CALLS: &[&str] = &[
     "miopenGetActivationDescriptor",
 ];
 
+/// The descriptor types whose contents the forwarding handlers read and
+/// remember between calls (`docs/forwarding.md`, "Descriptor generations").
+/// Every entry point outside the forwarding table that takes one (by value,
+/// `const` or not: a setter, a destroy, anything that could write through
+/// the handle) or creates one (`T*`) reports the descriptor to the wrapper
+/// after MIOpen Private's call, so a forwarded call knows whether a
+/// descriptor it read before may have changed. `miopen-wrap generate` finds
+/// those entry points from the header's types.
+pub const WATCHED_DESCRIPTORS: &[&str] =
+    &["miopenTensorDescriptor_t", "miopenConvolutionDescriptor_t", "miopenActivationDescriptor_t"];
+
 /// The table row of an entry point, if it is in the forwarding set.
 pub fn lookup(entry_point: &str) -> Option<&'static Forwarded> {
     FORWARDING_TABLE.iter().find(|f| f.entry_point == entry_point)

@@ -51,7 +51,9 @@ pub fn generate(api: &Api, opts: &ParseOptions, manifest: &Manifest) -> Result<R
             asm_names.push(entry.name.clone());
             continue;
         }
-        let (decl, stub) = stub_for(f, index, RoutedBody::of(manifest, &entry.name))?;
+        let header_entry = api.entry_points.iter().find(|e| e.name == entry.name);
+        let changes = header_entry.map(DescriptorChanges::of).transpose()?.unwrap_or_default();
+        let (decl, stub) = stub_for(f, index, RoutedBody::of(manifest, &entry.name), &changes)?;
         impl_decls.push(decl);
         stubs.push(stub);
     }
@@ -213,8 +215,78 @@ impl RoutedBody {
     }
 }
 
+/// The watched descriptors (`table::WATCHED_DESCRIPTORS`) an entry point
+/// may change, by parameter position, from the header's own types: every
+/// one it takes (a setter, a destroy, anything else that could write
+/// through the handle), and the out-parameter of a create (`T*`). `const`
+/// does not help: on a handle typedef it is the pointer's constness, and
+/// MIOpen declares setters that way (`miopenSetActivationDescriptor(const
+/// miopenActivationDescriptor_t, ...)`). The one exception is an entry point
+/// of the forwarding table: the convolution calls read their descriptors
+/// only, and their handlers' reads are what the generations protect.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct DescriptorChanges {
+    by_value: Vec<usize>,
+    created: Vec<usize>,
+}
+
+impl DescriptorChanges {
+    fn of(e: &crate::header::EntryPoint) -> Result<DescriptorChanges, GenerateError> {
+        use crate::header::PassedBy;
+        let mut c = DescriptorChanges::default();
+        if miopen_forwarding_core::table::lookup(&e.name).is_some() {
+            return Ok(c);
+        }
+        for (i, p) in e.params.iter().enumerate() {
+            let Some(t) = &p.typedef else { continue };
+            if !miopen_forwarding_core::table::WATCHED_DESCRIPTORS.contains(&t.name.as_str()) {
+                continue;
+            }
+            match t.by {
+                PassedBy::ConstValue | PassedBy::Value => c.by_value.push(i),
+                PassedBy::MutablePointer => c.created.push(i),
+            }
+        }
+        if !c.created.is_empty() && e.ret != "miopenStatus_t" {
+            return Err(GenerateError::Mismatch(format!(
+                "`{}` writes a watched descriptor through a pointer but returns `{}`, not miopenStatus_t: \
+                 the wrapper reads the new descriptor only after a successful call",
+                e.name, e.ret
+            )));
+        }
+        Ok(c)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.by_value.is_empty() && self.created.is_empty()
+    }
+
+    /// The routed body, then the report of the changed descriptors.
+    fn wrap(&self, body: TokenStream, args: &[Ident]) -> TokenStream {
+        if self.is_empty() {
+            return body;
+        }
+        let values = self.by_value.iter().map(|&i| &args[i]);
+        let created = self.created.iter().map(|&i| &args[i]);
+        quote! {
+            let result = { #body };
+            crate::forward::common::generations::changed(
+                result as u32,
+                &[#(#values as usize),*],
+                &[#(#created as *const usize),*],
+            );
+            result
+        }
+    }
+}
+
 /// The `_impl` declaration and the exported stub for one entry point.
-fn stub_for(f: &ForeignItemFn, index: usize, body: RoutedBody) -> Result<(TokenStream, TokenStream), GenerateError> {
+fn stub_for(
+    f: &ForeignItemFn,
+    index: usize,
+    body: RoutedBody,
+    changes: &DescriptorChanges,
+) -> Result<(TokenStream, TokenStream), GenerateError> {
     let name = &f.sig.ident;
     let impl_name = format_ident!("{}_impl", name);
     let inputs = &f.sig.inputs;
@@ -270,6 +342,7 @@ fn stub_for(f: &ForeignItemFn, index: usize, body: RoutedBody) -> Result<(TokenS
             crate::forward::hooks::#name(crate::runtime::config(), #(#args,)* result)
         },
     };
+    let routed_body = changes.wrap(routed_body, &args);
     let stub = quote! {
         #[unsafe(naked)]
         #[no_mangle]

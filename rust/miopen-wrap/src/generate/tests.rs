@@ -244,3 +244,73 @@ fn typecheck_compiles_and_catches_a_drifted_impl_declaration() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("miopenSetDims_impl differs from miopenSetDims"));
 }
+
+const DESCRIPTOR_HEADER: &str = r#"
+#pragma once
+typedef enum { miopenStatusSuccess = 0 } miopenStatus_t;
+typedef struct miopenTensorDescriptor* miopenTensorDescriptor_t;
+typedef struct miopenOther* miopenOther_t;
+extern "C" {
+miopenStatus_t miopenCreateTensorDescriptor(miopenTensorDescriptor_t* tensorDesc);
+miopenStatus_t miopenSetTensorThing(miopenTensorDescriptor_t tensorDesc, int n, miopenOther_t other);
+miopenStatus_t miopenUseTensor(const miopenTensorDescriptor_t tensorDesc, miopenOther_t* other);
+miopenStatus_t miopenOtherOnly(miopenOther_t other, miopenOther_t* more);
+miopenStatus_t miopenConvolutionForwardGetWorkSpaceSize(void* handle, const miopenTensorDescriptor_t wDesc,
+    const miopenTensorDescriptor_t xDesc, void* convDesc, const miopenTensorDescriptor_t yDesc, unsigned long* size);
+}
+"#;
+
+/// The routed body of `name` in the generated stubs.
+fn routed_body<'a>(stubs: &'a str, name: &str) -> &'a str {
+    let start = stubs.find(&format!("fn {name}__routed(")).unwrap_or_else(|| panic!("no {name}__routed"));
+    let rest = &stubs[start..];
+    &rest[..rest.find("\n}\n").unwrap()]
+}
+
+#[test]
+fn entry_points_that_may_change_a_watched_descriptor_report_it_after_the_call() {
+    let (d, _m) = run_on(DESCRIPTOR_HEADER, &[]);
+    let s = std::fs::read_to_string(d.path().join("out/stubs.rs")).unwrap();
+    let report = "crate::forward::common::generations::changed(";
+    let create = routed_body(&s, "miopenCreateTensorDescriptor");
+    assert!(create.contains(report) && create.contains("&[tensorDesc as *const usize]"), "{create}");
+    let set = routed_body(&s, "miopenSetTensorThing");
+    assert!(set.contains("&[tensorDesc as usize]"), "{set}");
+    // Only the watched type: another handle type passed by value is not reported.
+    assert!(!set.contains("other as usize"), "{set}");
+    // `const` on a handle typedef is the pointer's: MIOpen declares setters
+    // so, hence reported too; a pointer to another type is not a create.
+    let used = routed_body(&s, "miopenUseTensor");
+    assert!(used.contains("&[tensorDesc as usize]") && used.contains("&[]"), "{used}");
+    assert!(!routed_body(&s, "miopenOtherOnly").contains(report), "{s}");
+    // A forwarding-table entry point reads its descriptors only.
+    assert!(!routed_body(&s, "miopenConvolutionForwardGetWorkSpaceSize").contains(report), "{s}");
+    // The report comes after MIOpen Private's call, with its status.
+    let (call, rep) = (set.find("impls::miopenSetTensorThing_impl(").unwrap(), set.find(report).unwrap());
+    assert!(call < rep, "{set}");
+    syn::parse_file(&s).unwrap();
+}
+
+#[test]
+fn a_create_that_does_not_return_a_status_is_refused() {
+    let header = DESCRIPTOR_HEADER.replace(
+        "miopenStatus_t miopenUseTensor",
+        "int miopenOddCreate(miopenTensorDescriptor_t* d);\nmiopenStatus_t miopenUseTensor",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let h = dir.path().join("miopen.h");
+    std::fs::write(&h, header).unwrap();
+    let args = GenerateArgs {
+        header: h,
+        include_dirs: vec![],
+        defines: vec![],
+        rename_report: None,
+        survivors: vec![],
+        version_node: "N".into(),
+        out_dir: dir.path().join("out"),
+        forward_bindings: None,
+        forward_groups: None,
+    };
+    let e = run(&args).unwrap_err().to_string();
+    assert!(e.contains("`miopenOddCreate` writes a watched descriptor through a pointer but returns `int`"), "{e}");
+}

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use clang::token::TokenKind;
-use clang::{Entity, EntityKind, Index, TranslationUnit};
+use clang::{Entity, EntityKind, Index, TranslationUnit, Type, TypeKind};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, thiserror::Error)]
@@ -41,6 +41,27 @@ pub struct Param {
     pub name: String,
     /// Type as spelled by clang (typedef names kept).
     pub ty: String,
+    /// How the parameter passes a typedef'd value (`miopenTensorDescriptor_t`),
+    /// if it does: read from clang's type, not from the spelling.
+    #[serde(default)]
+    pub typedef: Option<TypedefUse>,
+}
+
+/// A parameter whose type is a typedef name, by value or through a pointer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TypedefUse {
+    pub name: String,
+    pub by: PassedBy,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PassedBy {
+    /// `const T x`: the header promises the callee reads it only.
+    ConstValue,
+    /// `T x`.
+    Value,
+    /// `T* x` (T not const): the callee may write a T there (a create's out-parameter).
+    MutablePointer,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -172,6 +193,27 @@ fn collect(parent: Entity, header: &Path, groups: &[(u32, u32, String)], out: &m
     }
 }
 
+/// The typedef name of `t` (through clang's elaborated sugar), if it is one.
+fn typedef_name(t: Type) -> Option<String> {
+    let t = if t.get_kind() == TypeKind::Elaborated { t.get_elaborated_type()? } else { t };
+    if t.get_kind() != TypeKind::Typedef {
+        return None;
+    }
+    t.get_declaration()?.get_name()
+}
+
+fn typedef_use(t: Type) -> Option<TypedefUse> {
+    if let Some(name) = typedef_name(t) {
+        let by = if t.is_const_qualified() { PassedBy::ConstValue } else { PassedBy::Value };
+        return Some(TypedefUse { name, by });
+    }
+    let pointee = (t.get_kind() == TypeKind::Pointer).then(|| t.get_pointee_type()).flatten()?;
+    if pointee.is_const_qualified() {
+        return None;
+    }
+    Some(TypedefUse { name: typedef_name(pointee)?, by: PassedBy::MutablePointer })
+}
+
 fn entry_point(e: &Entity, groups: &[(u32, u32, String)]) -> Option<EntryPoint> {
     let name = e.get_name()?;
     // C language linkage: the symbol name is the plain identifier.
@@ -187,6 +229,7 @@ fn entry_point(e: &Entity, groups: &[(u32, u32, String)]) -> Option<EntryPoint> 
         .map(|a| Param {
             name: a.get_name().unwrap_or_default(),
             ty: a.get_type().map(|t| t.get_display_name()).unwrap_or_default(),
+            typedef: a.get_type().and_then(typedef_use),
         })
         .collect();
     let line = e.get_location()?.get_file_location().line;

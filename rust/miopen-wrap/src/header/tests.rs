@@ -24,6 +24,7 @@ extern "C" {
 /*! the first */
 MY_EXPORT myStatus_t myCreate(myHandle_t* handle);
 MY_EXPORT myStatus_t mySetAllocator(myHandle_t h, myAlloc_t alloc, void (*cb)(int), const int dims[]);
+MY_EXPORT myStatus_t myRead(const myHandle_t h, const myHandle_t* many, myHandle_t const* more);
 /** @} */
 /** @addtogroup convolutions
  *  @{
@@ -45,7 +46,7 @@ fn finds_c_entry_points_with_groups_and_beta() {
     let h = write_header(dir.path(), SAMPLE);
     let api = parse(&h, &ParseOptions::default()).unwrap();
     let names: Vec<_> = api.entry_points.iter().map(|e| e.name.as_str()).collect();
-    assert_eq!(names, ["myCreate", "mySetAllocator", "myConvBeta", "myName"]);
+    assert_eq!(names, ["myCreate", "mySetAllocator", "myRead", "myConvBeta", "myName"]);
     let by = |n: &str| api.entry_points.iter().find(|e| e.name == n).unwrap().clone();
     assert_eq!(by("myCreate").group, "handle");
     assert_eq!(by("myConvBeta").group, "convolutions");
@@ -60,7 +61,18 @@ fn finds_c_entry_points_with_groups_and_beta() {
     assert_eq!(set.params[2].declarator("cb"), "void (*cb)(int)");
     assert_eq!(set.params[3].declarator("dims"), "const int dims[]");
     assert_eq!(by("myCreate").params[0].declarator("h"), "myHandle_t *h");
-    assert_eq!(by("myCreate").params, vec![Param { name: "handle".into(), ty: "myHandle_t *".into() }]);
+    let out = TypedefUse { name: "myHandle_t".into(), by: PassedBy::MutablePointer };
+    assert_eq!(
+        by("myCreate").params,
+        vec![Param { name: "handle".into(), ty: "myHandle_t *".into(), typedef: Some(out) }]
+    );
+    assert_eq!(set.params[1].typedef, Some(TypedefUse { name: "myAlloc_t".into(), by: PassedBy::Value }));
+    assert_eq!(set.params[3].typedef, None);
+    let read = by("myRead");
+    assert_eq!(read.params[0].typedef, Some(TypedefUse { name: "myHandle_t".into(), by: PassedBy::ConstValue }));
+    // A pointer to const handles is read, never written.
+    assert_eq!(read.params[1].typedef, None);
+    assert_eq!(read.params[2].typedef, None);
 }
 
 #[test]

@@ -8,10 +8,15 @@
 //! - [`graph`]: hipDNN graph -> plan -> variant pack (a group adds its operations);
 //! - [`state`]: the hipDNN handle of each MIOpen handle, the plan cache and
 //!   the per-thread plan slot;
+//! - [`generations`]: descriptor generations, advanced by every entry point
+//!   that can change a watched descriptor;
+//! - [`memo`]: a thread's memory of what unchanged descriptors translated to;
 //! - `backend`: the lazily loaded hipDNN backend.
 
 mod backend;
+pub mod generations;
 pub mod graph;
+pub mod memo;
 pub mod outcome;
 pub mod read;
 pub mod state;

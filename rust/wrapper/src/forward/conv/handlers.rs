@@ -23,6 +23,7 @@ use miopen_forwarding_core::Config;
 use super::read::{self, Tensors};
 use super::{graph, parity, private};
 use crate::forward::common::graph::{self as common_graph, DATA_ALIGNMENT};
+use crate::forward::common::memo::{DescriptorMemo, Seen};
 use crate::forward::common::steps::{self, declined, failed, flatten, misaligned, private_ok, success, Ready, Step};
 use crate::forward::common::{note, Outcome, Workspace};
 use crate::forward::miopen_sys as sys;
@@ -60,14 +61,20 @@ impl Buffers {
     }
 }
 
-/// This thread's descriptor reads and its last translated problem. Every
-/// call reads the descriptors again (they may have changed), into `scratch`
-/// (no allocation once warm); when they read as the last call's did on the
-/// same handle, its plan key is reused: no translation, no new key to hash
-/// and drop. A steady stream of the same call allocates nothing up to the
-/// plan-cache lookup.
+/// What a call's descriptors translated to: the plan key, or the decline.
+type Answer = Result<Rc<PlanKey>, String>;
+
+/// This thread's memory of its problems. `known` answers a call whose
+/// descriptors are unchanged since they were read (their generations,
+/// `common::generations`) without reading them. Otherwise they are read
+/// again into `scratch` (no allocation once warm); when they read as the
+/// last translated problem did on the same handle, its plan key is reused
+/// (a caller that recreates equal descriptors for every call, as PyTorch
+/// does): no translation, no new key to hash and drop.
 #[derive(Default)]
 struct Memo {
+    known: DescriptorMemo<4, Answer>,
+    fused: DescriptorMemo<6, Answer>,
     scratch: Option<Problem>,
     last: Option<(Problem, Rc<PlanKey>)>,
 }
@@ -78,20 +85,60 @@ thread_local! {
 
 /// The plan key of the call's problem (MIOpen handle, hipDNN graph), or why not.
 fn spec_of(c: &Conv) -> Step<Rc<PlanKey>> {
+    let descriptors = [c.t.x as usize, c.t.w as usize, c.t.y as usize, c.cd as usize];
+    let seen = Seen::now(c.handle as usize, c.dir as u32, descriptors);
     MEMO.with(|m| {
-        let Memo { scratch, last } = &mut *m.borrow_mut();
-        let p = scratch.get_or_insert_with(|| read::blank_problem(c.dir));
-        read::problem_into(c.dir, &c.t, c.cd, p).or_else(declined)?;
-        let h = c.handle as usize;
-        if let Some((seen, key)) = last {
-            if key.handle == h && seen == p {
-                return Ok(Rc::clone(key));
+        let m = &mut *m.borrow_mut();
+        let answer = match m.known.get(&seen) {
+            Some(a) => a.clone(),
+            None => {
+                let a = read_and_translate(c, m);
+                m.known.put(seen, a.clone());
+                a
             }
-        }
-        let key = Rc::new(plan_key(h, conv::translate(p).or_else(|d| declined(d.0))?));
-        *last = Some((p.clone(), Rc::clone(&key)));
-        Ok(key)
+        };
+        answer.or_else(declined)
     })
+}
+
+fn read_and_translate(c: &Conv, m: &mut Memo) -> Answer {
+    let Memo { scratch, last, .. } = m;
+    let p = scratch.get_or_insert_with(|| read::blank_problem(c.dir));
+    read::problem_into(c.dir, &c.t, c.cd, p)?;
+    let h = c.handle as usize;
+    if let Some((seen, key)) = last {
+        if key.handle == h && seen == p {
+            return Ok(Rc::clone(key));
+        }
+    }
+    let key = Rc::new(plan_key(h, conv::translate(p).map_err(|d| d.0)?));
+    *last = Some((p.clone(), Rc::clone(&key)));
+    Ok(key)
+}
+
+/// The plan key of a fused call's problem, or why not (remembered like
+/// [`spec_of`]'s, with the bias and activation descriptors).
+fn fused_spec_of(c: &Conv, f: &Fused) -> Step<Rc<PlanKey>> {
+    let (has_bias, has_z) = (!f.bias.is_null(), !f.z.is_null());
+    let tag = u32::from(has_bias) | u32::from(has_z) << 1;
+    let descriptors =
+        [c.t.x as usize, c.t.w as usize, c.t.y as usize, c.cd as usize, f.bias_desc as usize, f.activation as usize];
+    let seen = Seen::now(c.handle as usize, tag, descriptors);
+    let answer = MEMO.with(|m| m.borrow().fused.get(&seen).cloned());
+    let answer = answer.unwrap_or_else(|| {
+        let a = read_fused(c, f, has_bias, has_z);
+        MEMO.with(|m| m.borrow_mut().fused.put(seen, a.clone()));
+        a
+    });
+    answer.or_else(declined)
+}
+
+fn read_fused(c: &Conv, f: &Fused, has_bias: bool, has_z: bool) -> Answer {
+    let p = read::problem(c.dir, &c.t, c.cd)?;
+    let bias = if has_bias { Some(read::tensor(f.bias_desc, "bias")?) } else { None };
+    let fusion = Fusion { bias, has_z, activation: read::activation(f.activation)? };
+    let spec = conv::translate_fused(&p, &fusion).map_err(|d| d.0)?;
+    Ok(Rc::new(plan_key(c.handle as usize, spec)))
 }
 
 fn plan_key(handle: usize, spec: conv::GraphSpec) -> PlanKey {
@@ -335,11 +382,7 @@ pub struct Fused {
 /// hipDNN's conv -> add -> ReLU graph.
 pub fn bias_activation(c: &Conv, algo: u32, f: &Fused, b: &Buffers, ws: &Workspace) -> Outcome {
     flatten((|| {
-        let p = read::problem(c.dir, &c.t, c.cd).or_else(declined)?;
-        let bias = if f.bias.is_null() { None } else { Some(read::tensor(f.bias_desc, "bias").or_else(declined)?) };
-        let fusion =
-            Fusion { bias, has_z: !f.z.is_null(), activation: read::activation(f.activation).or_else(declined)? };
-        let spec = conv::translate_fused(&p, &fusion).or_else(|d| declined(d.0))?;
+        let key = fused_spec_of(c, f)?;
         for (ptr, what) in [(f.alpha1, "alpha1"), (f.alpha2, "alpha2")] {
             let v = read::scale(ptr, what).or_else(declined)?;
             if v != 1.0 {
@@ -353,7 +396,6 @@ pub fn bias_activation(c: &Conv, algo: u32, f: &Fused, b: &Buffers, ws: &Workspa
         if let Some(why) = b.misaligned(c.dir).or(bias_misaligned) {
             return declined(why);
         }
-        let key = Rc::new(plan_key(c.handle as usize, spec));
         parity::algorithm(c, &key, algo, ws).or_else(declined)?;
         let r = ready(c, &key)?;
         r.fits(ws)?;
