@@ -27,7 +27,8 @@ fn run_on(header: &str, survivors: &[&str]) -> (tempfile::TempDir, Manifest) {
     run_with_groups(header, survivors, None)
 }
 
-fn run_with_groups(header: &str, survivors: &[&str], groups: Option<&str>) -> (tempfile::TempDir, Manifest) {
+/// `generate`'s arguments for `header`, written into a new temporary directory.
+fn args_in_tempdir(header: &str, survivors: &[&str], groups: Option<&str>) -> (tempfile::TempDir, GenerateArgs) {
     let dir = tempfile::tempdir().unwrap();
     let h = dir.path().join("miopen.h");
     std::fs::write(&h, header).unwrap();
@@ -42,6 +43,11 @@ fn run_with_groups(header: &str, survivors: &[&str], groups: Option<&str>) -> (t
         forward_bindings: None,
         forward_groups: groups.map(|g| super::BuildSet(Group::parse_build_set(g).unwrap())),
     };
+    (dir, args)
+}
+
+fn run_with_groups(header: &str, survivors: &[&str], groups: Option<&str>) -> (tempfile::TempDir, Manifest) {
+    let (dir, args) = args_in_tempdir(header, survivors, groups);
     let m = run(&args).unwrap();
     (dir, m)
 }
@@ -297,20 +303,7 @@ fn a_create_that_does_not_return_a_status_is_refused() {
         "miopenStatus_t miopenUseTensor",
         "int miopenOddCreate(miopenTensorDescriptor_t* d);\nmiopenStatus_t miopenUseTensor",
     );
-    let dir = tempfile::tempdir().unwrap();
-    let h = dir.path().join("miopen.h");
-    std::fs::write(&h, header).unwrap();
-    let args = GenerateArgs {
-        header: h,
-        include_dirs: vec![],
-        defines: vec![],
-        rename_report: None,
-        survivors: vec![],
-        version_node: "N".into(),
-        out_dir: dir.path().join("out"),
-        forward_bindings: None,
-        forward_groups: None,
-    };
+    let (_dir, args) = args_in_tempdir(&header, &[], None);
     let e = run(&args).unwrap_err().to_string();
     assert!(e.contains("`miopenOddCreate` writes a watched descriptor through a pointer but returns `int`"), "{e}");
 }
