@@ -60,6 +60,7 @@ fn hook_name(h: Hook) -> &'static str {
     match h {
         Hook::ReleaseHandle => "release-handle",
         Hook::ErrorString => "error-string",
+        Hook::FusionRecord => "fusion-record",
     }
 }
 
