@@ -64,4 +64,24 @@ inline miopenTensorDescriptor_t tensor4d(int n, int c, int h, int w)
     return d;
 }
 
+// MIOpen's name of a status (what the checkers compare across runs).
+inline const char* status_name(miopenStatus_t s)
+{
+    switch(s)
+    {
+    case miopenStatusSuccess: return "miopenStatusSuccess";
+    case miopenStatusNotInitialized: return "miopenStatusNotInitialized";
+    case miopenStatusInvalidValue: return "miopenStatusInvalidValue";
+    case miopenStatusBadParm: return "miopenStatusBadParm";
+    case miopenStatusAllocFailed: return "miopenStatusAllocFailed";
+    case miopenStatusInternalError: return "miopenStatusInternalError";
+    case miopenStatusNotImplemented: return "miopenStatusNotImplemented";
+    case miopenStatusUnknownError: return "miopenStatusUnknownError";
+    case miopenStatusUnsupportedOp: return "miopenStatusUnsupportedOp";
+    case miopenStatusGpuOperationsSkipped: return "miopenStatusGpuOperationsSkipped";
+    case miopenStatusVersionMismatch: return "miopenStatusVersionMismatch";
+    }
+    return "miopenStatusUnknownValue";
+}
+
 } // namespace consumer

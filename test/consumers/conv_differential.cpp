@@ -25,6 +25,8 @@
 // reports (never bigger), each ending at a PROT_NONE guard page with canary
 // bytes around it, so a short workspace or an out-of-bounds write crashes or
 // is reported instead of passing silently.
+#include "consumer_util.hpp"
+
 #include <miopen/miopen.h>
 
 // Exported by MIOpen but not in its public header; MIGraphX declares it the
@@ -193,24 +195,6 @@ double tolerance(miopenDataType_t t)
 
 double magnitude_floor(miopenDataType_t t) { return t == miopenHalf ? 0x1.0p-14 : 0x1.0p-126; }
 
-const char* status_name(miopenStatus_t s)
-{
-    switch(s)
-    {
-    case miopenStatusSuccess: return "miopenStatusSuccess";
-    case miopenStatusNotInitialized: return "miopenStatusNotInitialized";
-    case miopenStatusInvalidValue: return "miopenStatusInvalidValue";
-    case miopenStatusBadParm: return "miopenStatusBadParm";
-    case miopenStatusAllocFailed: return "miopenStatusAllocFailed";
-    case miopenStatusInternalError: return "miopenStatusInternalError";
-    case miopenStatusNotImplemented: return "miopenStatusNotImplemented";
-    case miopenStatusUnknownError: return "miopenStatusUnknownError";
-    case miopenStatusUnsupportedOp: return "miopenStatusUnsupportedOp";
-    case miopenStatusGpuOperationsSkipped: return "miopenStatusGpuOperationsSkipped";
-    case miopenStatusVersionMismatch: return "miopenStatusVersionMismatch";
-    }
-    return "miopenStatusUnknownValue";
-}
 
 // ---------------------------------------------------------------------------
 // Guarded memory: the `size` bytes start `offset` bytes past a 16-byte
@@ -974,7 +958,7 @@ bool run_case(miopenHandle_t handle, int index, const Problem& p, Rng& rng, bool
     // past a buffer before the failure).
     const char* result = !why.empty() ? "mismatch" : o.status != miopenStatusSuccess ? "rejected" : "ok";
     std::printf("case %d %s %s status=%s step=%s maxerr=%.3g result=%s%s%s\n", index, dims_text(p).c_str(),
-                o.detail.c_str(), status_name(o.status), o.step.c_str(), maxerr, result,
+                o.detail.c_str(), consumer::status_name(o.status), o.step.c_str(), maxerr, result,
                 why.empty() ? "" : " why=", why.empty() ? "" : why.c_str() + 1);
     std::fflush(stdout);
     if(std::strcmp(result, "ok") == 0)

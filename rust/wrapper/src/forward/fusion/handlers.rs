@@ -60,24 +60,48 @@ fn translated(r: &Recorded, args: ActivationArgs) -> Step<fusion::Translated> {
 /// `miopenCompileFusionPlan`: the hipDNN plan of the plan's graph (built
 /// with placeholder clips for CLIPPEDRELU / CLAMP, whose values are
 /// execute-time arguments: the execute builds, or finds, the plan of its own).
+///
+/// A hipDNN plan that needs workspace cannot run under
+/// `miopenExecuteFusionPlan`, which has no workspace argument, and every
+/// framework surveyed executes that way (`docs/forwarding.md`). Such a plan
+/// is compiled on MIOpen Private too, and MIOpen's answer is the call's: a
+/// plan MIOpen has no fused kernel for fails to compile as it did before
+/// (a framework then falls back to unfused calls, as it would), instead of
+/// compiling here and failing later at an execute MIOpen has to run.
 pub fn compile(c: &Call) -> Outcome {
     flatten((|| {
         let r = recorded(c)?;
         let built = translated(&r, ActivationArgs::AT_COMPILE).and_then(|t| Ok((ready(c, t.spec.clone())?, t.spec)));
-        match built {
-            Ok((ready, spec)) => {
-                record::set_compiled(c.plan, Compiled::Hipdnn(Box::new(spec)));
-                Ok(success(note(c.config, || format!("hipDNN plan ready; {}", ready.note()))))
-            }
+        let (ready, spec) = match built {
+            Ok(b) => b,
             Err(Outcome::Declined(why)) => {
                 record::set_compiled(c.plan, Compiled::Private(why.clone()));
-                declined(why)
+                return declined(why);
             }
             Err(other) => {
                 record::set_compiled(c.plan, Compiled::No);
-                Err(other)
+                return Err(other);
+            }
+        };
+        let need = ready.plan.workspace;
+        if need > 0 {
+            // SAFETY: the caller's handle (checked non-null) and plan, which MIOpen validates.
+            let s = unsafe { sys::miopenCompileFusionPlan_impl(c.handle, c.plan as _) };
+            if s != miopen::SUCCESS {
+                let why = format!(
+                    "the hipDNN plan needs {need} bytes of workspace, which miopenExecuteFusionPlan cannot pass, \
+                     and MIOpen cannot compile the plan ({}; MIOpen decides)",
+                    miopen::name(s)
+                );
+                record::set_compiled(c.plan, Compiled::Private(why.clone()));
+                return declined(why);
             }
         }
+        record::compiled_for_hipdnn(c.plan, spec, need > 0);
+        Ok(success(note(c.config, || {
+            let private = if need > 0 { "; compiled on MIOpen Private too (the plan needs workspace)" } else { "" };
+            format!("hipDNN plan ready, {need} bytes of workspace{private}; {}", ready.note())
+        })))
     })())
 }
 

@@ -77,6 +77,16 @@ pub fn set_compiled(p: usize, c: Compiled) {
     });
 }
 
+/// A plan compiled for hipDNN (and on MIOpen Private too, or not yet).
+pub fn compiled_for_hipdnn(p: usize, spec: GraphSpec, private_compiled: bool) {
+    with(|b| {
+        if let Some(r) = b.plans.get_mut(&p) {
+            r.compiled = Compiled::Hipdnn(Box::new(spec));
+            r.private_compiled = private_compiled;
+        }
+    });
+}
+
 /// Whether MIOpen Private still has to compile a plan compiled for hipDNN
 /// before it runs it (answered true once).
 pub fn take_private_compile(p: usize) -> bool {
@@ -124,6 +134,7 @@ fn add_op(plan: usize, op: usize, o: Op) {
         r.ops.push(op);
         // A plan that changed after it was compiled is not what was compiled.
         r.compiled = Compiled::No;
+        r.private_compiled = false;
     });
 }
 
