@@ -48,31 +48,7 @@ extern "C" miopenStatus_t miopenHiddenSetConvolutionFindMode(miopenConvolutionDe
 
 namespace {
 
-// ---------------------------------------------------------------------------
-// Random numbers: splitmix64, one independent stream per (seed, case), so a
-// case is reproducible alone (--only) and --corrupt-case changes nothing else.
-// ---------------------------------------------------------------------------
-struct Rng
-{
-    std::uint64_t s;
-    std::uint64_t next()
-    {
-        std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-        z               = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z               = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    // Uniform integer in [lo, hi].
-    int range(int lo, int hi) { return lo + static_cast<int>(next() % static_cast<std::uint64_t>(hi - lo + 1)); }
-    bool chance(double p) { return static_cast<double>(next() >> 11) * 0x1.0p-53 < p; }
-    // A float in [-1, 1) with 24 significant bits: fp16/bf16 conversion has to round.
-    float value() { return static_cast<float>(static_cast<double>(next() >> 40) * 0x1.0p-23 - 1.0); }
-    template <class T>
-    const T& pick(const std::vector<T>& v)
-    {
-        return v[next() % v.size()];
-    }
-};
+using consumer::Rng;
 
 // Seeds the stream of one case from (seed, case index): the splitmix64 finalizer.
 std::uint64_t mix64(std::uint64_t z)

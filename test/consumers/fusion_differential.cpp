@@ -32,19 +32,7 @@
 
 namespace {
 
-struct Rng
-{
-    std::uint64_t s;
-    std::uint64_t next()
-    {
-        std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-        z               = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z               = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    int in(int lo, int hi) { return lo + int(next() % std::uint64_t(hi - lo + 1)); }
-    bool chance(int percent) { return in(1, 100) <= percent; }
-};
+using consumer::Rng;
 
 enum class Ops
 {
@@ -67,35 +55,35 @@ struct Problem
 Problem generate(Rng& r)
 {
     Problem p;
-    p.half    = r.chance(20);
-    p.nhwc    = r.chance(30);
-    p.v2      = r.chance(65);
-    p.spatial = r.chance(12) ? 3 : 2;
-    p.n       = r.in(1, 3);
-    p.groups  = r.chance(12) ? 2 : 1;
-    p.c       = p.groups * r.in(1, 4);
-    p.k       = p.groups * r.in(1, 4);
+    p.half    = r.chance(0.2);
+    p.nhwc    = r.chance(0.3);
+    p.v2      = r.chance(0.65);
+    p.spatial = r.chance(0.12) ? 3 : 2;
+    p.n       = r.range(1, 3);
+    p.groups  = r.chance(0.12) ? 2 : 1;
+    p.c       = p.groups * r.range(1, 4);
+    p.k       = p.groups * r.range(1, 4);
     for(int i = 0; i < p.spatial; ++i)
     {
-        p.in.push_back(r.in(3, p.spatial == 3 ? 5 : 9));
-        p.filter.push_back(r.in(1, 3));
-        p.pad.push_back(r.in(0, 1));
-        p.stride.push_back(r.chance(25) ? 2 : 1);
-        p.dil.push_back(r.chance(10) ? 2 : 1);
+        p.in.push_back(r.range(3, p.spatial == 3 ? 5 : 9));
+        p.filter.push_back(r.range(1, 3));
+        p.pad.push_back(r.range(0, 1));
+        p.stride.push_back(r.chance(0.25) ? 2 : 1);
+        p.dil.push_back(r.chance(0.1) ? 2 : 1);
         // The filter fits the input (an invalid shape is conv_differential's business).
         const int span = p.dil.back() * (p.filter.back() - 1) + 1;
         if(p.in.back() < span)
             p.in.back() = span;
     }
-    const int o = r.in(1, 100);
+    const int o = r.range(1, 100);
     p.ops       = o <= 70 ? Ops::ConvBiasActiv : o <= 88 ? Ops::ConvActiv : o <= 94 ? Ops::ConvBnActiv : Ops::ConvOnly;
-    const int m = r.in(1, 100);
+    const int m = r.range(1, 100);
     if(m <= 60)
         p.mode = miopenActivationRELU;
     else if(m <= 75)
     {
         p.mode    = miopenActivationCLIPPEDRELU;
-        p.a_alpha = r.chance(50) ? 6.0 : 0.5;
+        p.a_alpha = r.chance(0.5) ? 6.0 : 0.5;
     }
     else if(m <= 88)
     {
@@ -107,22 +95,22 @@ Problem generate(Rng& r)
         p.mode = miopenActivationLOGISTIC;
     else
         p.mode = miopenActivationPASTHRU;
-    p.misaligned = r.chance(6);
-    if(r.chance(60))
+    p.misaligned = r.chance(0.06);
+    if(r.chance(0.6))
     {
         // What frameworks fuse (and MIOpen has fused kernels for): fp32
         // NCHW 2-D with a square 3x3 (padded, stride 1 or 2) or a 1x1 filter.
         p.half = p.nhwc = false;
         p.spatial       = 2;
-        const bool pointwise = r.chance(30);
-        const int stride     = !pointwise && r.chance(30) ? 2 : 1;
-        p.in                 = {r.in(4, 9), r.in(4, 9)};
+        const bool pointwise = r.chance(0.3);
+        const int stride     = !pointwise && r.chance(0.3) ? 2 : 1;
+        p.in                 = {r.range(4, 9), r.range(4, 9)};
         p.filter             = pointwise ? std::vector<int>{1, 1} : std::vector<int>{3, 3};
         p.pad                = pointwise ? std::vector<int>{0, 0} : std::vector<int>{1, 1};
         p.stride             = {stride, stride};
         p.dil                = {1, 1};
         if(pointwise)
-            p.groups = 1, p.c = r.in(1, 8), p.k = r.in(1, 8);
+            p.groups = 1, p.c = r.range(1, 8), p.k = r.range(1, 8);
     }
     return p;
 }
@@ -333,11 +321,11 @@ Outcome run_case(miopenHandle_t handle, const Problem& p, Rng& r, bool corrupt)
     Host x(p.half, count(xd), p.misaligned ? 4 : 0), w(p.half, count(wd), 0), b(p.half, count(bd), 0);
     Host y(p.half, count(yd), 0);
     for(auto& v : x.v)
-        v = float(r.in(-8, 8)) / 8;
+        v = float(r.range(-8, 8)) / 8;
     for(auto& v : w.v)
-        v = float(r.in(-8, 8)) / 8;
+        v = float(r.range(-8, 8)) / 8;
     for(auto& v : b.v)
-        v = float(r.in(-8, 8)) / 8;
+        v = float(r.range(-8, 8)) / 8;
     x.upload();
     w.upload();
     b.upload();

@@ -20,6 +20,16 @@ fn call(config: Cfg, handle: H, plan: Plan) -> Call {
     Call { config, handle, plan: plan as usize }
 }
 
+fn io(
+    input_desc: Td,
+    input: *const c_void,
+    output_desc: Td,
+    output: *mut c_void,
+    args: sys::miopenOperatorArgs_t,
+) -> Io {
+    Io { input_desc, input, output_desc, output, args: args as usize }
+}
+
 pub fn miopenCompileFusionPlan(index: usize, config: Cfg, handle: H, fusePlanDesc: Plan) -> Option<u32> {
     run(index, config, || handlers::compile(&call(config, handle, fusePlanDesc)))
 }
@@ -46,7 +56,7 @@ pub fn miopenExecuteFusionPlan(
     output: *mut c_void,
     args: sys::miopenOperatorArgs_t,
 ) -> Option<u32> {
-    let io = Io { input_desc: inputDesc, input, output_desc: outputDesc, output, args: args as usize };
+    let io = io(inputDesc, input, outputDesc, output, args);
     run(index, config, || handlers::execute(&call(config, handle, fusePlanDesc), &io, None))
 }
 
@@ -63,7 +73,7 @@ pub fn miopenExecuteFusionPlan_v2(
     workspace: *mut c_void,
     workspaceSize: usize,
 ) -> Option<u32> {
-    let io = Io { input_desc: inputDesc, input, output_desc: outputDesc, output, args: args as usize };
+    let io = io(inputDesc, input, outputDesc, output, args);
     let ws = Workspace { ptr: workspace, size: workspaceSize };
     run(index, config, || handlers::execute(&call(config, handle, fusePlanDesc), &io, Some(&ws)))
 }
