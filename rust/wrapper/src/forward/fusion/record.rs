@@ -2,20 +2,22 @@
 //! for them: MIOpen has no getter for a plan's operators, so every
 //! construction call is observed after MIOpen Private accepted it (the
 //! forwarding table's `FusionRecord` hooks) and its descriptors are read
-//! then, as MIOpen copies them then. Nothing is recorded while forwarding
-//! is not enabled, or for a call MIOpen rejected.
+//! then, as MIOpen copies them then. Nothing is recorded while the family
+//! cannot be forwarded, or for a call MIOpen rejected.
 #![allow(non_snake_case)]
 
 use std::collections::HashMap;
 use std::ffi::c_void;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use miopen_forwarding_core::conv::GraphSpec;
 use miopen_forwarding_core::fusion::{ActivationArgs, Op, Plan};
+use miopen_forwarding_core::routing::{self, Route};
 use miopen_forwarding_core::status::miopen;
-use miopen_forwarding_core::{Config, Mode};
+use miopen_forwarding_core::{Config, Family};
 
 use crate::diagnostics;
+use crate::entry_points;
 use crate::forward::common::read;
 use crate::forward::conv::read::conv_params;
 use crate::forward::miopen_sys as sys;
@@ -108,11 +110,21 @@ pub fn arguments(args: usize, ops: &[usize]) -> Vec<Option<Arg>> {
     })
 }
 
-/// The hooks' common shape: only while forwarding is enabled, only after a
-/// successful call, never a panic across the C ABI; MIOpen's status is the
-/// call's.
+/// Whether a fusion plan's calls can reach hipDNN in this process: the build
+/// forwards the group and the configuration routes the family there
+/// (enabled, not opted out, no MIOpen variable declining it). Otherwise
+/// nothing is recorded, and MIOpen's own log shows no getter call of ours.
+fn recording(config: &Config) -> bool {
+    static BUILT: OnceLock<bool> = OnceLock::new();
+    let built = *BUILT.get_or_init(|| entry_points::all().iter().any(|e| e.forward == Some(Family::FusionPlan)));
+    built && routing::decide(config, Some(Family::FusionPlan)).route == Route::Hipdnn
+}
+
+/// The hooks' common shape: only while the family can be forwarded, only
+/// after a successful call, never a panic across the C ABI; MIOpen's status
+/// is the call's.
 fn observe(config: &Config, result: sys::miopenStatus_t, f: impl FnOnce()) -> sys::miopenStatus_t {
-    if config.mode == Mode::Enabled && result == miopen::SUCCESS {
+    if result == miopen::SUCCESS && recording(config) {
         diagnostics::boundary(f, || ());
     }
     result
