@@ -104,7 +104,7 @@ def main():
         calls[kind][on] += 1
         if not on:
             # Sizes folded, so one reason is one row.
-            why[f"{t.entry} -> {t.target} ({re.sub(r'[0-9]+', '<n>', t.reason)})"] += 1
+            why[f"{t.entry} -> {t.target} ({re.sub(r'[0-9]+ bytes', '<n> bytes', t.reason)})"] += 1
     total = sum(sum(c.values()) for c in calls.values())
     if total == 0:
         problems.append("no routing trace for a convolution call (is the program running against the wrapper?)")
