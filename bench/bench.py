@@ -82,6 +82,16 @@ def steady_state(a):
     return out
 
 
+def fused(a):
+    """Instructions per forwarded conv -> bias -> ReLU: a fusion plan's
+    execute vs miopenConvolutionBiasActivationForward on the same hipDNN plan
+    (reference engine: the test bed's own plugin directory)."""
+    fw = os.path.join(a.bench, "forwarded")
+    env = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "HIPDNN_BACKEND_LIBRARY_PATH": os.path.join(a.hipdnn, "lib")}
+    return {"instructions": {api: measure.instructions_per_call(fw, env, n=2_000, args=["fused"], tail=[api])
+                             for api in ("plan", "onecall")}}
+
+
 def cold_start(a):
     """The first convolution of a fresh process, in microseconds."""
     fw = os.path.join(a.bench, "forwarded")
@@ -146,7 +156,8 @@ def main():
     if a.report_only:
         report.write(json.load(open(os.path.join(a.bench, "results.json"))), a.docs)
         return
-    sections = {"hop": hop, "load": load_cost, "steady": steady_state, "cold": cold_start, "e2e": end_to_end}
+    sections = {"hop": hop, "load": load_cost, "steady": steady_state, "cold": cold_start, "e2e": end_to_end,
+                "fused": fused}
     wanted = a.only.split(",") if a.only else list(sections)
     saved = os.path.join(a.bench, "results.json")
     # A subset (--only) updates the previous run's results; the report shows all.

@@ -7,6 +7,12 @@
 //       process (a 1x16x32x32 * 16x16x3x3 convolution), in microseconds:
 //       with forwarding enabled it includes loading the backend and
 //       building the plan
+//   forwarded fused <calls> plan|onecall   conv -> bias -> ReLU through a
+//       compiled fusion plan (miopenExecuteFusionPlan_v2 with the workspace
+//       miopenFusionPlanGetWorkSpaceSize reports) or through
+//       miopenConvolutionBiasActivationForward on the same problem: both run
+//       the same hipDNN plan (reference engine), so the difference is what the
+//       fusion-plan path adds (the recorded plan's lookup and translation)
 //   forwarded backend <calls> <threads>   the hipDNN backend alone doing what
 //       the wrapper asks of it per call (variant pack, execute) on a plan
 //       built once, with the same engine
@@ -176,6 +182,51 @@ double backend_thread(long calls)
     return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
 }
 
+// One fused problem, executed `calls` times through one of the two APIs.
+int fused(long calls, bool plan_api)
+{
+    SameConv p(N, C, H, K, 1);
+    miopenTensorDescriptor_t b;
+    miopenCreateTensorDescriptor(&b);
+    miopenSet4dTensorDescriptor(b, miopenFloat, 1, K, 1, 1);
+    miopenActivationDescriptor_t act;
+    miopenCreateActivationDescriptor(&act);
+    miopenSetActivationDescriptor(act, miopenActivationRELU, 0.0, 0.0, 0.0);
+    std::vector<float> bias(K, 0.5f);
+    const float one = 1.0f, zero = 0.0f;
+    miopenFusionPlanDescriptor_t plan;
+    miopenFusionOpDescriptor_t conv_op, bias_op, act_op;
+    miopenOperatorArgs_t args;
+    must(miopenCreateFusionPlan(&plan, miopenVerticalFusion, p.x) == miopenStatusSuccess, "create plan");
+    miopenCreateOpConvForward(plan, &conv_op, p.c, p.w);
+    miopenCreateOpBiasForward(plan, &bias_op, b);
+    miopenCreateOpActivationForward(plan, &act_op, miopenActivationRELU);
+    must(miopenCompileFusionPlan(p.h, plan) == miopenStatusSuccess, "compile plan");
+    miopenCreateOperatorArgs(&args);
+    miopenSetOpArgsConvForward(args, conv_op, &one, &zero, p.wv.data());
+    miopenSetOpArgsBiasForward(args, bias_op, &one, &zero, bias.data());
+    miopenSetOpArgsActivForward(args, act_op, &one, &zero, 0.0, 0.0, 0.0);
+    size_t size = 0;
+    must(miopenFusionPlanGetWorkSpaceSize(p.h, plan, &size, miopenConvolutionFwdAlgoDirect) == miopenStatusSuccess,
+         "plan workspace");
+    size_t one_call = 0;
+    must(miopenConvolutionForwardGetWorkSpaceSize(p.h, p.w, p.x, p.c, p.y, &one_call) == miopenStatusSuccess,
+         "forward workspace");
+    std::vector<unsigned char> ws(size > one_call ? size : one_call);
+    auto call = [&] {
+        if(plan_api)
+            return miopenExecuteFusionPlan_v2(p.h, plan, p.x, p.xv.data(), p.y, p.yv.data(), args, ws.data(), size);
+        return miopenConvolutionBiasActivationForward(p.h, &one, p.x, p.xv.data(), p.w, p.wv.data(), p.c,
+                                                      miopenConvolutionFwdAlgoDirect, ws.data(), one_call, &one,
+                                                      nullptr, nullptr, b, bias.data(), act, p.y, p.yv.data());
+    };
+    for(long i = 0; i < calls; ++i)
+        must(call() == miopenStatusSuccess, "fused call");
+    must(p.yv[0] == float(C) + 0.5f, "the fused result");
+    std::printf("fused calls=%ld\n", calls);
+    return 0;
+}
+
 int cold_start()
 {
     SameConv p(1, 16, 32, 16, 3);
@@ -192,9 +243,11 @@ int main(int argc, char** argv)
 {
     if(argc > 1 && std::strcmp(argv[1], "coldstart") == 0)
         return cold_start();
+    if(argc == 4 && std::strcmp(argv[1], "fused") == 0)
+        return fused(std::atol(argv[2]), std::strcmp(argv[3], "plan") == 0);
     if(argc != 4 || (std::strcmp(argv[1], "wrapper") != 0 && std::strcmp(argv[1], "backend") != 0))
     {
-        std::fprintf(stderr, "usage: forwarded wrapper|backend <calls> <threads>\n");
+        std::fprintf(stderr, "usage: forwarded wrapper|backend <calls> <threads> | fused <calls> plan|onecall\n");
         return 2;
     }
     const bool wrapper = std::strcmp(argv[1], "wrapper") == 0;

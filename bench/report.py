@@ -115,6 +115,18 @@ def cold_section(c, plots):
     return lines
 
 
+def fused_section(f):
+    i = f["instructions"]
+    return ["## Fusion plans: a forwarded conv -> bias -> ReLU", "",
+            "Instructions per call (callgrind, 2,000 calls, reference engine, a 1x1x4x4 * 1x1x1x1 problem): "
+            "`miopenExecuteFusionPlan_v2` on a compiled plan vs `miopenConvolutionBiasActivationForward` on the "
+            "same problem; both run the same hipDNN plan, so the difference is what the fusion-plan path adds.", "",
+            "| API | instructions per call |", "| --- | --- |",
+            f"| fusion plan (`miopenExecuteFusionPlan_v2`) | {i['plan']:,.0f} |",
+            f"| one call (`miopenConvolutionBiasActivationForward`) | {i['onecall']:,.0f} |",
+            f"| difference | {i['plan'] - i['onecall']:+,.0f} |", ""]
+
+
 def e2e_section(e, params, plots, steady):
     rounds = params["layer_rounds"]
     lines = ["## End to end: ResNet-50 conv layers through MIOpenDriver", "",
@@ -176,6 +188,8 @@ def write(results, docs):
         lines += steady_section(results["steady"], plots)
     if "cold" in results:
         lines += cold_section(results["cold"], plots)
+    if "fused" in results:
+        lines += fused_section(results["fused"])
     if "e2e" in results:
         lines += e2e_section(results["e2e"], results["params"], plots, results.get("steady"))
     lines += open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "report_footer.md")).read().splitlines()

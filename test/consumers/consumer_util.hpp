@@ -64,4 +64,50 @@ inline miopenTensorDescriptor_t tensor4d(int n, int c, int h, int w)
     return d;
 }
 
+// Random numbers for the differential tests: splitmix64, one independent
+// stream per (seed, case), so a case is reproducible alone and a
+// --corrupt-case changes nothing else.
+struct Rng
+{
+    std::uint64_t s;
+    std::uint64_t next()
+    {
+        std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+        z               = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z               = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    // Uniform integer in [lo, hi].
+    int range(int lo, int hi) { return lo + static_cast<int>(next() % static_cast<std::uint64_t>(hi - lo + 1)); }
+    bool chance(double p) { return static_cast<double>(next() >> 11) * 0x1.0p-53 < p; }
+    // A float in [-1, 1) with 24 significant bits: fp16/bf16 conversion has to round.
+    float value() { return static_cast<float>(static_cast<double>(next() >> 40) * 0x1.0p-23 - 1.0); }
+    template <class T>
+    const T& pick(const std::vector<T>& v)
+    {
+        return v[next() % v.size()];
+    }
+};
+
+
+// MIOpen's name of a status (what the checkers compare across runs).
+inline const char* status_name(miopenStatus_t s)
+{
+    switch(s)
+    {
+    case miopenStatusSuccess: return "miopenStatusSuccess";
+    case miopenStatusNotInitialized: return "miopenStatusNotInitialized";
+    case miopenStatusInvalidValue: return "miopenStatusInvalidValue";
+    case miopenStatusBadParm: return "miopenStatusBadParm";
+    case miopenStatusAllocFailed: return "miopenStatusAllocFailed";
+    case miopenStatusInternalError: return "miopenStatusInternalError";
+    case miopenStatusNotImplemented: return "miopenStatusNotImplemented";
+    case miopenStatusUnknownError: return "miopenStatusUnknownError";
+    case miopenStatusUnsupportedOp: return "miopenStatusUnsupportedOp";
+    case miopenStatusGpuOperationsSkipped: return "miopenStatusGpuOperationsSkipped";
+    case miopenStatusVersionMismatch: return "miopenStatusVersionMismatch";
+    }
+    return "miopenStatusUnknownValue";
+}
+
 } // namespace consumer

@@ -25,6 +25,8 @@
 // reports (never bigger), each ending at a PROT_NONE guard page with canary
 // bytes around it, so a short workspace or an out-of-bounds write crashes or
 // is reported instead of passing silently.
+#include "consumer_util.hpp"
+
 #include <miopen/miopen.h>
 
 // Exported by MIOpen but not in its public header; MIGraphX declares it the
@@ -46,31 +48,7 @@ extern "C" miopenStatus_t miopenHiddenSetConvolutionFindMode(miopenConvolutionDe
 
 namespace {
 
-// ---------------------------------------------------------------------------
-// Random numbers: splitmix64, one independent stream per (seed, case), so a
-// case is reproducible alone (--only) and --corrupt-case changes nothing else.
-// ---------------------------------------------------------------------------
-struct Rng
-{
-    std::uint64_t s;
-    std::uint64_t next()
-    {
-        std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-        z               = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z               = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    // Uniform integer in [lo, hi].
-    int range(int lo, int hi) { return lo + static_cast<int>(next() % static_cast<std::uint64_t>(hi - lo + 1)); }
-    bool chance(double p) { return static_cast<double>(next() >> 11) * 0x1.0p-53 < p; }
-    // A float in [-1, 1) with 24 significant bits: fp16/bf16 conversion has to round.
-    float value() { return static_cast<float>(static_cast<double>(next() >> 40) * 0x1.0p-23 - 1.0); }
-    template <class T>
-    const T& pick(const std::vector<T>& v)
-    {
-        return v[next() % v.size()];
-    }
-};
+using consumer::Rng;
 
 // Seeds the stream of one case from (seed, case index): the splitmix64 finalizer.
 std::uint64_t mix64(std::uint64_t z)
@@ -193,24 +171,6 @@ double tolerance(miopenDataType_t t)
 
 double magnitude_floor(miopenDataType_t t) { return t == miopenHalf ? 0x1.0p-14 : 0x1.0p-126; }
 
-const char* status_name(miopenStatus_t s)
-{
-    switch(s)
-    {
-    case miopenStatusSuccess: return "miopenStatusSuccess";
-    case miopenStatusNotInitialized: return "miopenStatusNotInitialized";
-    case miopenStatusInvalidValue: return "miopenStatusInvalidValue";
-    case miopenStatusBadParm: return "miopenStatusBadParm";
-    case miopenStatusAllocFailed: return "miopenStatusAllocFailed";
-    case miopenStatusInternalError: return "miopenStatusInternalError";
-    case miopenStatusNotImplemented: return "miopenStatusNotImplemented";
-    case miopenStatusUnknownError: return "miopenStatusUnknownError";
-    case miopenStatusUnsupportedOp: return "miopenStatusUnsupportedOp";
-    case miopenStatusGpuOperationsSkipped: return "miopenStatusGpuOperationsSkipped";
-    case miopenStatusVersionMismatch: return "miopenStatusVersionMismatch";
-    }
-    return "miopenStatusUnknownValue";
-}
 
 // ---------------------------------------------------------------------------
 // Guarded memory: the `size` bytes start `offset` bytes past a 16-byte
@@ -974,7 +934,7 @@ bool run_case(miopenHandle_t handle, int index, const Problem& p, Rng& rng, bool
     // past a buffer before the failure).
     const char* result = !why.empty() ? "mismatch" : o.status != miopenStatusSuccess ? "rejected" : "ok";
     std::printf("case %d %s %s status=%s step=%s maxerr=%.3g result=%s%s%s\n", index, dims_text(p).c_str(),
-                o.detail.c_str(), status_name(o.status), o.step.c_str(), maxerr, result,
+                o.detail.c_str(), consumer::status_name(o.status), o.step.c_str(), maxerr, result,
                 why.empty() ? "" : " why=", why.empty() ? "" : why.c_str() + 1);
     std::fflush(stdout);
     if(std::strcmp(result, "ok") == 0)

@@ -2,7 +2,7 @@
 """Argument parity: a call MIOpen Private rejects gets MIOpen's status, and
 leaves MIOpen's outputs, with forwarding enabled too.
 
-Runs test/consumers/parity_consumer (invalid calls for every entry point of
+Runs test/consumers/parity_consumer, or fusion_parity_consumer (invalid calls for every entry point of
 the forwarding set, each with a valid twin) with forwarding disabled and
 enabled, and requires
   * the disabled run: every case not labelled valid/declined is rejected
@@ -27,6 +27,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wrapper_test import HIPDNN, PRIVATE, forwarding_set, run as run_scrubbed, trace, user_db  # noqa: E402
 
+# The per-case marker on stderr, named after the consumer (set in main).
 MARK = "parity_consumer: case "
 LINE = re.compile(r"^(\S+) (\S+) (.*) status=(-?\d+) out=(\S+)$")
 
@@ -57,6 +58,8 @@ def main():
     ap.add_argument("--backend-dir", required=True)
     ap.add_argument("--corrupt", type=int, help="negative control: change the N-th enabled case's status")
     a = ap.parse_args()
+    global MARK
+    MARK = f"{os.path.basename(a.consumer)}: case "
     problems = []
 
     rc_off, off, _ = run(a.consumer, {"MIOPEN_HIPDNN_FORWARDING": "disabled"})

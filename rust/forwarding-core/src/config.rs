@@ -415,7 +415,9 @@ mod tests {
         assert_eq!(two.opt_out.families, [Family::ConvForward, Family::ConvBiasActivation].into_iter().collect());
         assert_eq!(two.opt_out.raw.as_deref(), Some("conv_fwd, ,conv_bias_activ,,"));
         assert_eq!(enabled_with(",,").opt_out.families, FamilySet::EMPTY);
-        assert_eq!(FamilySet::all(), FamilySet::group(Group::Convolution));
+        assert_eq!(FamilySet::all(), FamilySet::named_by(Group::Convolution));
+        let fusion = enabled_with("fusion");
+        assert!(fusion.opted_out(Family::FusionPlan) && !fusion.opted_out(Family::ConvBiasActivation));
     }
 
     #[test]
@@ -430,8 +432,8 @@ mod tests {
             w[0],
             "MIOpen(hipDNN wrapper): warning: MIOPEN_DISABLE_HIPDNN_FOR: unknown op family name(s) \
              \"conv_fwdd\", \"Conv_Bwd_Data\", \"all\" ignored; accepted names are `conv_fwd`, \
-             `conv_bwd_data`, `conv_bwd_weights`, `conv_bias_activ`, `convolution` (all convolution \
-             families) and `*` (every family)"
+             `conv_bwd_data`, `conv_bwd_weights`, `conv_bias_activ`, `fusion_plan`, `convolution` (all \
+             convolution families), `fusion` (all fusion families) and `*` (every family)"
         );
         // Warned about even while disabled: the user set it for a reason.
         let off = Config::resolve(RawEnv { disable_for: Some("bogus"), ..RawEnv::default() });

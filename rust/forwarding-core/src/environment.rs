@@ -164,9 +164,13 @@ impl EnvPolicy {
         policy
     }
 
-    /// The routing-trace reason of a declined call of the group, if any.
+    /// The routing-trace reason of a declined call of the group, if any. A
+    /// variable about an op applies to every API of it: the convolution's
+    /// to the fusion plans too (MIOpen's fused solvers and their Find honour
+    /// them), through the group's umbrella.
     pub fn decline_reason(&self, group: Group) -> Option<&str> {
-        self.declines.iter().find(|(scope, _)| scope.is_none_or(|g| g == group)).map(|(_, t)| t.as_str())
+        let applies = |g: Group| g == group || g == group.umbrella();
+        self.declines.iter().find(|(scope, _)| scope.is_none_or(applies)).map(|(_, t)| t.as_str())
     }
 }
 

@@ -15,15 +15,19 @@ use std::fmt;
 pub enum Group {
     /// `rust/wrapper/src/forward/conv`.
     Convolution,
+    /// `rust/wrapper/src/forward/fusion`: MIOpen's fusion-plan API, whose
+    /// forwarded plans are convolutions (conv -> [bias] -> activation).
+    Fusion,
 }
 
 impl Group {
-    pub const ALL: [Group; 1] = [Group::Convolution];
+    pub const ALL: [Group; 2] = [Group::Convolution, Group::Fusion];
 
     /// The `MIOPEN_DISABLE_HIPDNN_FOR` name of every family of the group.
     pub const fn name(self) -> &'static str {
         match self {
             Group::Convolution => "convolution",
+            Group::Fusion => "fusion",
         }
     }
 
@@ -31,6 +35,7 @@ impl Group {
     pub const fn module(self) -> &'static str {
         match self {
             Group::Convolution => "conv",
+            Group::Fusion => "fusion",
         }
     }
 
@@ -44,13 +49,15 @@ impl Group {
     /// through (a group of another API of the same op answers its op's group).
     pub const fn umbrella(self) -> Group {
         match self {
-            Group::Convolution => Group::Convolution,
+            Group::Convolution | Group::Fusion => Group::Convolution,
         }
     }
 
-    /// The groups a build forwards unless told otherwise: convolution only,
-    /// this RFC's forwarding set (§4.4, Phase 2 task 1).
-    pub const DEFAULT_BUILD_SET: &'static [Group] = &[Group::Convolution];
+    /// The groups a build forwards unless told otherwise: the convolution,
+    /// this RFC's forwarding set (§4.4, Phase 2 task 1), through both APIs
+    /// frameworks call it with (fusion plans are PyTorch's and XLA's
+    /// conv + bias + ReLU).
+    pub const DEFAULT_BUILD_SET: &'static [Group] = &[Group::Convolution, Group::Fusion];
 
     /// A build's forwarding set as the build spells it (`MIOPEN_HIPDNN_FORWARD_GROUPS`,
     /// `miopen-wrap generate --forward-groups`): group names separated by `,` or
@@ -84,6 +91,7 @@ pub enum Family {
     ConvBackwardData,
     ConvBackwardWeights,
     ConvBiasActivation,
+    FusionPlan,
 }
 
 /// One family: its documented name and its group.
@@ -105,6 +113,7 @@ pub const FAMILIES: &[FamilyRow] = &[
     row(Family::ConvBackwardData, "conv_bwd_data", Group::Convolution),
     row(Family::ConvBackwardWeights, "conv_bwd_weights", Group::Convolution),
     row(Family::ConvBiasActivation, "conv_bias_activ", Group::Convolution),
+    row(Family::FusionPlan, "fusion_plan", Group::Fusion),
 ];
 
 // A family is one bit of a `FamilySet`, indexed by its value: the rows must
@@ -273,8 +282,8 @@ mod tests {
         assert_eq!(Group::parse_build_set("none"), Ok(vec![]));
         assert_eq!(Group::parse_build_set(""), Ok(vec![]));
         let e = Group::parse_build_set("convolution;pooling").unwrap_err();
-        assert!(e.contains("`pooling`") && e.contains("accepted: convolution"), "{e}");
-        assert_eq!(Group::DEFAULT_BUILD_SET, &[Group::Convolution]);
+        assert!(e.contains("`pooling`") && e.contains("accepted: convolution, fusion"), "{e}");
+        assert_eq!(Group::DEFAULT_BUILD_SET, &[Group::Convolution, Group::Fusion]);
     }
 
     #[test]
@@ -284,7 +293,9 @@ mod tests {
             assert_eq!(FamilySet::group(g), want);
             assert!(!want.is_empty(), "{} has no family", g.name());
         }
-        assert_eq!(FamilySet::group(Group::Convolution), FamilySet::all());
+        assert_eq!(FamilySet::group(Group::Fusion), FamilySet::from(Family::FusionPlan));
+        // `convolution` switches off the fusion plans too (its umbrella).
+        assert_eq!(FamilySet::named_by(Group::Convolution), FamilySet::all());
     }
 
     #[test]

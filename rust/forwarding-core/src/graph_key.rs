@@ -1,6 +1,7 @@
 //! What a hipDNN plan is built from, per family group: the plan cache's key
 //! (with the MIOpen handle) and the input of the wrapper's graph builder.
-//! A group adds one variant holding its own graph spec.
+//! A group adds one variant holding its own graph spec; the fusion-plan
+//! group builds the convolution group's fused graph, so it has none.
 
 use crate::conv;
 

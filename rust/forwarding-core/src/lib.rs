@@ -13,6 +13,7 @@
 //! - [`tensor`]: the family-neutral problem model (tensors, element types, declines);
 //! - [`conv`]: the convolution group's problem model (descriptor fields -> graph
 //!   spec or decline) and its `MIOPEN_ENABLE_LOGGING_CMD` line;
+//! - [`fusion`]: the fusion-plan group's model (recorded operators -> the fused conv graph or decline);
 //! - [`graph_key`]: the plan key, one variant per group;
 //! - [`mirrors`]: the MIOpen enumerator values used by number (checked against the header at build time);
 //! - [`plan_cache`]: the bounded, thread-safe plan cache and its counters;
@@ -22,6 +23,7 @@ pub mod config;
 pub mod conv;
 pub mod environment;
 pub mod family;
+pub mod fusion;
 pub mod graph_key;
 pub mod mirrors;
 pub mod plan_cache;

@@ -44,6 +44,7 @@ pub const MIRRORED: &[Mirrored] = &[
     req("miopenTranspose", mode::TRANSPOSE),
     req("miopenGroupConv", mode::GROUP_CONV),
     req("miopenDepthwise", mode::DEPTHWISE),
+    req("miopenVerticalFusion", crate::fusion::miopen_direction::VERTICAL),
     req("miopenActivationPASTHRU", act::PASTHRU),
     req("miopenActivationRELU", act::RELU),
     req("miopenActivationCLIPPEDRELU", act::CLIPPEDRELU),

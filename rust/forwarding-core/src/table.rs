@@ -28,13 +28,17 @@ pub enum Hook {
     /// `miopenGetErrorString`: MIOpen's text, prefixed `[hipDNN-forwarded] `
     /// when the status came from a forwarded call on this thread (RFC §6.1).
     ErrorString,
+    /// A fusion plan's construction (plan, operators, arguments, destroy):
+    /// MIOpen has no getter for a plan's operators, so the wrapper records
+    /// what MIOpen accepted, after the call, for the fusion group to translate.
+    FusionRecord,
 }
 
 impl Hook {
     /// Whether the hook sees the call's result (and may replace it) rather
     /// than running before the call.
     pub fn after(self) -> bool {
-        matches!(self, Hook::ErrorString)
+        matches!(self, Hook::ErrorString | Hook::FusionRecord)
     }
 }
 
@@ -42,7 +46,9 @@ const fn row(entry_point: &'static str, family: Family) -> Forwarded {
     Forwarded { entry_point, family }
 }
 
-use Family::{ConvBackwardData as BD, ConvBackwardWeights as BW, ConvBiasActivation as CBA, ConvForward as F};
+use Family::{
+    ConvBackwardData as BD, ConvBackwardWeights as BW, ConvBiasActivation as CBA, ConvForward as F, FusionPlan as FP,
+};
 
 /// The forwarding set (RFC §4.4), with each entry's family.
 pub const FORWARDING_TABLE: &[Forwarded] = &[
@@ -71,11 +77,27 @@ pub const FORWARDING_TABLE: &[Forwarded] = &[
     row("miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize", BW),
     row("miopenConvolutionBackwardWeightsCompileSolution", BW),
     row("miopenConvolutionBiasActivationForward", CBA),
+    row("miopenCompileFusionPlan", FP),
+    row("miopenFusionPlanGetWorkSpaceSize", FP),
+    row("miopenExecuteFusionPlan", FP),
+    row("miopenExecuteFusionPlan_v2", FP),
 ];
 
 /// Entry points observed (never forwarded) while forwarding is enabled.
-pub const HOOKS: &[(&str, Hook)] =
-    &[("miopenDestroy", Hook::ReleaseHandle), ("miopenGetErrorString", Hook::ErrorString)];
+pub const HOOKS: &[(&str, Hook)] = &[
+    ("miopenDestroy", Hook::ReleaseHandle),
+    ("miopenGetErrorString", Hook::ErrorString),
+    ("miopenCreateFusionPlan", Hook::FusionRecord),
+    ("miopenCreateOpConvForward", Hook::FusionRecord),
+    ("miopenCreateOpBiasForward", Hook::FusionRecord),
+    ("miopenCreateOpActivationForward", Hook::FusionRecord),
+    ("miopenCreateOpBatchNormInference", Hook::FusionRecord),
+    ("miopenSetOpArgsConvForward", Hook::FusionRecord),
+    ("miopenSetOpArgsBiasForward", Hook::FusionRecord),
+    ("miopenSetOpArgsActivForward", Hook::FusionRecord),
+    ("miopenDestroyFusionPlan", Hook::FusionRecord),
+    ("miopenDestroyOperatorArgs", Hook::FusionRecord),
+];
 
 /// Exports of `libMIOpen.so` that MIOpen does not have: the wrapper's own
 /// API (declared in `include/miopen/hipdnn_forwarding.h`). The release gates

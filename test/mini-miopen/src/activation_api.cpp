@@ -123,10 +123,12 @@ miopenStatus_t miopenActivationBackward(miopenHandle_t handle,
     });
 }
 
+// Null is accepted: MIOpen deletes the object, and deleting null is a no-op
+// (miopen_destroy_object in MIOpen's object.hpp).
 miopenStatus_t miopenDestroyActivationDescriptor(miopenActivationDescriptor_t activDesc)
 {
     MIOPEN_LOG_FUNCTION(activDesc);
-    return miopen::try_([&] { delete &miopen::deref(activDesc); });
+    return miopen::try_([&] { delete static_cast<miopen::ActivationDescriptor*>(activDesc); });
 }
 
 } // extern "C"

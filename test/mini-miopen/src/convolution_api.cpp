@@ -331,10 +331,12 @@ miopenGetConvolutionNdForwardOutputDim(miopenConvolutionDescriptor_t convDesc,
     });
 }
 
+// Null is accepted: MIOpen deletes the object, and deleting null is a no-op
+// (miopen_destroy_object in MIOpen's object.hpp).
 extern "C" miopenStatus_t miopenDestroyConvolutionDescriptor(miopenConvolutionDescriptor_t convDesc)
 {
     MIOPEN_LOG_FUNCTION(convDesc);
-    return miopen::try_([&] { delete &miopen::deref(convDesc); });
+    return miopen::try_([&] { delete static_cast<miopen::ConvolutionDescriptor*>(convDesc); });
 }
 
 extern "C" MIOPEN_EXPORT miopenStatus_t miopenSetConvolutionAttribute(miopenConvolutionDescriptor_t convDesc,

@@ -64,10 +64,12 @@ extern "C" miopenStatus_t miopenGetStream(miopenHandle_t handle, miopenAccelerat
     return miopen::try_([&] { miopen::deref(streamID) = miopen::deref(handle).GetStream(); });
 }
 
+// Null is accepted: MIOpen deletes the object, and deleting null is a no-op
+// (miopen_destroy_object in MIOpen's object.hpp).
 extern "C" miopenStatus_t miopenDestroy(miopenHandle_t handle)
 {
     MIOPEN_LOG_FUNCTION(handle);
-    return miopen::try_([&] { delete &miopen::deref(handle); });
+    return miopen::try_([&] { delete static_cast<miopen::Handle*>(handle); });
 }
 
 // Deliberately written without `extern "C"` or an export macro: it gets C

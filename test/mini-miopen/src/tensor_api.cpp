@@ -201,10 +201,12 @@ extern "C" miopenStatus_t miopenGetTensorDescriptor(miopenTensorDescriptor_t ten
     });
 }
 
+// Null is accepted: MIOpen deletes the object, and deleting null is a no-op
+// (miopen_destroy_object in MIOpen's object.hpp).
 extern "C" miopenStatus_t miopenDestroyTensorDescriptor(miopenTensorDescriptor_t tensorDesc)
 {
     MIOPEN_LOG_FUNCTION(tensorDesc);
-    return miopen::try_([&] { delete &miopen::deref(tensorDesc); });
+    return miopen::try_([&] { delete static_cast<miopen::TensorDescriptor*>(tensorDesc); });
 }
 
 extern "C" miopenStatus_t miopenGetTensorNumBytes(miopenTensorDescriptor_t tensorDesc,

@@ -42,10 +42,12 @@ pub fn survivor_calls() -> Vec<SurvivorCall> {
         .calls
 }
 
-/// The forwarded entry points and the Private calls the handlers make.
+/// The forwarded entry points, the Private calls the handlers make, and
+/// the hooked entry points (whose types the hooks take).
 pub fn bound_names() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = table::FORWARDING_TABLE.iter().map(|r| r.entry_point).collect();
     v.extend(table::PRIVATE_CALLS);
+    v.extend(table::HOOKS.iter().map(|(name, _)| *name).filter(|n| !table::PRIVATE_CALLS.contains(n)));
     v
 }
 

@@ -6,6 +6,13 @@ use miopen_forwarding_core::{Config, Mode};
 use super::miopen_sys as sys;
 use crate::diagnostics;
 
+// A fusion plan's construction, recorded for the fusion group.
+pub use super::fusion::record::{
+    miopenCreateFusionPlan, miopenCreateOpActivationForward, miopenCreateOpBatchNormInference,
+    miopenCreateOpBiasForward, miopenCreateOpConvForward, miopenDestroyFusionPlan, miopenDestroyOperatorArgs,
+    miopenSetOpArgsActivForward, miopenSetOpArgsBiasForward, miopenSetOpArgsConvForward,
+};
+
 /// `miopenDestroy`: release the handle's hipDNN handle and cached plans,
 /// every group's, before MIOpen Private destroys it (its address may be reused).
 #[allow(non_snake_case)]

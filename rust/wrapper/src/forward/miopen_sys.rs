@@ -32,11 +32,20 @@ unsafe extern "C" {
     ) -> *const ::std::os::raw::c_char;
 }
 unsafe extern "C" {
+    pub fn miopenDestroy_impl(handle: miopenHandle_t) -> miopenStatus_t;
+}
+unsafe extern "C" {
     pub fn miopenGetStream_impl(
         handle: miopenHandle_t,
         streamID: *mut miopenAcceleratorQueue_t,
     ) -> miopenStatus_t;
 }
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct miopenFusionOpDescriptor {
+    pub _address: u8,
+}
+pub type miopenFusionOpDescriptor_t = *mut miopenFusionOpDescriptor;
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct miopenTensorDescriptor {
@@ -70,6 +79,9 @@ pub const miopenTranspose: miopenConvolutionMode_t = 1;
 pub const miopenGroupConv: miopenConvolutionMode_t = 2;
 pub const miopenDepthwise: miopenConvolutionMode_t = 3;
 pub type miopenConvolutionMode_t = ::std::os::raw::c_uint;
+pub const miopenBNPerActivation: miopenBatchNormMode_t = 0;
+pub const miopenBNSpatial: miopenBatchNormMode_t = 1;
+pub type miopenBatchNormMode_t = ::std::os::raw::c_uint;
 pub const miopenActivationPASTHRU: miopenActivationMode_t = 0;
 pub const miopenActivationLOGISTIC: miopenActivationMode_t = 1;
 pub const miopenActivationTANH: miopenActivationMode_t = 2;
@@ -494,6 +506,133 @@ unsafe extern "C" {
         activGamma: *mut f64,
     ) -> miopenStatus_t;
 }
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct miopenFusionPlanDescriptor {
+    pub _address: u8,
+}
+pub type miopenFusionPlanDescriptor_t = *mut miopenFusionPlanDescriptor;
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct miopenOperatorArgs {
+    pub _address: u8,
+}
+pub type miopenOperatorArgs_t = *mut miopenOperatorArgs;
+pub const miopenVerticalFusion: miopenFusionDirection_t = 0;
+pub const miopenHorizontalFusion: miopenFusionDirection_t = 1;
+pub type miopenFusionDirection_t = ::std::os::raw::c_uint;
+unsafe extern "C" {
+    pub fn miopenCreateFusionPlan_impl(
+        fusePlanDesc: *mut miopenFusionPlanDescriptor_t,
+        fuseDirection: miopenFusionDirection_t,
+        inputDesc: miopenTensorDescriptor_t,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenDestroyFusionPlan_impl(
+        fusePlanDesc: miopenFusionPlanDescriptor_t,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenCompileFusionPlan_impl(
+        handle: miopenHandle_t,
+        fusePlanDesc: miopenFusionPlanDescriptor_t,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenFusionPlanGetWorkSpaceSize_impl(
+        handle: miopenHandle_t,
+        fusePlanDesc: miopenFusionPlanDescriptor_t,
+        workSpaceSize: *mut usize,
+        algo: miopenConvFwdAlgorithm_t,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenCreateOpConvForward_impl(
+        fusePlanDesc: miopenFusionPlanDescriptor_t,
+        convOp: *mut miopenFusionOpDescriptor_t,
+        convDesc: miopenConvolutionDescriptor_t,
+        wDesc: miopenTensorDescriptor_t,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenCreateOpActivationForward_impl(
+        fusePlanDesc: miopenFusionPlanDescriptor_t,
+        activFwdOp: *mut miopenFusionOpDescriptor_t,
+        mode: miopenActivationMode_t,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenCreateOpBiasForward_impl(
+        fusePlanDesc: miopenFusionPlanDescriptor_t,
+        biasOp: *mut miopenFusionOpDescriptor_t,
+        bDesc: miopenTensorDescriptor_t,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenCreateOpBatchNormInference_impl(
+        fusePlanDesc: miopenFusionPlanDescriptor_t,
+        bnOp: *mut miopenFusionOpDescriptor_t,
+        bn_mode: miopenBatchNormMode_t,
+        bnScaleBiasMeanVarDesc: miopenTensorDescriptor_t,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenDestroyOperatorArgs_impl(args: miopenOperatorArgs_t) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenSetOpArgsConvForward_impl(
+        args: miopenOperatorArgs_t,
+        convOp: miopenFusionOpDescriptor_t,
+        alpha: *const ::std::os::raw::c_void,
+        beta: *const ::std::os::raw::c_void,
+        w: *const ::std::os::raw::c_void,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenSetOpArgsActivForward_impl(
+        args: miopenOperatorArgs_t,
+        activFwdOp: miopenFusionOpDescriptor_t,
+        alpha: *const ::std::os::raw::c_void,
+        beta: *const ::std::os::raw::c_void,
+        activAlpha: f64,
+        activBeta: f64,
+        activGamma: f64,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenSetOpArgsBiasForward_impl(
+        args: miopenOperatorArgs_t,
+        biasOp: miopenFusionOpDescriptor_t,
+        alpha: *const ::std::os::raw::c_void,
+        beta: *const ::std::os::raw::c_void,
+        bias: *const ::std::os::raw::c_void,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenExecuteFusionPlan_impl(
+        handle: miopenHandle_t,
+        fusePlanDesc: miopenFusionPlanDescriptor_t,
+        inputDesc: miopenTensorDescriptor_t,
+        input: *const ::std::os::raw::c_void,
+        outputDesc: miopenTensorDescriptor_t,
+        output: *mut ::std::os::raw::c_void,
+        args: miopenOperatorArgs_t,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenExecuteFusionPlan_v2_impl(
+        handle: miopenHandle_t,
+        fusePlanDesc: miopenFusionPlanDescriptor_t,
+        inputDesc: miopenTensorDescriptor_t,
+        input: *const ::std::os::raw::c_void,
+        outputDesc: miopenTensorDescriptor_t,
+        output: *mut ::std::os::raw::c_void,
+        args: miopenOperatorArgs_t,
+        workspace: *mut ::std::os::raw::c_void,
+        workspaceSize: usize,
+    ) -> miopenStatus_t;
+}
 unsafe extern "C" {
     pub fn miopenConvolutionBiasActivationForward_impl(
         handle: miopenHandle_t,
@@ -576,6 +715,10 @@ const _: () = {
     assert!(
         miopenDepthwise as i64 == 3i64,
         "miopenDepthwise in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenVerticalFusion as i64 == 0i64,
+        "miopenVerticalFusion in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenActivationPASTHRU as i64 == 0i64,

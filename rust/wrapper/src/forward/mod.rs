@@ -16,6 +16,7 @@
 
 pub(crate) mod common;
 pub mod conv;
+pub mod fusion;
 pub mod hooks;
 pub mod last_error;
 // The handlers' MIOpen types and `_impl` declarations. In a wrapper build,

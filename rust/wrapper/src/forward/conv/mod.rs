@@ -16,12 +16,12 @@
 
 pub mod entry;
 mod find_mode;
-mod graph;
+pub(crate) mod graph;
 mod handlers;
 mod logging;
 mod parity;
 mod private;
-mod read;
+pub(crate) mod read;
 
 /// `miopenDestroy(h)` for the group's own state: the handle's solution lists.
 pub fn release(h: usize) {

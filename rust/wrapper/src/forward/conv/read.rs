@@ -86,6 +86,13 @@ fn conv_into(desc: sys::miopenConvolutionDescriptor_t, out: &mut ConvParams) -> 
     Ok(())
 }
 
+/// A convolution descriptor alone (a fusion plan's convolution operator).
+pub fn conv_params(desc: sys::miopenConvolutionDescriptor_t) -> Result<ConvParams, String> {
+    let mut c = blank_conv();
+    conv_into(desc, &mut c)?;
+    Ok(c)
+}
+
 pub fn problem(d: Direction, t: &Tensors, cd: sys::miopenConvolutionDescriptor_t) -> Result<Problem, String> {
     let mut p = blank_problem(d);
     problem_into(d, t, cd, &mut p)?;

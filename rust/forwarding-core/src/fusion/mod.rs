@@ -1,0 +1,164 @@
+//! The fusion-plan group's problem model: the operators a MIOpen fusion plan
+//! was built from (as the wrapper recorded them when they were created) in,
+//! the hipDNN graph of the convolution group's fused form, or a decline, out.
+//!
+//! A fusion plan is opaque: MIOpen has no getter for its operators, so the
+//! wrapper records each `miopenCreateOp*` call's descriptors (read through
+//! Private's getters right after the call, as MIOpen copies them then) and
+//! each `miopenSetOpArgs*` call's values. Only the plan MIOpen's
+//! `miopenConvolutionBiasActivationForward` also is (conv -> [bias] ->
+//! RELU / CLIPPEDRELU / CLAMP) maps to a hipDNN graph; it is the same
+//! graph, so both APIs share plans.
+
+use crate::conv::{self, Activation, ConvParams, Direction, Fusion, GraphSpec, Problem};
+pub use crate::tensor::{decline, Decline, Tensor};
+
+/// MIOpen's `miopenFusionDirection_t`.
+pub mod miopen_direction {
+    pub const VERTICAL: u32 = 0;
+}
+
+/// One operator of a plan, as it was created.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Op {
+    /// `miopenCreateOpConvForward`: the convolution and weight descriptors.
+    Conv { conv: ConvParams, w: Tensor },
+    /// `miopenCreateOpBiasForward`.
+    Bias { bias: Tensor },
+    /// `miopenCreateOpActivationForward`: the mode (its alpha, beta, gamma
+    /// are execute-time arguments).
+    Activation { mode: u32 },
+    /// `miopenCreateOpBatchNormInference`: no hipDNN form in the fused graph.
+    BatchNormInference,
+    /// An operator whose descriptors the wrapper could not read after
+    /// MIOpen accepted them (the cause).
+    Unreadable(String),
+}
+
+impl Op {
+    fn name(&self) -> &'static str {
+        match self {
+            Op::Conv { .. } => "conv",
+            Op::Bias { .. } => "bias",
+            Op::Activation { .. } => "activation",
+            Op::BatchNormInference => "batchnorm inference",
+            Op::Unreadable(_) => "unreadable",
+        }
+    }
+}
+
+/// A plan as `miopenCreateFusionPlan` and the operator calls built it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub direction: u32,
+    /// The plan's input descriptor, as given at creation.
+    pub input: Tensor,
+    pub ops: Vec<Op>,
+}
+
+/// The activation's execute-time arguments (`miopenSetOpArgsActivForward`'s
+/// activAlpha, activBeta; gamma changes none of the forwarded modes).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ActivationArgs {
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+impl ActivationArgs {
+    /// What a plan is compiled with before its arguments exist: the graph
+    /// of the same shape (a clip's value does not change which engine runs it).
+    pub const AT_COMPILE: ActivationArgs = ActivationArgs { alpha: 0.0, beta: 0.0 };
+}
+
+/// What a forwardable plan translates to: the fused graph, and the output
+/// descriptor MIOpen derives for the plan (which `miopenExecuteFusionPlan`
+/// requires the caller's to equal).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Translated {
+    pub spec: GraphSpec,
+    pub output: Tensor,
+}
+
+/// Translate a recorded plan with its activation arguments, or say why not.
+pub fn translate(plan: &Plan, args: ActivationArgs) -> Result<Translated, Decline> {
+    if plan.direction != miopen_direction::VERTICAL {
+        return decline(format!("fusion direction {} (only vertical fusion is forwarded)", plan.direction));
+    }
+    let (conv, w, bias, mode) = shape_of(&plan.ops)?;
+    let output = output_of(&plan.input, conv, w)?;
+    let p = Problem {
+        direction: Direction::Forward,
+        x: plan.input.clone(),
+        w: w.clone(),
+        y: output.clone(),
+        conv: conv.clone(),
+    };
+    let activation = Activation { mode, alpha: args.alpha, beta: args.beta };
+    let spec = conv::translate_fused(&p, &Fusion { bias: bias.cloned(), has_z: false, activation })?;
+    Ok(Translated { spec, output })
+}
+
+type Shape<'a> = (&'a ConvParams, &'a Tensor, Option<&'a Tensor>, u32);
+
+/// The operators must be conv -> [bias] -> activation, the fused graph hipDNN has.
+fn shape_of(ops: &[Op]) -> Result<Shape<'_>, Decline> {
+    if let Some(Op::Unreadable(why)) = ops.iter().find(|o| matches!(o, Op::Unreadable(_))) {
+        return decline(why.clone());
+    }
+    match ops {
+        [] => decline("the plan has no operators (MIOpen decides)"),
+        [Op::Conv { conv, w }, Op::Activation { mode }] => Ok((conv, w, None, *mode)),
+        [Op::Conv { conv, w }, Op::Bias { bias }, Op::Activation { mode }] => Ok((conv, w, Some(bias), *mode)),
+        _ => {
+            let names: Vec<&str> = ops.iter().map(Op::name).collect();
+            decline(format!("operators {} (forwarded: conv -> [bias] -> activation)", names.join(" -> ")))
+        }
+    }
+}
+
+/// The convolution's output as MIOpen derives it for a plan: the lengths of
+/// the convolution, packed, in the input's memory order (channels-last
+/// stays channels-last, everything else is packed N, C, spatial).
+pub fn output_of(x: &Tensor, c: &ConvParams, w: &Tensor) -> Result<Tensor, Decline> {
+    let spatial = c.pads.len();
+    let shaped = x.dims.len() == spatial + 2 && w.dims.len() == spatial + 2;
+    if spatial == 0 || !shaped || c.strides.len() != spatial || c.dilations.len() != spatial {
+        return decline("the convolution does not fit the plan's input (invalid problem: MIOpen decides)");
+    }
+    let mut dims = vec![x.dims[0], w.dims[0]];
+    for i in 0..spatial {
+        let span = c.dilations[i] * (w.dims[i + 2] - 1) + 1;
+        let padded = x.dims[i + 2] + 2 * c.pads[i];
+        if c.strides[i] <= 0 || padded < span {
+            return decline("the filter is larger than the padded input (invalid problem: MIOpen decides)");
+        }
+        dims.push((padded - span) / c.strides[i] + 1);
+    }
+    let strides = packed_strides(&dims, channels_last(x));
+    Ok(Tensor { dtype: x.dtype, dims, strides })
+}
+
+/// Whether a tensor is packed N, spatial..., C and not also packed N, C,
+/// spatial (MIOpen names a 4-D or 5-D descriptor's layout only when it is
+/// exactly one of the two packed forms, the N, C, spatial one first).
+fn channels_last(t: &Tensor) -> bool {
+    matches!(t.dims.len(), 4 | 5)
+        && t.strides != packed_strides(&t.dims, false)
+        && t.strides == packed_strides(&t.dims, true)
+}
+
+fn packed_strides(dims: &[i64], channels_last: bool) -> Vec<i64> {
+    let n = dims.len();
+    let order: Vec<usize> =
+        if channels_last { [0].into_iter().chain(2..n).chain([1]).collect() } else { (0..n).collect() };
+    let mut strides = vec![0; n];
+    let mut step = 1;
+    for &d in order.iter().rev() {
+        strides[d] = step;
+        step *= dims[d];
+    }
+    strides
+}
+
+#[cfg(test)]
+mod tests;

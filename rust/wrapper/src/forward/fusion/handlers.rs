@@ -1,0 +1,246 @@
+//! Compile, size and execute a fusion plan on hipDNN.
+//!
+//! A plan whose operators translate (`miopen_forwarding_core::fusion`) is
+//! compiled to a hipDNN plan at `miopenCompileFusionPlan` instead of
+//! MIOpen's kernels; any other plan is declined there and MIOpen Private
+//! compiles it. An execute that is declined after a hipDNN compile (an
+//! argument MIOpen checks, a workspace the hipDNN plan lacks) first
+//! compiles the plan on MIOpen Private, once, so MIOpen runs it as it would
+//! have; if MIOpen cannot compile it, the call fails with MIOpen's status.
+
+use std::ffi::c_void;
+use std::rc::Rc;
+
+use miopen_forwarding_core::conv::{uid, GraphSpec};
+use miopen_forwarding_core::fusion::{self, ActivationArgs, Op};
+use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::status::miopen;
+use miopen_forwarding_core::Config;
+
+use super::record::{self, Arg, Compiled, Recorded};
+use crate::forward::common::graph as common_graph;
+use crate::forward::common::steps::{self, declined, failed, flatten, misaligned, private_ok, success, Ready, Step};
+use crate::forward::common::{note, read, Outcome, Workspace};
+use crate::forward::conv::graph::operations;
+use crate::forward::last_error;
+use crate::forward::miopen_sys as sys;
+
+/// A call on one plan.
+pub struct Call {
+    pub config: &'static Config,
+    pub handle: sys::miopenHandle_t,
+    pub plan: usize,
+}
+
+/// An execute's data and arguments.
+pub struct Io {
+    pub input_desc: sys::miopenTensorDescriptor_t,
+    pub input: *const c_void,
+    pub output_desc: sys::miopenTensorDescriptor_t,
+    pub output: *mut c_void,
+    pub args: usize,
+}
+
+fn recorded(c: &Call) -> Step<Recorded> {
+    if c.handle.is_null() {
+        return declined("handle is null (MIOpen decides)");
+    }
+    record::plan(c.plan)
+        .map_or_else(|| declined("fusePlanDesc is not a plan the wrapper saw created (MIOpen decides)"), Ok)
+}
+
+fn ready(c: &Call, spec: GraphSpec) -> Step<Ready> {
+    steps::ready(c.config, &Rc::new(PlanKey { handle: c.handle as usize, graph: GraphKey::Conv(spec) }), operations)
+}
+
+fn translated(r: &Recorded, args: ActivationArgs) -> Step<fusion::Translated> {
+    fusion::translate(&r.plan, args).or_else(|d| declined(d.0))
+}
+
+/// `miopenCompileFusionPlan`: the hipDNN plan of the plan's graph (built
+/// with placeholder clips for CLIPPEDRELU / CLAMP, whose values are
+/// execute-time arguments: the execute builds, or finds, the plan of its own).
+///
+/// A hipDNN plan that needs workspace cannot run under
+/// `miopenExecuteFusionPlan`, which has no workspace argument, and every
+/// framework surveyed executes that way (`docs/forwarding.md`). Such a plan
+/// is compiled on MIOpen Private too, and MIOpen's answer is the call's: a
+/// plan MIOpen has no fused kernel for fails to compile as it did before
+/// (a framework then falls back to unfused calls, as it would), instead of
+/// compiling here and failing later at an execute MIOpen has to run.
+pub fn compile(c: &Call) -> Outcome {
+    flatten((|| {
+        let r = recorded(c)?;
+        let built = translated(&r, ActivationArgs::AT_COMPILE).and_then(|t| Ok((ready(c, t.spec.clone())?, t.spec)));
+        let (ready, spec) = match built {
+            Ok(b) => b,
+            Err(Outcome::Declined(why)) => {
+                record::set_compiled(c.plan, Compiled::Private(why.clone()));
+                return declined(why);
+            }
+            Err(other) => {
+                record::set_compiled(c.plan, Compiled::No);
+                return Err(other);
+            }
+        };
+        let need = ready.plan.workspace;
+        if need > 0 {
+            // SAFETY: the caller's handle (checked non-null) and plan, which MIOpen validates.
+            let s = unsafe { sys::miopenCompileFusionPlan_impl(c.handle, c.plan as _) };
+            if s != miopen::SUCCESS {
+                let why = format!(
+                    "the hipDNN plan needs {need} bytes of workspace, which miopenExecuteFusionPlan cannot pass, \
+                     and MIOpen cannot compile the plan ({}; MIOpen decides)",
+                    miopen::name(s)
+                );
+                record::set_compiled(c.plan, Compiled::Private(why.clone()));
+                return declined(why);
+            }
+        }
+        record::compiled_for_hipdnn(c.plan, spec, need > 0);
+        Ok(success(note(c.config, || {
+            let private = if need > 0 { "; compiled on MIOpen Private too (the plan needs workspace)" } else { "" };
+            format!("hipDNN plan ready, {need} bytes of workspace{private}; {}", ready.note())
+        })))
+    })())
+}
+
+/// MIOpen Private's workspace for the plan (the algorithm is MIOpen's argument).
+fn private_workspace(c: &Call, algo: sys::miopenConvFwdAlgorithm_t) -> Step<usize> {
+    let mut need = 0usize;
+    // SAFETY: MIOpen validates the handle and plan; the out-parameter is a local.
+    let s = unsafe { sys::miopenFusionPlanGetWorkSpaceSize_impl(c.handle, c.plan as _, &mut need, algo) };
+    private_ok(s)?;
+    Ok(need)
+}
+
+/// `miopenFusionPlanGetWorkSpaceSize`: enough for the hipDNN plan and for
+/// MIOpen's, so a caller that sizes its workspace here is short on neither path.
+pub fn workspace_size(c: &Call, out: *mut usize, algo: sys::miopenConvFwdAlgorithm_t) -> Outcome {
+    flatten((|| {
+        if out.is_null() {
+            return declined("workSpaceSize is null (MIOpen decides)");
+        }
+        let r = recorded(c)?;
+        let spec = match &r.compiled {
+            Compiled::Hipdnn(spec) => (**spec).clone(),
+            Compiled::Private(why) => return declined(format!("the plan was compiled on MIOpen Private ({why})")),
+            Compiled::No => translated(&r, ActivationArgs::AT_COMPILE)?.spec,
+        };
+        let private = private_workspace(c, algo)?;
+        let ready = ready(c, spec)?;
+        let size = private.max(ready.plan.workspace);
+        // SAFETY: checked non-null; the caller's out-parameter.
+        unsafe { *out = size };
+        Ok(success(note(c.config, || {
+            format!("{size} bytes (hipDNN plan {}, MIOpen {private}); {}", ready.plan.workspace, ready.note())
+        })))
+    })())
+}
+
+/// The execute's data pointers, by the graph's uids.
+struct Data {
+    w: usize,
+    bias: Option<usize>,
+    activation: ActivationArgs,
+}
+
+/// Every operator's arguments, as MIOpen requires them at execute.
+fn data_of(r: &Recorded, args: usize) -> Step<Data> {
+    let mut d = Data { w: 0, bias: None, activation: ActivationArgs::AT_COMPILE };
+    for (i, (op, arg)) in r.plan.ops.iter().zip(record::arguments(args, &r.ops)).enumerate() {
+        match (op, arg) {
+            (Op::Conv { .. }, Some(Arg::Conv { w })) => d.w = w,
+            (Op::Bias { .. }, Some(Arg::Bias { bias })) => d.bias = Some(bias),
+            (Op::Activation { .. }, Some(Arg::Activation(a))) => d.activation = a,
+            _ => return declined(format!("no arguments of its kind set for operator {i} (MIOpen decides)")),
+        }
+    }
+    Ok(d)
+}
+
+fn same_descriptor(desc: sys::miopenTensorDescriptor_t, what: &str, want: &fusion::Tensor) -> Step<()> {
+    let t = read::tensor(desc, what).or_else(declined)?;
+    if &t != want {
+        return declined(format!("{what}Desc differs from the plan's {what} descriptor (MIOpen decides)"));
+    }
+    Ok(())
+}
+
+fn pointers(io: &Io, d: &Data) -> Step<()> {
+    let mut named = vec![(io.input, "input"), (io.output as *const c_void, "output"), (d.w as *const c_void, "w")];
+    if let Some(b) = d.bias {
+        named.push((b as *const c_void, "bias"));
+    }
+    if named.iter().any(|(p, _)| p.is_null()) {
+        return declined("a data pointer is null (MIOpen decides)");
+    }
+    match named.iter().find_map(|&(p, name)| misaligned(p, name)) {
+        Some(why) => declined(why),
+        None => Ok(()),
+    }
+}
+
+/// `miopenExecuteFusionPlan` (`ws` None: the call has no workspace) and
+/// `miopenExecuteFusionPlan_v2`.
+pub fn execute(c: &Call, io: &Io, ws: Option<&Workspace>) -> Outcome {
+    let outcome = flatten(run_plan(c, io, ws));
+    match outcome {
+        Outcome::Declined(why) if !c.handle.is_null() && record::take_private_compile(c.plan) => {
+            // SAFETY: the caller's handle and plan, which MIOpen validates.
+            let s = unsafe { sys::miopenCompileFusionPlan_impl(c.handle, c.plan as _) };
+            if s == miopen::SUCCESS {
+                Outcome::Declined(why)
+            } else {
+                Outcome::Failed {
+                    status: s,
+                    hipdnn: last_error::NO_HIPDNN_STATUS,
+                    why: format!(
+                        "declined ({why}) after the plan was compiled for hipDNN, and MIOpen Private cannot compile it ({})",
+                        miopen::name(s)
+                    ),
+                }
+            }
+        }
+        other => other,
+    }
+}
+
+fn run_plan(c: &Call, io: &Io, ws: Option<&Workspace>) -> Step<Outcome> {
+    let r = recorded(c)?;
+    match &r.compiled {
+        Compiled::Hipdnn(_) => {}
+        Compiled::Private(why) => return declined(format!("the plan was compiled on MIOpen Private ({why})")),
+        Compiled::No => return declined("the plan is not compiled (MIOpen decides)"),
+    }
+    same_descriptor(io.input_desc, "input", &r.plan.input)?;
+    let d = data_of(&r, io.args)?;
+    let t = translated(&r, d.activation)?;
+    same_descriptor(io.output_desc, "output", &t.output)?;
+    pointers(io, &d)?;
+    let none = Workspace { ptr: std::ptr::null_mut(), size: 0 };
+    let given = ws.unwrap_or(&none);
+    if given.ptr.is_null() && given.size != 0 {
+        return declined(format!("workspace is null with a size of {} (MIOpen decides)", given.size));
+    }
+    let private = private_workspace(c, sys::miopenConvolutionFwdAlgoDirect)?;
+    if given.size < private {
+        return declined(format!("workspace of {} bytes < the {private} MIOpen requires (MIOpen decides)", given.size));
+    }
+    let ready = ready(c, t.spec)?;
+    if ws.is_none() && ready.plan.workspace > 0 {
+        return declined(format!(
+            "miopenExecuteFusionPlan has no workspace argument and the hipDNN plan needs {} bytes (the wrapper allocates no device memory; miopenExecuteFusionPlan_v2 takes one)",
+            ready.plan.workspace
+        ));
+    }
+    ready.fits(given)?;
+    let mut uids = vec![uid::X, uid::W, uid::Y];
+    let mut ptrs = vec![io.input as *mut c_void, d.w as *mut c_void, io.output];
+    if let Some(b) = d.bias {
+        uids.push(uid::BIAS);
+        ptrs.push(b as *mut c_void);
+    }
+    common_graph::execute(&ready.plan, ready.hd, &uids, &ptrs, given.ptr).map_err(failed)?;
+    Ok(success(ready.note()))
+}

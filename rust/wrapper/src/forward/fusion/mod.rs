@@ -1,0 +1,16 @@
+//! The fusion-plan group: `miopenCompileFusionPlan`,
+//! `miopenFusionPlanGetWorkSpaceSize`, `miopenExecuteFusionPlan` and
+//! `miopenExecuteFusionPlan_v2` (family `fusion_plan`; `MIOPEN_DISABLE_HIPDNN_FOR=convolution`
+//! switches it off too).
+//!
+//! - [`record`]: the plans, operators and arguments the wrapper saw built
+//!   (the `FusionRecord` hooks of the forwarding table);
+//! - [`entry`]: one function per forwarded entry point;
+//! - `handlers`: compile to a hipDNN plan, its workspace, execute. The graph
+//!   is the convolution group's fused one (`forward::conv::graph`), so a plan
+//!   and `miopenConvolutionBiasActivationForward` of the same problem share
+//!   a hipDNN plan.
+
+pub mod entry;
+mod handlers;
+pub mod record;

@@ -1,0 +1,295 @@
+//! The fusion plans the wrapper saw built, and the operator arguments set
+//! for them: MIOpen has no getter for a plan's operators, so every
+//! construction call is observed after MIOpen Private accepted it (the
+//! forwarding table's `FusionRecord` hooks) and its descriptors are read
+//! then, as MIOpen copies them then. Nothing is recorded while the family
+//! cannot be forwarded, or for a call MIOpen rejected.
+#![allow(non_snake_case)]
+
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::sync::{Mutex, OnceLock};
+
+use miopen_forwarding_core::conv::GraphSpec;
+use miopen_forwarding_core::fusion::{ActivationArgs, Op, Plan};
+use miopen_forwarding_core::routing::{self, Route};
+use miopen_forwarding_core::status::miopen;
+use miopen_forwarding_core::{Config, Family};
+
+use crate::diagnostics;
+use crate::entry_points;
+use crate::forward::common::read;
+use crate::forward::conv::read::conv_params;
+use crate::forward::miopen_sys as sys;
+
+/// What a plan was compiled to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Compiled {
+    /// Not compiled (or changed since).
+    No,
+    /// `miopenCompileFusionPlan` was declined (the cause): MIOpen Private compiled it.
+    Private(String),
+    /// Compiled for hipDNN, with the graph it was compiled with.
+    Hipdnn(Box<GraphSpec>),
+}
+
+/// One recorded plan.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub plan: Plan,
+    /// The operators' handles, in plan order.
+    pub ops: Vec<usize>,
+    pub compiled: Compiled,
+    /// MIOpen Private compiled the plan too (after a decline at execute).
+    pub private_compiled: bool,
+}
+
+/// One operator's arguments (`miopenSetOpArgs*`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Arg {
+    Conv { w: usize },
+    Bias { bias: usize },
+    Activation(ActivationArgs),
+}
+
+#[derive(Default)]
+struct Book {
+    plans: HashMap<usize, Recorded>,
+    /// Operator-arguments handle -> operator handle -> arguments.
+    args: HashMap<usize, HashMap<usize, Arg>>,
+}
+
+static BOOK: Mutex<Option<Book>> = Mutex::new(None);
+
+fn with<R>(f: impl FnOnce(&mut Book) -> R) -> R {
+    let mut guard = BOOK.lock().unwrap_or_else(|e| e.into_inner());
+    f(guard.get_or_insert_with(Book::default))
+}
+
+/// A recorded plan, as it is now.
+pub fn plan(p: usize) -> Option<Recorded> {
+    with(|b| b.plans.get(&p).cloned())
+}
+
+pub fn set_compiled(p: usize, c: Compiled) {
+    with(|b| {
+        if let Some(r) = b.plans.get_mut(&p) {
+            r.compiled = c;
+        }
+    });
+}
+
+/// A plan compiled for hipDNN (and on MIOpen Private too, or not yet).
+pub fn compiled_for_hipdnn(p: usize, spec: GraphSpec, private_compiled: bool) {
+    with(|b| {
+        if let Some(r) = b.plans.get_mut(&p) {
+            r.compiled = Compiled::Hipdnn(Box::new(spec));
+            r.private_compiled = private_compiled;
+        }
+    });
+}
+
+/// Whether MIOpen Private still has to compile a plan compiled for hipDNN
+/// before it runs it (answered true once).
+pub fn take_private_compile(p: usize) -> bool {
+    with(|b| match b.plans.get_mut(&p) {
+        Some(r) if matches!(r.compiled, Compiled::Hipdnn(_)) && !r.private_compiled => {
+            r.private_compiled = true;
+            true
+        }
+        _ => false,
+    })
+}
+
+/// The arguments set on `args` for each operator, in plan order (`None`
+/// where none were set).
+pub fn arguments(args: usize, ops: &[usize]) -> Vec<Option<Arg>> {
+    with(|b| {
+        let set = b.args.get(&args);
+        ops.iter().map(|op| set.and_then(|s| s.get(op)).copied()).collect()
+    })
+}
+
+/// Whether a fusion plan's calls can reach hipDNN in this process: the build
+/// forwards the group and the configuration routes the family there
+/// (enabled, not opted out, no MIOpen variable declining it). Otherwise
+/// nothing is recorded, and MIOpen's own log shows no getter call of ours.
+fn recording(config: &Config) -> bool {
+    static BUILT: OnceLock<bool> = OnceLock::new();
+    let built = *BUILT.get_or_init(|| entry_points::all().iter().any(|e| e.forward == Some(Family::FusionPlan)));
+    built && routing::decide(config, Some(Family::FusionPlan)).route == Route::Hipdnn
+}
+
+/// The hooks' common shape: only while the family can be forwarded, only
+/// after a successful call, never a panic across the C ABI; MIOpen's status
+/// is the call's.
+fn observe(config: &Config, result: sys::miopenStatus_t, f: impl FnOnce()) -> sys::miopenStatus_t {
+    if result == miopen::SUCCESS && recording(config) {
+        diagnostics::boundary(f, || ());
+    }
+    result
+}
+
+fn handle_at<T>(out: *mut *mut T) -> usize {
+    // SAFETY: MIOpen Private succeeded, so it wrote the handle through `out`.
+    if out.is_null() {
+        0
+    } else {
+        unsafe { *out as usize }
+    }
+}
+
+fn add_op(plan: usize, op: usize, o: Op) {
+    with(|b| {
+        let Some(r) = b.plans.get_mut(&plan) else { return };
+        r.plan.ops.push(o);
+        r.ops.push(op);
+        // A plan that changed after it was compiled is not what was compiled.
+        r.compiled = Compiled::No;
+        r.private_compiled = false;
+    });
+}
+
+fn unreadable(e: String) -> Op {
+    Op::Unreadable(e)
+}
+
+pub fn miopenCreateFusionPlan(
+    config: &Config,
+    fusePlanDesc: *mut sys::miopenFusionPlanDescriptor_t,
+    fuseDirection: sys::miopenFusionDirection_t,
+    inputDesc: sys::miopenTensorDescriptor_t,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    observe(config, result, || {
+        let p = handle_at(fusePlanDesc);
+        // MIOpen accepted the descriptor, so it reads; an empty one is declined at compile.
+        let input = read::tensor(inputDesc, "input").unwrap_or_else(|_| read::blank_tensor());
+        let plan = Plan { direction: fuseDirection, input, ops: Vec::new() };
+        let r = Recorded { plan, ops: Vec::new(), compiled: Compiled::No, private_compiled: false };
+        with(|b| {
+            forget_plan(b, p);
+            b.plans.insert(p, r);
+        });
+    })
+}
+
+pub fn miopenCreateOpConvForward(
+    config: &Config,
+    fusePlanDesc: sys::miopenFusionPlanDescriptor_t,
+    convOp: *mut sys::miopenFusionOpDescriptor_t,
+    convDesc: sys::miopenConvolutionDescriptor_t,
+    wDesc: sys::miopenTensorDescriptor_t,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    observe(config, result, || {
+        let op = match (conv_params(convDesc), read::tensor(wDesc, "w")) {
+            (Ok(conv), Ok(w)) => Op::Conv { conv, w },
+            (Err(e), _) | (_, Err(e)) => unreadable(e),
+        };
+        add_op(fusePlanDesc as usize, handle_at(convOp), op);
+    })
+}
+
+pub fn miopenCreateOpBiasForward(
+    config: &Config,
+    fusePlanDesc: sys::miopenFusionPlanDescriptor_t,
+    biasOp: *mut sys::miopenFusionOpDescriptor_t,
+    bDesc: sys::miopenTensorDescriptor_t,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    observe(config, result, || {
+        let op = read::tensor(bDesc, "bias").map_or_else(unreadable, |bias| Op::Bias { bias });
+        add_op(fusePlanDesc as usize, handle_at(biasOp), op);
+    })
+}
+
+pub fn miopenCreateOpActivationForward(
+    config: &Config,
+    fusePlanDesc: sys::miopenFusionPlanDescriptor_t,
+    activFwdOp: *mut sys::miopenFusionOpDescriptor_t,
+    mode: sys::miopenActivationMode_t,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    observe(config, result, || add_op(fusePlanDesc as usize, handle_at(activFwdOp), Op::Activation { mode }))
+}
+
+pub fn miopenCreateOpBatchNormInference(
+    config: &Config,
+    fusePlanDesc: sys::miopenFusionPlanDescriptor_t,
+    bnOp: *mut sys::miopenFusionOpDescriptor_t,
+    _bn_mode: sys::miopenBatchNormMode_t,
+    _bnScaleBiasMeanVarDesc: sys::miopenTensorDescriptor_t,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    observe(config, result, || add_op(fusePlanDesc as usize, handle_at(bnOp), Op::BatchNormInference))
+}
+
+fn set_arg(args: sys::miopenOperatorArgs_t, op: sys::miopenFusionOpDescriptor_t, a: Arg) {
+    with(|b| {
+        b.args.entry(args as usize).or_default().insert(op as usize, a);
+    });
+}
+
+pub fn miopenSetOpArgsConvForward(
+    config: &Config,
+    args: sys::miopenOperatorArgs_t,
+    convOp: sys::miopenFusionOpDescriptor_t,
+    _alpha: *const c_void,
+    _beta: *const c_void,
+    w: *const c_void,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    // MIOpen's fused kernels ignore the operator's alpha and beta.
+    observe(config, result, || set_arg(args, convOp, Arg::Conv { w: w as usize }))
+}
+
+pub fn miopenSetOpArgsBiasForward(
+    config: &Config,
+    args: sys::miopenOperatorArgs_t,
+    biasOp: sys::miopenFusionOpDescriptor_t,
+    _alpha: *const c_void,
+    _beta: *const c_void,
+    bias: *const c_void,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    observe(config, result, || set_arg(args, biasOp, Arg::Bias { bias: bias as usize }))
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn miopenSetOpArgsActivForward(
+    config: &Config,
+    args: sys::miopenOperatorArgs_t,
+    activFwdOp: sys::miopenFusionOpDescriptor_t,
+    _alpha: *const c_void,
+    _beta: *const c_void,
+    activAlpha: f64,
+    activBeta: f64,
+    _activGamma: f64,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    let a = ActivationArgs { alpha: activAlpha, beta: activBeta };
+    observe(config, result, || set_arg(args, activFwdOp, Arg::Activation(a)))
+}
+
+fn forget_plan(b: &mut Book, p: usize) {
+    b.plans.remove(&p);
+}
+
+pub fn miopenDestroyFusionPlan(
+    config: &Config,
+    fusePlanDesc: sys::miopenFusionPlanDescriptor_t,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    observe(config, result, || with(|b| forget_plan(b, fusePlanDesc as usize)))
+}
+
+pub fn miopenDestroyOperatorArgs(
+    config: &Config,
+    args: sys::miopenOperatorArgs_t,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    observe(config, result, || {
+        with(|b| b.args.remove(&(args as usize)));
+    })
+}
