@@ -68,6 +68,8 @@ COMPUTE = {
     ("bwd", True): "miopenConvolutionBackwardDataImmediate",
     ("wrw", True): "miopenConvolutionBackwardWeightsImmediate",
 }
+# The compute call of a Find 2.0 case (--api find2), every direction.
+FIND2_COMPUTE = "miopenRunSolution"
 
 
 def reason_bucket(reason):
@@ -191,7 +193,7 @@ def check_routes(run, a):
     bad = collections.defaultdict(list)  # failure kind -> cases
     for i, c in sorted(run.cases.items()):
         seg = run.segments.get(i, [])
-        entry = COMPUTE.get((c["dir"], c["api"] == "immediate"))
+        entry = FIND2_COMPUTE if c["api"] == "find2" else COMPUTE.get((c["dir"], c["api"] == "immediate"))
         if entry is None:
             p.append(f"{run.name}: case {i}: unknown direction/api {c['dir']} {c['api']}")
             continue
@@ -283,6 +285,8 @@ def main():
     ap.add_argument("--no-engine-trace", action="store_true",
                     help="do not require the test bed's per-execute engine trace (for a real hipDNN)")
     ap.add_argument("--corrupt-case", type=int, help="passed to the program (negative test)")
+    ap.add_argument("--api", choices=("legacy", "find2"), default="legacy",
+                    help="passed to the program: its legacy sequences, or every case through Find 2.0")
     ap.add_argument("--ld-library-path", help="prepended to LD_LIBRARY_PATH in every run (negative test: "
                     "a library without the wrapper)")
     ap.add_argument("--work-dir", help="user dbs and run logs (default: a temporary directory)")
@@ -325,7 +329,7 @@ def main():
             env["HIPDNN_PLUGIN_DIR"] = a.provider_dir
         runs.append(Run(f"enabled-{e}", e, env))
 
-    args = [a.binary, "--cases", str(a.cases), "--seed", str(a.seed)]
+    args = [a.binary, "--cases", str(a.cases), "--seed", str(a.seed), "--api", a.api]
     if a.corrupt_case is not None:
         args += ["--corrupt-case", str(a.corrupt_case)]
     started = time.monotonic()
@@ -370,7 +374,7 @@ def main():
         problems += r.problems
 
     dis = collections.Counter(c["result"] for c in base.cases.values())
-    print(f"conv differential: {a.cases} cases, seed {a.seed}, {len(runs)} runs in {elapsed:.1f} s "
+    print(f"conv differential ({a.api} API): {a.cases} cases, seed {a.seed}, {len(runs)} runs in {elapsed:.1f} s "
           f"(logs in {work})")
     print(f"== disabled (pass-through): ok {dis['ok']}, rejected {dis['rejected']}, mismatch {dis['mismatch']}")
     rej = collections.Counter(f"{c['status']} at {c['step']}" for c in base.cases.values()

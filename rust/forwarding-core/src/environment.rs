@@ -164,9 +164,14 @@ impl EnvPolicy {
         policy
     }
 
-    /// The routing-trace reason of a declined call of the group, if any.
+    /// The routing-trace reason of a declined call of the group, if any. A
+    /// variable about a group is about every group it is the umbrella of
+    /// (`MIOPEN_FIND_MODE` is about Find 2.0's convolutions too).
     pub fn decline_reason(&self, group: Group) -> Option<&str> {
-        self.declines.iter().find(|(scope, _)| scope.is_none_or(|g| g == group)).map(|(_, t)| t.as_str())
+        self.declines
+            .iter()
+            .find(|(scope, _)| scope.is_none_or(|g| g == group || g == group.umbrella()))
+            .map(|(_, t)| t.as_str())
     }
 }
 

@@ -15,15 +15,19 @@ use std::fmt;
 pub enum Group {
     /// `rust/wrapper/src/forward/conv`.
     Convolution,
+    /// `rust/wrapper/src/forward/find2`: MIOpen's Find 2.0 problem API for
+    /// convolution problems (its umbrella is `convolution`).
+    Find2,
 }
 
 impl Group {
-    pub const ALL: [Group; 1] = [Group::Convolution];
+    pub const ALL: [Group; 2] = [Group::Convolution, Group::Find2];
 
     /// The `MIOPEN_DISABLE_HIPDNN_FOR` name of every family of the group.
     pub const fn name(self) -> &'static str {
         match self {
             Group::Convolution => "convolution",
+            Group::Find2 => "find2",
         }
     }
 
@@ -31,6 +35,7 @@ impl Group {
     pub const fn module(self) -> &'static str {
         match self {
             Group::Convolution => "conv",
+            Group::Find2 => "find2",
         }
     }
 
@@ -44,13 +49,14 @@ impl Group {
     /// through (a group of another API of the same op answers its op's group).
     pub const fn umbrella(self) -> Group {
         match self {
-            Group::Convolution => Group::Convolution,
+            Group::Convolution | Group::Find2 => Group::Convolution,
         }
     }
 
-    /// The groups a build forwards unless told otherwise: convolution only,
-    /// this RFC's forwarding set (§4.4, Phase 2 task 1).
-    pub const DEFAULT_BUILD_SET: &'static [Group] = &[Group::Convolution];
+    /// The groups a build forwards unless told otherwise: convolution, this
+    /// RFC's forwarding set (§4.4, Phase 2 task 1), through the legacy API
+    /// and through Find 2.0 (issue 23: MIGraphX's only convolution API).
+    pub const DEFAULT_BUILD_SET: &'static [Group] = &[Group::Convolution, Group::Find2];
 
     /// A build's forwarding set as the build spells it (`MIOPEN_HIPDNN_FORWARD_GROUPS`,
     /// `miopen-wrap generate --forward-groups`): group names separated by `,` or
@@ -84,6 +90,7 @@ pub enum Family {
     ConvBackwardData,
     ConvBackwardWeights,
     ConvBiasActivation,
+    ConvFind2,
 }
 
 /// One family: its documented name and its group.
@@ -105,6 +112,7 @@ pub const FAMILIES: &[FamilyRow] = &[
     row(Family::ConvBackwardData, "conv_bwd_data", Group::Convolution),
     row(Family::ConvBackwardWeights, "conv_bwd_weights", Group::Convolution),
     row(Family::ConvBiasActivation, "conv_bias_activ", Group::Convolution),
+    row(Family::ConvFind2, "conv_find2", Group::Find2),
 ];
 
 // A family is one bit of a `FamilySet`, indexed by its value: the rows must
@@ -273,8 +281,9 @@ mod tests {
         assert_eq!(Group::parse_build_set("none"), Ok(vec![]));
         assert_eq!(Group::parse_build_set(""), Ok(vec![]));
         let e = Group::parse_build_set("convolution;pooling").unwrap_err();
-        assert!(e.contains("`pooling`") && e.contains("accepted: convolution"), "{e}");
-        assert_eq!(Group::DEFAULT_BUILD_SET, &[Group::Convolution]);
+        assert!(e.contains("`pooling`") && e.contains("accepted: convolution, find2"), "{e}");
+        assert_eq!(Group::DEFAULT_BUILD_SET, &[Group::Convolution, Group::Find2]);
+        assert_eq!(Group::parse_build_set("find2;convolution"), Ok(vec![Group::Find2, Group::Convolution]));
     }
 
     #[test]
@@ -284,7 +293,10 @@ mod tests {
             assert_eq!(FamilySet::group(g), want);
             assert!(!want.is_empty(), "{} has no family", g.name());
         }
-        assert_eq!(FamilySet::group(Group::Convolution), FamilySet::all());
+        assert_eq!(FamilySet::group(Group::Find2), FamilySet::from(Family::ConvFind2));
+        // `convolution` names every convolution path, Find 2.0's included.
+        assert_eq!(FamilySet::named_by(Group::Convolution), FamilySet::all());
+        assert_eq!(FamilySet::named_by(Group::Find2), FamilySet::from(Family::ConvFind2));
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod config;
 pub mod conv;
 pub mod environment;
 pub mod family;
+pub mod find2;
 pub mod graph_key;
 pub mod mirrors;
 pub mod plan_cache;

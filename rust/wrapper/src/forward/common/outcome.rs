@@ -24,6 +24,10 @@ pub enum Outcome {
     /// `hipdnn` is the failing hipDNN call's status, or
     /// [`last_error::NO_HIPDNN_STATUS`] when no hipDNN call failed.
     Failed { status: u32, hipdnn: i32, why: String },
+    /// The handler ran the call on MIOpen Private itself and recorded what
+    /// it needs of the result (an opaque object's contents: Find 2.0's
+    /// problems and options); `status` is Private's.
+    Observed { status: u32, note: &'static str },
 }
 
 /// A trace note that needs formatting: formatted only when the routing
@@ -79,6 +83,14 @@ pub fn run(index: usize, config: &Config, handler: impl FnOnce() -> Outcome) -> 
             } else if config.errors {
                 // As MIOpen prints a failing call's error at its default level.
                 diagnostics::error(&format!("{} -> {target}: {why}", entry_points::name(index)));
+            }
+            Some(status)
+        }
+        Outcome::Observed { status, note } => {
+            last_error::record_not_forwarded(index);
+            summary::count(index, Kind::Observed);
+            if config.verbose {
+                crate::trace::call(index, Route::Private.target(), &format!("observed: {note}"));
             }
             Some(status)
         }

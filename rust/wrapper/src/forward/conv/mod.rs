@@ -15,13 +15,13 @@
 //! - `logging`: MIOpen's driver line for a forwarded call.
 
 pub mod entry;
-mod find_mode;
-mod graph;
+pub(crate) mod find_mode;
+pub(crate) mod graph;
 mod handlers;
 mod logging;
 mod parity;
 mod private;
-mod read;
+pub(crate) mod read;
 
 /// `miopenDestroy(h)` for the group's own state: the handle's solution lists.
 pub fn release(h: usize) {

@@ -1,0 +1,189 @@
+//! The search and the run of Find 2.0 solutions.
+//!
+//! `miopenFindSolutions` answers for a problem hipDNN can run with one
+//! hipDNN solution: the plan is built (or found in the plan cache, under
+//! the key the legacy calls of the same problem use) and run once on the
+//! caller's preallocated buffers and workspace to time it, as MIOpen's
+//! search runs its candidates on them. Anything else is declined before
+//! hipDNN runs anything, and MIOpen's search answers with MIOpen's
+//! solutions. MIOpen's find-db is neither read nor written.
+//!
+//! `miopenRunSolution` of a hipDNN solution cannot be declined (MIOpen
+//! Private has no such solution): an argument MIOpen would reject gets
+//! MIOpen's status from the wrapper.
+
+use std::borrow::Cow;
+use std::ffi::c_void;
+use std::rc::Rc;
+use std::time::Instant;
+
+use miopen_forwarding_core::conv::driver_cmd::{self, CmdKind};
+use miopen_forwarding_core::conv::{self, uid, Problem};
+use miopen_forwarding_core::find2::{self, argument, SolvedProblem};
+use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::status::miopen;
+use miopen_forwarding_core::Config;
+
+use super::records;
+use super::solutions::{self, HipdnnSolution};
+use crate::diagnostics;
+use crate::forward::common::graph as common_graph;
+use crate::forward::common::steps::{self, declined, failed, flatten, misaligned, success, Ready, Step};
+use crate::forward::common::{note, Outcome, Workspace};
+use crate::forward::conv::{graph, read};
+use crate::forward::miopen_sys as sys;
+
+/// A call on a hipDNN solution that MIOpen would reject: MIOpen's status,
+/// returned by the wrapper (there is no MIOpen solution to leave it to).
+pub fn rejected(status: u32, why: impl Into<String>) -> Outcome {
+    let why = why.into();
+    Outcome::Forwarded { status, note: Cow::Owned(format!("rejected as MIOpen rejects it: {why}")) }
+}
+
+fn plan(config: &Config, handle: sys::miopenHandle_t, graph: conv::GraphSpec) -> Step<Ready> {
+    let key = Rc::new(PlanKey { handle: handle as usize, graph: GraphKey::Conv(graph) });
+    steps::ready(config, &key, graph::operations)
+}
+
+fn log_driver_line(config: &Config, p: &Problem, kind: CmdKind) {
+    if config.env.log_driver_cmd {
+        diagnostics::write_stderr(&driver_cmd::line(p, kind));
+    }
+}
+
+/// The first of the data pointers hipDNN would reject for its alignment,
+/// named as the direction names it.
+fn misaligned_any(p: &Problem, ptrs: &[*mut c_void; 3]) -> Option<String> {
+    ptrs.iter().zip(p.direction.data_names()).find_map(|(&ptr, name)| misaligned(ptr, name))
+}
+
+/// `miopenFindSolutions`.
+pub fn find(
+    config: &'static Config,
+    handle: sys::miopenHandle_t,
+    problem: sys::miopenProblem_t,
+    options: sys::miopenFindOptions_t,
+    out: *mut sys::miopenSolution_t,
+    found: *mut usize,
+    max: usize,
+) -> Outcome {
+    flatten((|| {
+        if handle.is_null() || out.is_null() || max < 1 {
+            return declined("handle or solutions is null, or maxSolutions is 0 (MIOpen decides)");
+        }
+        let (p, find_mode) = records::problem(problem as usize).or_else(declined)?;
+        let opts = records::options(options as usize).or_else(declined)?;
+        if let Some(why) = find2::search_decline(&opts, find_mode) {
+            return declined(why);
+        }
+        let spec = conv::translate(&p).map_err(|d| d.0).or_else(declined)?;
+        let ptrs = argument::ALL.map(|id| opts.tensor(id).unwrap_or(0) as *mut c_void);
+        if ptrs.iter().any(|b| b.is_null()) {
+            return declined("a preallocated buffer is null (MIOpen decides)");
+        }
+        if let Some(why) = misaligned_any(&p, &ptrs) {
+            return declined(why);
+        }
+        let r = plan(config, handle, spec.clone())?;
+        if let Some(why) = find2::workspace_decline(&opts, r.plan.workspace) {
+            return declined(why);
+        }
+        log_driver_line(config, &p, CmdKind::Find);
+        let ws = opts.workspace.map_or(0, |(ptr, _)| ptr) as *mut c_void;
+        let start = Instant::now();
+        common_graph::execute(&r.plan, r.hd, &[uid::X, uid::W, uid::Y], &ptrs, ws).map_err(failed)?;
+        let time_ms = start.elapsed().as_secs_f32() * 1e3;
+        let workspace = r.plan.workspace;
+        let solved = SolvedProblem { problem: p, time_ms, workspace };
+        let address = solutions::create(HipdnnSolution { solved, graph: spec });
+        // SAFETY: checked non-null; maxSolutions >= 1, so one element is writable.
+        unsafe {
+            *out = address as sys::miopenSolution_t;
+            if !found.is_null() {
+                *found = 1;
+            }
+        }
+        Ok(success(note(config, || format!("1 hipDNN solution ({workspace} bytes, {time_ms:.3} ms); {}", r.note()))))
+    })())
+}
+
+/// One run argument's buffer and, if given, the descriptor replacing the problem's.
+fn bound(args: &[sys::miopenTensorArgument_t], id: u32) -> Step<(*mut c_void, Option<conv::Tensor>)> {
+    let Some(a) = args.iter().find(|a| a.id == id) else {
+        return Err(rejected(miopen::INVALID_VALUE, format!("no argument {id} (the problem is missing it)")));
+    };
+    if a.descriptor.is_null() {
+        return Ok((a.buffer, None));
+    }
+    // SAFETY: the caller's pointer to a descriptor (MIOpen dereferences it too).
+    let desc = unsafe { *a.descriptor };
+    match read::tensor(desc, "argument") {
+        Ok(t) => Ok((a.buffer, Some(t))),
+        Err(why) => Err(rejected(miopen::BAD_PARM, why)),
+    }
+}
+
+/// A step's decline, for a hipDNN solution: MIOpen's BadParm.
+fn must<T>(s: Step<T>) -> Step<T> {
+    s.map_err(|o| match o {
+        Outcome::Declined(why) => rejected(miopen::BAD_PARM, why),
+        other => other,
+    })
+}
+
+/// `miopenRunSolution` of a hipDNN solution.
+pub fn run(
+    config: &'static Config,
+    handle: sys::miopenHandle_t,
+    s: &HipdnnSolution,
+    n: usize,
+    tensors: *const sys::miopenTensorArgument_t,
+    ws: Workspace,
+) -> Outcome {
+    flatten((|| {
+        if handle.is_null() {
+            return Err(rejected(miopen::BAD_PARM, "handle is null"));
+        }
+        if n != 0 && tensors.is_null() {
+            return Err(rejected(miopen::BAD_PARM, "tensors is null"));
+        }
+        let args = if n == 0 {
+            &[][..]
+        } else {
+            // SAFETY: the caller's array of n arguments (checked non-null).
+            unsafe { std::slice::from_raw_parts(tensors, n) }
+        };
+        let [x, w, y] = [bound(args, argument::X)?, bound(args, argument::W)?, bound(args, argument::Y)?];
+        if ws.size < s.solved.workspace {
+            return Err(rejected(
+                miopen::BAD_PARM,
+                format!("workspace of {} bytes < the solution's {}", ws.size, s.solved.workspace),
+            ));
+        }
+        let ptrs = [x.0, w.0, y.0];
+        let replaced = x.1.is_some() || w.1.is_some() || y.1.is_some();
+        let mut p = Cow::Borrowed(&s.solved.problem);
+        let spec = if replaced {
+            let q = p.to_mut();
+            for (slot, t) in [(&mut q.x, x.1), (&mut q.w, w.1), (&mut q.y, y.1)] {
+                if let Some(t) = t {
+                    *slot = t;
+                }
+            }
+            conv::translate(q).map_err(|d| rejected(miopen::BAD_PARM, d.0))?
+        } else {
+            s.graph.clone()
+        };
+        if ptrs.iter().any(|b| b.is_null()) {
+            return Err(rejected(miopen::BAD_PARM, "a data pointer is null"));
+        }
+        if let Some(why) = misaligned_any(&p, &ptrs) {
+            return Err(rejected(miopen::BAD_PARM, why));
+        }
+        let r = must(plan(config, handle, spec))?;
+        must(r.fits(&ws))?;
+        log_driver_line(config, &p, CmdKind::Immediate);
+        common_graph::execute(&r.plan, r.hd, &[uid::X, uid::W, uid::Y], &ptrs, ws.ptr).map_err(failed)?;
+        Ok(success(r.note()))
+    })())
+}
