@@ -56,8 +56,9 @@ EXECUTE = re.compile(r"^mini-hipdnn: execute on engine ([^,\s]+)")
 CASE = re.compile(r"^case (\d+) (\S+) (\S+) (\S+) (.*) status=(\S+) step=(\S+) maxerr=(\S+) result=(\w+)(?: why=(\S+))?$")
 SUMMARY = re.compile(r"^summary ok=(\d+) rejected=(\d+) mismatch=(\d+)$")
 # Per-run details that may differ between runs (the algorithm Find ranks
-# first, the workspace size reported) are not part of the problem text.
-VOLATILE = re.compile(r" (algo|solution|ws)=\S+")
+# first, the workspace size reported, how many solutions a Find 2.0 search
+# returned) are not part of the problem text.
+VOLATILE = re.compile(r" (algo|solution|ws|found)=\S+")
 
 ENGINES = {"reference": "MINI_REFERENCE_ENGINE", "provider": "MIOPEN_ENGINE"}
 COMPUTE = {

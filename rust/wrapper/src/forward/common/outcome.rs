@@ -28,6 +28,10 @@ pub enum Outcome {
     /// it needs of the result (an opaque object's contents: Find 2.0's
     /// problems and options); `status` is Private's.
     Observed { status: u32, note: &'static str },
+    /// Declined, and the handler ran the call on MIOpen Private itself to
+    /// record what it returned (Find 2.0's search: MIOpen's solutions whose
+    /// problem hipDNN can run); `status` is Private's.
+    DeclinedRan { status: u32, cause: String },
 }
 
 /// A trace note that needs formatting: formatted only when the routing
@@ -83,6 +87,14 @@ pub fn run(index: usize, config: &Config, handler: impl FnOnce() -> Outcome) -> 
             } else if config.errors {
                 // As MIOpen prints a failing call's error at its default level.
                 diagnostics::error(&format!("{} -> {target}: {why}", entry_points::name(index)));
+            }
+            Some(status)
+        }
+        Outcome::DeclinedRan { status, cause } => {
+            last_error::record_not_forwarded(index);
+            summary::count_declined(index, &cause);
+            if config.verbose {
+                crate::trace::call(index, Route::Private.target(), &routing::decline_text(&cause));
             }
             Some(status)
         }

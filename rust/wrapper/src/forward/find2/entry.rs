@@ -11,7 +11,8 @@ use std::ffi::{c_char, c_int, c_void};
 use miopen_forwarding_core::status::miopen;
 use miopen_forwarding_core::Config;
 
-use super::solutions::{self, HipdnnSolution};
+use super::handlers::Search;
+use super::solutions::{self, HipdnnSolution, Known, ObservedSolution};
 use super::{handlers, queries, records};
 use crate::forward::common::{run, Outcome, Workspace};
 use crate::forward::miopen_sys as sys;
@@ -33,9 +34,31 @@ fn observed(index: usize, config: Cfg, note: &'static str, private: u32, record:
 
 /// A call on a solution: `f` for a hipDNN one, MIOpen Private for its own.
 fn on_solution(index: usize, config: Cfg, s: Solution, f: impl FnOnce(&HipdnnSolution) -> Outcome) -> Option<u32> {
+    on_known(index, config, s, f, |_| miopens_own())
+}
+
+fn miopens_own() -> Outcome {
+    Outcome::Declined("MIOpen's own solution".into())
+}
+
+/// A solution the wrapper knows nothing of: MIOpen's, loaded from its blob
+/// (or found before forwarding saw the search).
+fn unknown() -> Outcome {
+    Outcome::Declined("MIOpen's own solution, not one a search returned in this process (loaded from its blob)".into())
+}
+
+/// A call on a solution, with `observed` for a MIOpen one the wrapper observed.
+fn on_known(
+    index: usize,
+    config: Cfg,
+    s: Solution,
+    hipdnn: impl FnOnce(&HipdnnSolution) -> Outcome,
+    observed: impl FnOnce(&ObservedSolution) -> Outcome,
+) -> Option<u32> {
     run(index, config, || match solutions::get(s as usize) {
-        Some(hipdnn) => f(&hipdnn),
-        None => Outcome::Declined("MIOpen's own solution".into()),
+        Some(Known::Hipdnn(h)) => hipdnn(&h),
+        Some(Known::Observed(o)) => observed(&o),
+        None => unknown(),
     })
 }
 
@@ -150,7 +173,8 @@ pub fn miopenFindSolutions(
     found: *mut usize,
     max: usize,
 ) -> Option<u32> {
-    run(index, config, || handlers::find(config, handle, problem, options, solutions, found, max))
+    let search = Search { handle, problem, options, out: solutions, found, max };
+    run(index, config, || handlers::find(config, &search))
 }
 
 pub fn miopenRunSolution(
@@ -163,13 +187,28 @@ pub fn miopenRunSolution(
     workspace: *mut c_void,
     size: usize,
 ) -> Option<u32> {
-    on_solution(index, config, solution, |s| {
-        handlers::run(config, handle, s, n, tensors, Workspace { ptr: workspace, size })
-    })
+    let ws = || Workspace { ptr: workspace, size };
+    on_known(
+        index,
+        config,
+        solution,
+        |s| handlers::run(config, handle, s, n, tensors, ws()),
+        |o| handlers::run_observed(config, handle, solution, o, (n, tensors), ws()),
+    )
 }
 
 pub fn miopenDestroySolution(index: usize, config: Cfg, solution: Solution) -> Option<u32> {
-    on_solution(index, config, solution, |_| queries::destroy(solution as usize))
+    on_known(
+        index,
+        config,
+        solution,
+        |_| queries::destroy(solution as usize),
+        |_| {
+            // MIOpen frees its own solution; the wrapper forgets it first.
+            solutions::forget(solution as usize);
+            miopens_own()
+        },
+    )
 }
 
 pub fn miopenLoadSolution(
@@ -193,7 +232,13 @@ pub fn miopenGetSolutionSize(index: usize, config: Cfg, solution: Solution, out:
 }
 
 pub fn miopenGetSolutionWorkspaceSize(index: usize, config: Cfg, solution: Solution, out: *mut usize) -> Option<u32> {
-    on_solution(index, config, solution, |s| queries::write(out, s.solved.workspace, "workspaceSize"))
+    on_known(
+        index,
+        config,
+        solution,
+        |s| queries::write(out, s.solved.workspace, "workspaceSize"),
+        |o| handlers::observed_workspace(solution, o, out),
+    )
 }
 
 pub fn miopenGetSolutionTime(index: usize, config: Cfg, solution: Solution, out: *mut f32) -> Option<u32> {

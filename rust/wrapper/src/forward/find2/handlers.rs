@@ -8,6 +8,10 @@
 //! hipDNN runs anything, and MIOpen's search answers with MIOpen's
 //! solutions. MIOpen's find-db is neither read nor written.
 //!
+//! A declined search runs on MIOpen Private here (not in the routed body),
+//! so that the MIOpen solutions it returns for a problem hipDNN can run are
+//! observed: their run goes to hipDNN too, with MIOpen's checks first.
+//!
 //! `miopenRunSolution` of a hipDNN solution cannot be declined (MIOpen
 //! Private has no such solution): an argument MIOpen would reject gets
 //! MIOpen's status from the wrapper.
@@ -25,7 +29,7 @@ use miopen_forwarding_core::status::miopen;
 use miopen_forwarding_core::Config;
 
 use super::records;
-use super::solutions::{self, HipdnnSolution};
+use super::solutions::{self, HipdnnSolution, ObservedSolution};
 use crate::diagnostics;
 use crate::forward::common::graph as common_graph;
 use crate::forward::common::steps::{self, declined, failed, flatten, misaligned, success, Ready, Step};
@@ -57,8 +61,47 @@ fn misaligned_any(p: &Problem, ptrs: &[*mut c_void; 3]) -> Option<String> {
     ptrs.iter().zip(p.direction.data_names()).find_map(|(&ptr, name)| misaligned(ptr, name))
 }
 
-/// `miopenFindSolutions`.
-pub fn find(
+/// The arguments of `miopenFindSolutions`.
+pub struct Search {
+    pub handle: sys::miopenHandle_t,
+    pub problem: sys::miopenProblem_t,
+    pub options: sys::miopenFindOptions_t,
+    pub out: *mut sys::miopenSolution_t,
+    pub found: *mut usize,
+    pub max: usize,
+}
+
+/// `miopenFindSolutions`: hipDNN's answer, or MIOpen's with its solutions observed.
+pub fn find(config: &'static Config, a: &Search) -> Outcome {
+    match search(config, a.handle, a.problem, a.options, a.out, a.found, a.max) {
+        Outcome::Declined(cause) => miopen_search(config, a, cause),
+        other => other,
+    }
+}
+
+/// MIOpen's search, run here; each solution it returns for a problem whose
+/// hipDNN plan builds on the handle is observed.
+fn miopen_search(config: &'static Config, a: &Search, cause: String) -> Outcome {
+    // SAFETY: the caller's arguments, passed on unchanged.
+    let status = unsafe { sys::miopenFindSolutions_impl(a.handle, a.problem, a.options, a.out, a.found, a.max) };
+    if status != miopen::SUCCESS || a.found.is_null() {
+        return Outcome::DeclinedRan { status, cause };
+    }
+    let Ok((p, _)) = records::problem(a.problem as usize) else { return Outcome::DeclinedRan { status, cause } };
+    let Ok(spec) = conv::translate(&p) else { return Outcome::DeclinedRan { status, cause } };
+    if let Ok(r) = plan(config, a.handle, spec.clone()) {
+        // SAFETY: MIOpen succeeded: `found` holds how many of `out` it wrote.
+        let n = unsafe { *a.found }.min(a.max);
+        for i in 0..n {
+            // SAFETY: i < n solutions written by MIOpen.
+            let s = unsafe { *a.out.add(i) } as usize;
+            solutions::observe(s, ObservedSolution { graph: spec.clone(), plan_workspace: r.plan.workspace });
+        }
+    }
+    Outcome::DeclinedRan { status, cause }
+}
+
+fn search(
     config: &'static Config,
     handle: sys::miopenHandle_t,
     problem: sys::miopenProblem_t,
@@ -185,5 +228,78 @@ pub fn run(
         log_driver_line(config, &p, CmdKind::Immediate);
         common_graph::execute(&r.plan, r.hd, &[uid::X, uid::W, uid::Y], &ptrs, ws.ptr).map_err(failed)?;
         Ok(success(r.note()))
+    })())
+}
+
+/// MIOpen Private's workspace need for one of its solutions, or a decline.
+fn miopen_need(s: sys::miopenSolution_t) -> Step<usize> {
+    let mut need = 0usize;
+    // SAFETY: a live MIOpen solution (the caller's); `need` is a local.
+    let status = unsafe { sys::miopenGetSolutionWorkspaceSize_impl(s, &mut need) };
+    if status != miopen::SUCCESS {
+        return declined(format!("MIOpen rejects the solution ({}; MIOpen decides)", miopen::name(status)));
+    }
+    Ok(need)
+}
+
+/// `miopenGetSolutionWorkspaceSize` of an observed MIOpen solution: enough
+/// for its MIOpen solver and for the hipDNN plan, so a run is never short on
+/// either path.
+pub fn observed_workspace(s: sys::miopenSolution_t, o: &ObservedSolution, out: *mut usize) -> Outcome {
+    flatten((|| {
+        if out.is_null() {
+            return declined("workspaceSize is null (MIOpen decides)");
+        }
+        let need = miopen_need(s)?.max(o.plan_workspace);
+        // SAFETY: checked non-null; the caller's out-parameter.
+        unsafe { *out = need };
+        Ok(success("MIOpen's need, at least the plan's"))
+    })())
+}
+
+/// `miopenRunSolution` of an observed MIOpen solution: MIOpen's checks of
+/// the arguments first (anything it would reject, and any descriptor given
+/// in place of the problem's, is declined, so MIOpen answers), then the plan.
+pub fn run_observed(
+    config: &'static Config,
+    handle: sys::miopenHandle_t,
+    s: sys::miopenSolution_t,
+    o: &ObservedSolution,
+    args: (usize, *const sys::miopenTensorArgument_t),
+    ws: Workspace,
+) -> Outcome {
+    flatten((|| {
+        let (n, tensors) = args;
+        if handle.is_null() || n == 0 || tensors.is_null() {
+            return declined("handle or tensors is null (MIOpen decides)");
+        }
+        // SAFETY: the caller's array of n arguments (checked non-null).
+        let args = unsafe { std::slice::from_raw_parts(tensors, n) };
+        let mut ptrs = [std::ptr::null_mut(); 3];
+        for (slot, id) in ptrs.iter_mut().zip(argument::ALL) {
+            match args.iter().find(|a| a.id == id) {
+                Some(a) if a.descriptor.is_null() => *slot = a.buffer,
+                Some(_) => return declined("a run argument replaces the problem's descriptor (not translated)"),
+                None => return declined(format!("no argument {id} (MIOpen decides)")),
+            }
+        }
+        let need = miopen_need(s)?;
+        if ws.size < need {
+            return declined(format!(
+                "workspace of {} bytes < the {need} MIOpen's solution needs (MIOpen decides)",
+                ws.size
+            ));
+        }
+        if ptrs.iter().any(|b| b.is_null()) {
+            return declined("a data pointer is null (MIOpen decides)");
+        }
+        let names = o.graph.direction.data_names();
+        if let Some(why) = ptrs.iter().zip(names).find_map(|(&p, name)| misaligned(p, name)) {
+            return declined(why);
+        }
+        let r = plan(config, handle, o.graph.clone())?;
+        r.fits(&ws)?;
+        common_graph::execute(&r.plan, r.hd, &[uid::X, uid::W, uid::Y], &ptrs, ws.ptr).map_err(failed)?;
+        Ok(success(note(config, || format!("MIOpen's solution run by hipDNN; {}", r.note()))))
     })())
 }

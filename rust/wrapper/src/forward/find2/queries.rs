@@ -28,7 +28,7 @@ pub fn write<T>(out: *mut T, value: T, what: &'static str) -> Outcome {
 }
 
 pub fn destroy(address: usize) -> Outcome {
-    solutions::destroy(address);
+    solutions::forget(address);
     success("hipDNN solution freed")
 }
 

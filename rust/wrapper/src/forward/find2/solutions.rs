@@ -1,9 +1,17 @@
-//! The wrapper's hipDNN solution objects. The `miopenSolution_t` handed
-//! out for one is the address of a [`HipdnnSolution`] the wrapper
-//! allocated; every call that takes a solution looks the address up here
-//! first. A live MIOpen solution never has the address of a live hipDNN
-//! one (both are live heap allocations), so the lookup tells them apart
-//! exactly; a destroyed one is removed before it is freed.
+//! The solution objects the wrapper knows, by address.
+//!
+//! - A hipDNN solution: the `miopenSolution_t` handed out for one is the
+//!   address of a token the wrapper allocated; every call that takes a
+//!   solution looks the address up here first. A live MIOpen solution never
+//!   has the address of a live token (both are live heap allocations), so
+//!   the lookup tells them apart exactly; a destroyed one is removed before
+//!   its token is freed.
+//! - An observed MIOpen solution: one MIOpen's search returned for a
+//!   problem hipDNN can run, when the search itself was left to MIOpen
+//!   (an exhaustive search was asked for, or no buffers were given to time
+//!   the plan on). MIOpen owns it; its run goes to hipDNN as a legacy call
+//!   after a declined legacy Find does. `miopenDestroySolution` forgets it
+//!   before MIOpen frees it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -18,36 +26,62 @@ pub struct HipdnnSolution {
     pub graph: GraphSpec,
 }
 
-/// What the object handed to the caller is: one byte the caller never
-/// reads, at an address of its own (the registry holds the solution).
+/// What the wrapper knows of a MIOpen solution whose problem hipDNN runs.
+pub struct ObservedSolution {
+    pub graph: GraphSpec,
+    /// What the plan needed on the search's handle.
+    pub plan_workspace: usize,
+}
+
+/// A known solution.
+#[derive(Clone)]
+pub enum Known {
+    Hipdnn(Arc<HipdnnSolution>),
+    Observed(Arc<ObservedSolution>),
+}
+
+/// What the object handed to the caller for a hipDNN solution is: one byte
+/// the caller never reads, at an address of its own.
 struct Token(#[allow(dead_code)] u8);
 
-/// The live hipDNN solutions by address: the token whose address it is, and the solution.
-type Registry = HashMap<usize, (Box<Token>, Arc<HipdnnSolution>)>;
+enum Entry {
+    Hipdnn(#[allow(dead_code)] Box<Token>, Arc<HipdnnSolution>),
+    Observed(Arc<ObservedSolution>),
+}
 
-static SOLUTIONS: Mutex<Option<Registry>> = Mutex::new(None);
+static SOLUTIONS: Mutex<Option<HashMap<usize, Entry>>> = Mutex::new(None);
 
-fn with<R>(f: impl FnOnce(&mut Registry) -> R) -> R {
+fn with<R>(f: impl FnOnce(&mut HashMap<usize, Entry>) -> R) -> R {
     f(SOLUTIONS.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(HashMap::new))
 }
 
-/// A new solution object's address.
+/// A new hipDNN solution object's address.
 pub fn create(s: HipdnnSolution) -> usize {
     let token = Box::new(Token(0));
     let address = &*token as *const Token as usize;
-    with(|m| m.insert(address, (token, Arc::new(s))));
+    with(|m| m.insert(address, Entry::Hipdnn(token, Arc::new(s))));
     address
 }
 
-/// The hipDNN solution at `address`, or `None` for MIOpen's.
-pub fn get(address: usize) -> Option<Arc<HipdnnSolution>> {
+/// A MIOpen solution MIOpen's search just returned.
+pub fn observe(address: usize, s: ObservedSolution) {
+    with(|m| m.insert(address, Entry::Observed(Arc::new(s))));
+}
+
+/// The known solution at `address`, or `None` for one the wrapper knows nothing of.
+pub fn get(address: usize) -> Option<Known> {
     if address == 0 {
         return None;
     }
-    with(|m| m.get(&address).map(|(_, s)| Arc::clone(s)))
+    with(|m| {
+        m.get(&address).map(|e| match e {
+            Entry::Hipdnn(_, s) => Known::Hipdnn(Arc::clone(s)),
+            Entry::Observed(s) => Known::Observed(Arc::clone(s)),
+        })
+    })
 }
 
-/// Frees the hipDNN solution at `address`; false when it is not one.
-pub fn destroy(address: usize) -> bool {
-    with(|m| m.remove(&address)).is_some()
+/// Forgets the solution at `address` (freeing a hipDNN one's token).
+pub fn forget(address: usize) {
+    with(|m| m.remove(&address));
 }
