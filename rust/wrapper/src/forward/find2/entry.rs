@@ -41,10 +41,10 @@ fn miopens_own() -> Outcome {
     Outcome::Declined("MIOpen's own solution".into())
 }
 
-/// A solution the wrapper knows nothing of: MIOpen's, loaded from its blob
-/// (or found before forwarding saw the search).
+/// A solution the wrapper knows nothing of: MIOpen's, from a search for a
+/// problem hipDNN cannot run, or loaded from MIOpen's blob.
 fn unknown() -> Outcome {
-    Outcome::Declined("MIOpen's own solution, not one a search returned in this process (loaded from its blob)".into())
+    Outcome::Declined("MIOpen's own solution, of no problem the wrapper saw hipDNN run".into())
 }
 
 /// A call on a solution, with `observed` for a MIOpen one the wrapper observed.

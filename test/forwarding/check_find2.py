@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Find 2.0 forwarding, call by call (test/consumers/find2_consumer.cpp).
+
+  check_find2.py sequence --consumer C      the routing of every Find 2.0
+      entry point, forwarding enabled on both engines: problem and option
+      calls observed, the search forwarded (plan cache miss, then hit), the
+      hipDNN solution's getters, save, load and runs answered by hipDNN, the
+      searches MIOpen keeps declined with their cause, the runs of their
+      solutions forwarded (or MIOpen's, for a transposed convolution); every
+      status equal to the disabled run's, every run's result `ok`.
+  check_find2.py optout --consumer C --value V   with MIOPEN_DISABLE_HIPDNN_FOR=V
+      every Find 2.0 call is `opted out` and the statuses are the disabled run's.
+  check_find2.py parity --consumer C [--corrupt]  invalid calls: the same
+      statuses disabled and enabled, the calls on the hipDNN solution
+      answered by the wrapper (`rejected as MIOpen rejects it`); --corrupt
+      changes one enabled status (negative control: must fail).
+"""
+import argparse
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wrapper_test import DECLINED, HIPDNN, PRIVATE, run, trace  # noqa: E402
+
+MARKER = re.compile(r"^find2_consumer: (\S+) (miopen\w+)$")
+ENGINES = {"reference": "MINI_REFERENCE_ENGINE", "provider": "MIOPEN_ENGINE"}
+FAMILY = "conv_find2"
+
+
+def calls(p):
+    """[(step, entry, stdout line, [trace of the entry in its segment])]."""
+    out = [l for l in p.stdout.splitlines() if re.match(r"^\S+ miopen\w+ status=", l)]
+    segs, cur = [], None
+    for line in p.stderr.splitlines():
+        m = MARKER.match(line)
+        if m:
+            cur = (m.group(1), m.group(2), [])
+            segs.append(cur)
+        elif cur is not None:
+            t = trace(line)
+            if t and t.entry == cur[1]:
+                cur[2].append(t)
+    if len(segs) != len(out):
+        sys.exit(f"FAIL: {len(segs)} markers but {len(out)} call lines")
+    return [(s, e, o, t) for (s, e, t), o in zip(segs, out)]
+
+
+def enabled_env(a, engine, extra=None):
+    env = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "MIOPEN_HIPDNN_LOG_ROUTING": "1",
+           "HIPDNN_BACKEND_LIBRARY_PATH": a.backend_dir, "HIPDNN_HEUR_FALLBACK_ENGINE_ORDER": ENGINES[engine]}
+    if engine == "provider":
+        env["HIPDNN_PLUGIN_DIR"] = a.provider_dir
+    env.update(extra or {})
+    return env
+
+
+def one_route(problems, name, step, entry, traces):
+    if len(traces) != 1:
+        problems.append(f"{name}: {step} {entry}: {len(traces)} routing-trace lines")
+        return None
+    return traces[0]
+
+
+def expect_sequence(step, entry, t):
+    """What the trace of one call of the sequence must say, or None if it does."""
+    observed = entry.startswith(("miopenCreate", "miopenSetProblem", "miopenSetFindOption", "miopenDestroyProblem",
+                                 "miopenDestroyFindOptions"))
+    if observed:
+        ok = t.target == PRIVATE and t.reason.startswith("observed: ")
+        return None if ok else "-> MIOpen Private (observed: ...)"
+    if step in ("searched", "searched-again"):
+        if t.target != HIPDNN:
+            return "-> hipDNN"
+        if entry == "miopenFindSolutions":
+            want = "plan cache miss" if step == "searched" else "plan cache hit"
+            return None if want in t.reason else f"-> hipDNN (... {want})"
+        return None
+    causes = {"tuning": "exhaustive search asked", "no-buffers": "no preallocated x, w and y buffers",
+              "transpose": "miopenTranspose mode"}
+    if entry == "miopenFindSolutions":
+        ok = t.target == PRIVATE and t.reason.startswith(DECLINED + causes[step])
+        return None if ok else f"-> MIOpen Private (declined: {causes[step]}...)"
+    if entry in ("miopenRunSolution", "miopenGetSolutionWorkspaceSize"):
+        if step == "transpose":
+            ok = t.target == PRIVATE and "MIOpen's own solution" in t.reason
+            return None if ok else "-> MIOpen Private (declined: MIOpen's own solution...)"
+        return None if t.target == HIPDNN else "-> hipDNN (an observed MIOpen solution)"
+    ok = t.target == PRIVATE and t.reason.startswith(DECLINED + "MIOpen's own solution")
+    return None if ok else "-> MIOpen Private (declined: MIOpen's own solution)"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("check", choices=("sequence", "optout", "parity"))
+    ap.add_argument("--consumer", required=True)
+    ap.add_argument("--backend-dir", default=os.environ.get("HIPDNN_BACKEND_LIBRARY_PATH"))
+    ap.add_argument("--provider-dir", required=True)
+    ap.add_argument("--value", help="MIOPEN_DISABLE_HIPDNN_FOR (optout)")
+    ap.add_argument("--corrupt", action="store_true")
+    a = ap.parse_args()
+    mode = "parity" if a.check == "parity" else "sequence"
+    base = run([a.consumer, mode], {"MIOPEN_HIPDNN_FORWARDING": "disabled"})
+    if base.returncode != 0:
+        sys.exit(f"FAIL: disabled run exit {base.returncode}: {base.stderr[-500:]}")
+    want = [o for (_, _, o, _) in calls(base)]
+    problems = []
+    engines = ["reference"] if a.check == "optout" else list(ENGINES)
+    for engine in engines:
+        extra = {"MIOPEN_DISABLE_HIPDNN_FOR": a.value} if a.check == "optout" else None
+        name = f"enabled-{engine}"
+        p = run([a.consumer, mode], enabled_env(a, engine, extra))
+        if p.returncode != 0:
+            problems.append(f"{name}: exit {p.returncode}: {p.stderr[-500:]}")
+            continue
+        got = calls(p)
+        lines = [o for (_, _, o, _) in got]
+        if a.corrupt and lines:
+            lines[-2] = re.sub(r"status=\d+", "status=99", lines[-2])
+        for i, (w, g) in enumerate(zip(want, lines)):
+            if w != g:
+                problems.append(f"{name}: call {i} differs from the disabled run: {g!r}, disabled {w!r}")
+        if len(want) != len(lines):
+            problems.append(f"{name}: {len(lines)} calls, disabled {len(want)}")
+        for step, entry, out, traces in got:
+            t = one_route(problems, name, step, entry, traces)
+            if t is None:
+                continue
+            if "result=mismatch" in out:
+                problems.append(f"{name}: {step} {entry}: result mismatch")
+            if t.family != FAMILY:
+                problems.append(f"{name}: {step} {entry}: family [{t.family}], expected [{FAMILY}]")
+            if a.check == "optout":
+                if not (t.target == PRIVATE and t.reason.startswith("opted out: ")):
+                    problems.append(f"{name}: {step} {entry}: not opted out: -> {t.target} ({t.reason})")
+            elif a.check == "sequence":
+                why = expect_sequence(step, entry, t)
+                if why:
+                    problems.append(f"{name}: {step} {entry}: -> {t.target} ({t.reason}); expected {why}")
+            elif step == "invalid" and "(s," in out:
+                pass
+        if a.check == "parity":
+            rejected = [t for (s, e, _, ts) in got if s == "invalid" for t in ts
+                        if t.target == HIPDNN and "rejected as MIOpen rejects it" in t.reason]
+            if len(rejected) < 8:
+                problems.append(f"{name}: only {len(rejected)} invalid calls on the hipDNN solution answered "
+                                f"by the wrapper (expected >= 8)")
+        print(f"{name}: {len(got)} calls checked")
+    if problems:
+        for x in problems[:40]:
+            print(f"FAIL: {x}")
+        print("check_find2: FAILED")
+        return 1
+    print("check_find2: PASSED")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
