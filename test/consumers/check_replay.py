@@ -22,7 +22,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wrapper_test import HIPDNN, environment, trace  # noqa: E402
+from wrapper_test import HIPDNN, environment, trace, verdict  # noqa: E402
 
 CALL = re.compile(r"^call (\d+) (\S+) (\S+) status=(-?\d+) maxerr=(\S+) result=(\w+)$")
 ENGINES = {"reference": "MINI_REFERENCE_ENGINE", "provider": "MIOPEN_ENGINE"}
@@ -105,13 +105,7 @@ def main():
             print(f"      {k:4d}  {reason}")
         if n and forwarded < a.min_forwarded * n:
             problems.append(f"{run_name}: {forwarded} of {n} forwarded (< {a.min_forwarded:.0%})")
-    if problems:
-        for x in problems:
-            print(f"FAIL: {x}")
-        print("check_replay: FAILED")
-        return 1
-    print("check_replay: PASSED")
-    return 0
+    return verdict("check_replay", problems)
 
 
 if __name__ == "__main__":
