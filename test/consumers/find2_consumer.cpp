@@ -161,6 +161,7 @@ miopenStatus_t run(miopenHandle_t h, Conv& c, miopenSolution_t s, bool check)
     ran();
     std::printf("%s miopenRunSolution status=%d%s\n", g_step.c_str(), int(st),
                 !check || st != miopenStatusSuccess ? "" : forward_ok(c, y) ? " result=ok" : " result=mismatch");
+    std::fflush(stdout);
     return st;
 }
 
