@@ -17,6 +17,7 @@
 //! MIOpen's status from the wrapper.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::ffi::c_void;
 use std::rc::Rc;
 use std::time::Instant;
@@ -46,6 +47,30 @@ pub fn rejected(status: u32, why: impl Into<String>) -> Outcome {
 
 fn plan(config: &Config, handle: sys::miopenHandle_t, graph: conv::GraphSpec) -> Step<Ready> {
     let key = Rc::new(PlanKey { handle: handle as usize, graph: GraphKey::Conv(graph) });
+    steps::ready(config, &key, graph::operations)
+}
+
+thread_local! {
+    /// This thread's last run: (solution serial, MIOpen handle, plan key).
+    static LAST_RUN: RefCell<Option<(u64, usize, Rc<PlanKey>)>> = const { RefCell::new(None) };
+}
+
+/// The plan of a solution's run on `handle`: a repeat of this thread's last
+/// run reuses its key (no graph cloned, no key hashed; the per-thread plan
+/// slot then answers it by pointer).
+fn run_plan(config: &Config, handle: sys::miopenHandle_t, serial: u64, graph: &conv::GraphSpec) -> Step<Ready> {
+    let h = handle as usize;
+    let key = LAST_RUN.with(|last| {
+        let mut last = last.borrow_mut();
+        match &*last {
+            Some((s, lh, key)) if *s == serial && *lh == h => Rc::clone(key),
+            _ => {
+                let key = Rc::new(PlanKey { handle: h, graph: GraphKey::Conv(graph.clone()) });
+                *last = Some((serial, h, Rc::clone(&key)));
+                key
+            }
+        }
+    });
     steps::ready(config, &key, graph::operations)
 }
 
@@ -95,7 +120,8 @@ fn miopen_search(config: &'static Config, a: &Search, cause: String) -> Outcome 
         for i in 0..n {
             // SAFETY: i < n solutions written by MIOpen.
             let s = unsafe { *a.out.add(i) } as usize;
-            solutions::observe(s, ObservedSolution { graph: spec.clone(), plan_workspace: r.plan.workspace });
+            let serial = solutions::serial();
+            solutions::observe(s, ObservedSolution { graph: spec.clone(), plan_workspace: r.plan.workspace, serial });
         }
     }
     Outcome::DeclinedRan { status, cause }
@@ -138,7 +164,7 @@ fn search(
         let time_ms = start.elapsed().as_secs_f32() * 1e3;
         let workspace = r.plan.workspace;
         let solved = SolvedProblem { problem: p, time_ms, workspace };
-        let address = solutions::create(HipdnnSolution { solved, graph: spec });
+        let address = solutions::create(HipdnnSolution { solved, graph: spec, serial: solutions::serial() });
         // SAFETY: checked non-null; maxSolutions >= 1, so one element is writable.
         unsafe {
             *out = address as sys::miopenSolution_t;
@@ -206,16 +232,16 @@ pub fn run(
         let ptrs = [x.0, w.0, y.0];
         let replaced = x.1.is_some() || w.1.is_some() || y.1.is_some();
         let mut p = Cow::Borrowed(&s.solved.problem);
-        let spec = if replaced {
+        let replacement = if replaced {
             let q = p.to_mut();
             for (slot, t) in [(&mut q.x, x.1), (&mut q.w, w.1), (&mut q.y, y.1)] {
                 if let Some(t) = t {
                     *slot = t;
                 }
             }
-            conv::translate(q).map_err(|d| rejected(miopen::BAD_PARM, d.0))?
+            Some(conv::translate(q).map_err(|d| rejected(miopen::BAD_PARM, d.0))?)
         } else {
-            s.graph.clone()
+            None
         };
         if ptrs.iter().any(|b| b.is_null()) {
             return Err(rejected(miopen::BAD_PARM, "a data pointer is null"));
@@ -223,7 +249,10 @@ pub fn run(
         if let Some(why) = misaligned_any(&p, &ptrs) {
             return Err(rejected(miopen::BAD_PARM, why));
         }
-        let r = must(plan(config, handle, spec))?;
+        let r = must(match replacement {
+            Some(spec) => plan(config, handle, spec),
+            None => run_plan(config, handle, s.serial, &s.graph),
+        })?;
         must(r.fits(&ws))?;
         log_driver_line(config, &p, CmdKind::Immediate);
         common_graph::execute(&r.plan, r.hd, &[uid::X, uid::W, uid::Y], &ptrs, ws.ptr).map_err(failed)?;
@@ -297,7 +326,7 @@ pub fn run_observed(
         if let Some(why) = ptrs.iter().zip(names).find_map(|(&p, name)| misaligned(p, name)) {
             return declined(why);
         }
-        let r = plan(config, handle, o.graph.clone())?;
+        let r = run_plan(config, handle, o.serial, &o.graph)?;
         r.fits(&ws)?;
         common_graph::execute(&r.plan, r.hd, &[uid::X, uid::W, uid::Y], &ptrs, ws.ptr).map_err(failed)?;
         Ok(success(note(config, || format!("MIOpen's solution run by hipDNN; {}", r.note()))))

@@ -61,7 +61,7 @@ pub fn load(out: *mut sys::miopenSolution_t, data: *const c_char, size: usize) -
             Err(d) => rejected(miopen::INVALID_VALUE, format!("the saved problem is not one hipDNN runs: {}", d.0)),
             Ok(_) if out.is_null() => rejected(miopen::BAD_PARM, "solution is null"),
             Ok(graph) => {
-                let address = solutions::create(HipdnnSolution { solved: *solved, graph });
+                let address = solutions::create(HipdnnSolution { solved: *solved, graph, serial: solutions::serial() });
                 // SAFETY: checked non-null.
                 unsafe { *out = address as sys::miopenSolution_t };
                 success("hipDNN solution loaded")

@@ -14,6 +14,7 @@
 //!   before MIOpen frees it.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use miopen_forwarding_core::conv::GraphSpec;
@@ -24,6 +25,8 @@ pub struct HipdnnSolution {
     pub solved: SolvedProblem,
     /// The hipDNN graph of the problem (the plan key's graph).
     pub graph: GraphSpec,
+    /// Unique in the process (an address is not: it is reused once freed).
+    pub serial: u64,
 }
 
 /// What the wrapper knows of a MIOpen solution whose problem hipDNN runs.
@@ -31,6 +34,14 @@ pub struct ObservedSolution {
     pub graph: GraphSpec,
     /// What the plan needed on the search's handle.
     pub plan_workspace: usize,
+    pub serial: u64,
+}
+
+static SERIAL: AtomicU64 = AtomicU64::new(1);
+
+/// A serial for a new solution record.
+pub fn serial() -> u64 {
+    SERIAL.fetch_add(1, Ordering::Relaxed)
 }
 
 /// A known solution.
