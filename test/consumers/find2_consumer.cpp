@@ -7,6 +7,8 @@
 //                             again; searches MIOpen keeps (tuning, no
 //                             preallocated buffers, a transposed convolution)
 //                             and the runs of their solutions
+//   find2_consumer searched   the first part of `sequence` only: searches
+//                             the wrapper answers (for the tuning-db check)
 //   find2_consumer parity     invalid calls: null handles, out-parameters and
 //                             buffers, a problem missing a tensor, a run
 //                             missing an argument, a damaged blob
@@ -172,7 +174,7 @@ void finish(Found& f)
     call("miopenDestroyProblem", [&] { return miopenDestroyProblem(f.problem); });
 }
 
-int sequence(miopenHandle_t h)
+int sequence(miopenHandle_t h, bool only_searched)
 {
     Conv c = make_conv(miopenConvolution);
     std::vector<char> ws(1 << 16);
@@ -195,6 +197,11 @@ int sequence(miopenHandle_t h)
         run(h, c, loaded, true);
         call("miopenDestroySolution", [&] { return miopenDestroySolution(loaded); });
         finish(f);
+    }
+    if(only_searched)
+    {
+        destroy(c);
+        return 0;
     }
     const struct
     {
@@ -285,14 +292,14 @@ int parity(miopenHandle_t h)
 int main(int argc, char** argv)
 {
     const std::string mode = argc == 2 ? argv[1] : "";
-    if(mode != "sequence" && mode != "parity")
+    if(mode != "sequence" && mode != "searched" && mode != "parity")
     {
-        std::fprintf(stderr, "usage: %s sequence|parity\n", argv[0]);
+        std::fprintf(stderr, "usage: %s sequence|searched|parity\n", argv[0]);
         return 2;
     }
     miopenHandle_t h;
     CHECK(miopenCreate(&h));
-    const int rc = mode == "sequence" ? sequence(h) : parity(h);
+    const int rc = mode == "parity" ? parity(h) : sequence(h, mode == "searched");
     std::fprintf(stderr, "find2_consumer: done\n");
     CHECK(miopenDestroy(h));
     return rc;

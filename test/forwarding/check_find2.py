@@ -10,6 +10,13 @@
       status equal to the disabled run's, every run's result `ok`.
   check_find2.py optout --consumer C --value V   with MIOPEN_DISABLE_HIPDNN_FOR=V
       every Find 2.0 call is `opted out` and the statuses are the disabled run's.
+  check_find2.py tuning-db --consumer C [--corrupt]   searches the wrapper
+      answers leave an empty MIOpen user db empty (forwarding enabled, the
+      reference engine: the MIOpen provider engine is MIOpen Private itself,
+      whose own Find writes its db, docs/forwarding.md "Tuning databases"),
+      where the same searches with forwarding disabled write
+      MIOpen's find-db there (so the check can see a write); --corrupt runs
+      the enabled check on the disabled run's db (must fail).
   check_find2.py parity --consumer C [--corrupt]  invalid calls: the same
       statuses disabled and enabled, the calls on the hipDNN solution
       answered by the wrapper (`rejected as MIOpen rejects it`); --corrupt
@@ -19,6 +26,7 @@ import argparse
 import os
 import re
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wrapper_test import DECLINED, HIPDNN, PRIVATE, run, trace, verdict  # noqa: E402
@@ -90,15 +98,55 @@ def expect_sequence(step, entry, t):
     return None if ok else "-> MIOpen Private (declined: MIOpen's own solution)"
 
 
+def db_files(d):
+    return sorted(os.path.relpath(os.path.join(r, f), d) for r, _, fs in os.walk(d) for f in fs)
+
+
+def tuning_db(a):
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="find2-db-") as work:
+        dbs = {}
+        for name, env in [("disabled", {"MIOPEN_HIPDNN_FORWARDING": "disabled"}),
+                          ("enabled-reference", enabled_env(a, "reference"))]:
+            db = os.path.join(work, name)
+            os.makedirs(db)
+            env = dict(env, MIOPEN_USER_DB_PATH=db, MIOPEN_CUSTOM_CACHE_DIR=os.path.join(db, "cache"))
+            p = run([a.consumer, "searched"], env)
+            if p.returncode != 0 or "result=mismatch" in p.stdout:
+                problems.append(f"{name}: exit {p.returncode} or a mismatch: {p.stderr[-300:]}")
+            dbs[name] = db_files(db)
+        if not dbs["disabled"]:
+            problems.append("disabled: MIOpen's search wrote nothing to the user db (the check cannot see a write)")
+        for name, files in dbs.items():
+            if name == "disabled":
+                continue
+            seen = dbs["disabled"] if a.corrupt else files
+            if seen:
+                problems.append(f"{name}: the forwarded searches wrote MIOpen's user db: {seen}")
+            print(f"{name}: user db after the run: {files or 'empty'}")
+        print(f"disabled: user db after the run: {dbs['disabled']}")
+        # A db MIOpen filled stays byte-identical through a forwarded run.
+        db = os.path.join(work, "disabled")
+        before = {f: open(os.path.join(db, f), "rb").read() for f in db_files(db)}
+        run([a.consumer, "searched"], dict(enabled_env(a, "reference"), MIOPEN_USER_DB_PATH=db,
+                                           MIOPEN_CUSTOM_CACHE_DIR=os.path.join(db, "cache")))
+        after = {f: open(os.path.join(db, f), "rb").read() for f in db_files(db)}
+        if after != before:
+            problems.append("enabled-reference: a forwarded run changed the user db MIOpen had filled")
+    return verdict("check_find2", problems)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("check", choices=("sequence", "optout", "parity"))
+    ap.add_argument("check", choices=("sequence", "optout", "parity", "tuning-db"))
     ap.add_argument("--consumer", required=True)
     ap.add_argument("--backend-dir", default=os.environ.get("HIPDNN_BACKEND_LIBRARY_PATH"))
     ap.add_argument("--provider-dir", required=True)
     ap.add_argument("--value", help="MIOPEN_DISABLE_HIPDNN_FOR (optout)")
     ap.add_argument("--corrupt", action="store_true")
     a = ap.parse_args()
+    if a.check == "tuning-db":
+        return tuning_db(a)
     mode = "parity" if a.check == "parity" else "sequence"
     base = run([a.consumer, mode], {"MIOPEN_HIPDNN_FORWARDING": "disabled"})
     if base.returncode != 0:
