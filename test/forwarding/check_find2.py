@@ -17,6 +17,11 @@
       where the same searches with forwarding disabled write
       MIOpen's find-db there (so the check can see a write); --corrupt runs
       the enabled check on the disabled run's db (must fail).
+  check_find2.py driver-line --consumer C [--corrupt]   MIOPEN_ENABLE_LOGGING_CMD:
+      every call logs the MIOpenDriver lines the disabled run logs, byte for
+      byte, except that a hipDNN solution's run says `-S 0` (the solver id it
+      reports) where MIOpen's names its solver; --corrupt drops one enabled
+      line (must fail).
   check_find2.py parity --consumer C [--corrupt]  invalid calls: the same
       statuses disabled and enabled, the calls on the hipDNN solution
       answered by the wrapper (`rejected as MIOpen rejects it`); --corrupt
@@ -98,6 +103,42 @@ def expect_sequence(step, entry, t):
     return None if ok else "-> MIOpen Private (declined: MIOpen's own solution)"
 
 
+COMMAND = "MIOpen(HIP): Command ["
+
+
+def commands(p):
+    """The driver lines of each call, in call order."""
+    out, cur = [], None
+    for line in p.stderr.splitlines():
+        m = MARKER.match(line)
+        if m:
+            cur = (m.group(1), m.group(2), [])
+            out.append(cur)
+        elif cur is not None and line.startswith(COMMAND):
+            cur[2].append(line)
+    return out
+
+
+def driver_line(a):
+    env = {"MIOPEN_ENABLE_LOGGING_CMD": "1"}
+    base = commands(run([a.consumer, "sequence"], dict(env, MIOPEN_HIPDNN_FORWARDING="disabled")))
+    got = commands(run([a.consumer, "sequence"], enabled_env(a, "reference", env)))
+    if a.corrupt:
+        next(c for c in got if c[2])[2].pop()
+    problems = []
+    if not any(c[2] for c in base):
+        problems.append("disabled: no driver line logged (the check cannot see one)")
+    for (step, entry, want), (_, _, lines) in zip(base, got):
+        if entry == "miopenRunSolution" and step.startswith("searched"):
+            want = [re.sub(r" -S \d+$", " -S 0", w) for w in want]
+        if lines != want:
+            problems.append(f"enabled-reference: {step} {entry}: driver lines {lines}, disabled {want}")
+    if len(base) != len(got):
+        problems.append(f"enabled-reference: {len(got)} calls, disabled {len(base)}")
+    print(f"driver lines: {sum(len(c[2]) for c in base)} in the disabled run, {sum(len(c[2]) for c in got)} enabled")
+    return verdict("check_find2", problems)
+
+
 def db_files(d):
     return sorted(os.path.relpath(os.path.join(r, f), d) for r, _, fs in os.walk(d) for f in fs)
 
@@ -138,7 +179,7 @@ def tuning_db(a):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("check", choices=("sequence", "optout", "parity", "tuning-db"))
+    ap.add_argument("check", choices=("sequence", "optout", "parity", "tuning-db", "driver-line"))
     ap.add_argument("--consumer", required=True)
     ap.add_argument("--backend-dir", default=os.environ.get("HIPDNN_BACKEND_LIBRARY_PATH"))
     ap.add_argument("--provider-dir", required=True)
@@ -147,6 +188,8 @@ def main():
     a = ap.parse_args()
     if a.check == "tuning-db":
         return tuning_db(a)
+    if a.check == "driver-line":
+        return driver_line(a)
     mode = "parity" if a.check == "parity" else "sequence"
     base = run([a.consumer, mode], {"MIOPEN_HIPDNN_FORWARDING": "disabled"})
     if base.returncode != 0:

@@ -121,7 +121,8 @@ fn miopen_search(config: &'static Config, a: &Search, cause: String) -> Outcome 
             // SAFETY: i < n solutions written by MIOpen.
             let s = unsafe { *a.out.add(i) } as usize;
             let serial = solutions::serial();
-            solutions::observe(s, ObservedSolution { graph: spec.clone(), plan_workspace: r.plan.workspace, serial });
+            let (problem, graph, plan_workspace) = (p.clone(), spec.clone(), r.plan.workspace);
+            solutions::observe(s, ObservedSolution { problem, graph, plan_workspace, serial });
         }
     }
     Outcome::DeclinedRan { status, cause }
@@ -157,7 +158,7 @@ fn search(
         if let Some(why) = find2::workspace_decline(&opts, r.plan.workspace) {
             return declined(why);
         }
-        log_driver_line(config, &p, CmdKind::Find);
+        log_driver_line(config, &p, CmdKind::FindSolutions);
         let ws = opts.workspace.map_or(0, |(ptr, _)| ptr) as *mut c_void;
         let start = Instant::now();
         common_graph::execute(&r.plan, r.hd, &[uid::X, uid::W, uid::Y], &ptrs, ws).map_err(failed)?;
@@ -271,6 +272,14 @@ fn miopen_need(s: sys::miopenSolution_t) -> Step<usize> {
     Ok(need)
 }
 
+/// MIOpen's solver id of one of its solutions (0 if MIOpen cannot say).
+fn miopen_solver_id(s: sys::miopenSolution_t) -> u64 {
+    let mut id = 0u64;
+    // SAFETY: a live MIOpen solution (the caller's); `id` is a local.
+    unsafe { sys::miopenGetSolutionSolverId_impl(s, &mut id) };
+    id
+}
+
 /// `miopenGetSolutionWorkspaceSize` of an observed MIOpen solution: enough
 /// for its MIOpen solver and for the hipDNN plan, so a run is never short on
 /// either path.
@@ -328,6 +337,9 @@ pub fn run_observed(
         }
         let r = run_plan(config, handle, o.serial, &o.graph)?;
         r.fits(&ws)?;
+        if config.env.log_driver_cmd {
+            log_driver_line(config, &o.problem, CmdKind::RunSolution(miopen_solver_id(s)));
+        }
         common_graph::execute(&r.plan, r.hd, &[uid::X, uid::W, uid::Y], &ptrs, ws.ptr).map_err(failed)?;
         Ok(success(note(config, || format!("MIOpen's solution run by hipDNN; {}", r.note()))))
     })())

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use miopen_forwarding_core::conv::GraphSpec;
+use miopen_forwarding_core::conv::{GraphSpec, Problem};
 use miopen_forwarding_core::find2::SolvedProblem;
 
 /// A solution whose run goes to hipDNN.
@@ -31,6 +31,7 @@ pub struct HipdnnSolution {
 
 /// What the wrapper knows of a MIOpen solution whose problem hipDNN runs.
 pub struct ObservedSolution {
+    pub problem: Problem,
     pub graph: GraphSpec,
     /// What the plan needed on the search's handle.
     pub plan_workspace: usize,
