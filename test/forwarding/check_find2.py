@@ -22,6 +22,12 @@
       byte, except that a hipDNN solution's run says `-S 0` (the solver id it
       reports) where MIOpen's names its solver; --corrupt drops one enabled
       line (must fail).
+  check_find2.py faults --consumer C [--corrupt]   failure attribution (RFC
+      §6.1) of a search the wrapper answers: backend absent -> the search
+      returns miopenStatusNotInitialized with the loader's diagnostic; the
+      plan's execute failing -> miopenStatusUnknownError with hipDNN's step in
+      the error line; never retried on MIOpen; with forwarding disabled the
+      same environment changes nothing. --corrupt expects success instead.
   check_find2.py parity --consumer C [--corrupt]  invalid calls: the same
       statuses disabled and enabled, the calls on the hipDNN solution
       answered by the wrapper (`rejected as MIOpen rejects it`); --corrupt
@@ -139,6 +145,40 @@ def driver_line(a):
     return verdict("check_find2", problems)
 
 
+NOT_INITIALIZED, UNKNOWN = 1, 7
+
+
+def first_search(p):
+    m = re.search(r"^searched miopenFindSolutions status=(\d+)$", p.stdout, re.M)
+    return int(m.group(1)) if m else None
+
+
+def faults(a):
+    problems = []
+    cases = {
+        "backend absent": ({"HIPDNN_BACKEND_LIBRARY_PATH": "/nonexistent-hipdnn"}, NOT_INITIALIZED,
+                           "/nonexistent-hipdnn/libhipdnn_backend.so"),
+        "execute fails": ({"MINI_HIPDNN_TEST_FAIL_EXECUTE": "1"}, UNKNOWN,
+                          "miopenFindSolutions -> error miopenStatusUnknownError: hipDNN execute failed"),
+    }
+    for name, (extra, status, needle) in cases.items():
+        want = 0 if a.corrupt else status
+        env = enabled_env(a, "reference")
+        env.pop("MIOPEN_HIPDNN_LOG_ROUTING")
+        env.update(extra)
+        p = run([a.consumer, "searched"], env)
+        got = first_search(p)
+        if got != want:
+            problems.append(f"{name}: the search returned status {got}, expected {want}")
+        if needle not in p.stderr:
+            problems.append(f"{name}: stderr does not say {needle!r}: {p.stderr[-300:]}")
+        off = run([a.consumer, "searched"], dict(extra, MIOPEN_HIPDNN_FORWARDING="disabled"))
+        if first_search(off) != 0 or "hipDNN" in off.stderr:
+            problems.append(f"{name}: with forwarding disabled the fault is visible: {off.stderr[-300:]}")
+        print(f"{name}: search status {got}")
+    return verdict("check_find2", problems)
+
+
 def db_files(d):
     return sorted(os.path.relpath(os.path.join(r, f), d) for r, _, fs in os.walk(d) for f in fs)
 
@@ -179,7 +219,7 @@ def tuning_db(a):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("check", choices=("sequence", "optout", "parity", "tuning-db", "driver-line"))
+    ap.add_argument("check", choices=("sequence", "optout", "parity", "tuning-db", "driver-line", "faults"))
     ap.add_argument("--consumer", required=True)
     ap.add_argument("--backend-dir", default=os.environ.get("HIPDNN_BACKEND_LIBRARY_PATH"))
     ap.add_argument("--provider-dir", required=True)
@@ -190,6 +230,8 @@ def main():
         return tuning_db(a)
     if a.check == "driver-line":
         return driver_line(a)
+    if a.check == "faults":
+        return faults(a)
     mode = "parity" if a.check == "parity" else "sequence"
     base = run([a.consumer, mode], {"MIOPEN_HIPDNN_FORWARDING": "disabled"})
     if base.returncode != 0:
