@@ -13,6 +13,9 @@
 //       miopenConvolutionBiasActivationForward on the same problem: both run
 //       the same hipDNN plan (reference engine), so the difference is what the
 //       fusion-plan path adds (the recorded plan's lookup and translation)
+//   forwarded find2 <calls> <threads>   the same convolution through the
+//       Find 2.0 problem API: one search on preallocated buffers (a hipDNN
+//       solution), then miopenRunSolution per call (MIGraphX's steady state)
 //   forwarded backend <calls> <threads>   the hipDNN backend alone doing what
 //       the wrapper asks of it per call (variant pack, execute) on a plan
 //       built once, with the same engine
@@ -87,6 +90,39 @@ double wrapper_thread(long calls)
         call();
     auto t1 = std::chrono::steady_clock::now();
     must(p.yv[0] == 42.0f || p.yv[0] == float(C), "an engine ran");
+    miopenDestroy(p.h);
+    return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
+}
+
+double find2_thread(long calls)
+{
+    SameConv p(N, C, H, K, 1);
+    miopenProblem_t problem;
+    must(miopenCreateConvProblem(&problem, p.c, miopenProblemDirectionForward) == miopenStatusSuccess, "problem");
+    miopenSetProblemTensorDescriptor(problem, miopenTensorConvolutionX, p.x);
+    miopenSetProblemTensorDescriptor(problem, miopenTensorConvolutionW, p.w);
+    miopenSetProblemTensorDescriptor(problem, miopenTensorConvolutionY, p.y);
+    miopenFindOptions_t o;
+    miopenCreateFindOptions(&o);
+    miopenSetFindOptionPreallocatedTensor(o, miopenTensorConvolutionX, p.xv.data());
+    miopenSetFindOptionPreallocatedTensor(o, miopenTensorConvolutionW, p.wv.data());
+    miopenSetFindOptionPreallocatedTensor(o, miopenTensorConvolutionY, p.yv.data());
+    miopenSolution_t s = nullptr;
+    size_t found       = 0;
+    must(miopenFindSolutions(p.h, problem, o, &s, &found, 1) == miopenStatusSuccess && found == 1, "search");
+    const miopenTensorArgument_t args[3] = {{miopenTensorConvolutionX, nullptr, p.xv.data()},
+                                            {miopenTensorConvolutionW, nullptr, p.wv.data()},
+                                            {miopenTensorConvolutionY, nullptr, p.yv.data()}};
+    auto call = [&] { return miopenRunSolution(p.h, s, 3, args, nullptr, 0); };
+    must(call() == miopenStatusSuccess, "first miopenRunSolution");
+    auto t0 = std::chrono::steady_clock::now();
+    for(long i = 0; i < calls; ++i)
+        call();
+    auto t1 = std::chrono::steady_clock::now();
+    must(p.yv[0] == 42.0f || p.yv[0] == float(C), "an engine ran");
+    miopenDestroySolution(s);
+    miopenDestroyFindOptions(o);
+    miopenDestroyProblem(problem);
     miopenDestroy(p.h);
     return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
 }
@@ -245,18 +281,23 @@ int main(int argc, char** argv)
         return cold_start();
     if(argc == 4 && std::strcmp(argv[1], "fused") == 0)
         return fused(std::atol(argv[2]), std::strcmp(argv[3], "plan") == 0);
-    if(argc != 4 || (std::strcmp(argv[1], "wrapper") != 0 && std::strcmp(argv[1], "backend") != 0))
+    if(argc != 4 || (std::strcmp(argv[1], "wrapper") != 0 && std::strcmp(argv[1], "backend") != 0 &&
+                     std::strcmp(argv[1], "find2") != 0))
     {
-        std::fprintf(stderr, "usage: forwarded wrapper|backend <calls> <threads> | fused <calls> plan|onecall\n");
+        std::fprintf(stderr,
+                     "usage: forwarded wrapper|find2|backend <calls> <threads> | fused <calls> plan|onecall\n");
         return 2;
     }
     const bool wrapper = std::strcmp(argv[1], "wrapper") == 0;
+    const bool find2   = std::strcmp(argv[1], "find2") == 0;
     const long calls   = std::atol(argv[2]);
     const int threads  = std::atoi(argv[3]);
     std::vector<double> ns(size_t(threads), 0.0);
     std::vector<std::thread> ts;
     for(int t = 0; t < threads; ++t)
-        ts.emplace_back([&, t] { ns[size_t(t)] = wrapper ? wrapper_thread(calls) : backend_thread(calls); });
+        ts.emplace_back([&, t] {
+            ns[size_t(t)] = wrapper ? wrapper_thread(calls) : find2 ? find2_thread(calls) : backend_thread(calls);
+        });
     for(auto& t : ts)
         t.join();
     double worst = 0, sum = 0;

@@ -91,6 +91,10 @@ def steady_section(s, plots):
                   + (f"; {logging:.0f} of the added instructions are the test bed's logging checks "
                      "(miopen::IsLogging)." if logging else
                      "; none of the added instructions are MIOpen Private's getters or logging checks.")]
+        if "find2" in instr:
+            lines += ["", f"The same convolution through Find 2.0 (`miopenRunSolution` of a hipDNN solution, "
+                      f"MIGraphX's steady state): {instr['find2']:.0f} instructions per call, the wrapper adds "
+                      f"{instr['find2'] - instr['backend']:.0f}."]
     lines += ["", f"Runs per figure: {next(m for t, m in s.items() if t != 'instructions')['wrapper']['runs']}.", "",
               "![steady state](performance/steady.svg)", ""]
     return lines

@@ -58,8 +58,9 @@ EXECUTE = re.compile(r"^mini-hipdnn: execute on engine ([^,\s]+)")
 CASE = re.compile(r"^case (\d+) (\S+) (\S+) (\S+) (.*) status=(\S+) step=(\S+) maxerr=(\S+) result=(\w+)(?: why=(\S+))?$")
 SUMMARY = re.compile(r"^summary ok=(\d+) rejected=(\d+) mismatch=(\d+)$")
 # Per-run details that may differ between runs (the algorithm Find ranks
-# first, the workspace size reported) are not part of the problem text.
-VOLATILE = re.compile(r" (algo|solution|ws)=\S+")
+# first, the workspace size reported, how many solutions a Find 2.0 search
+# returned) are not part of the problem text.
+VOLATILE = re.compile(r" (algo|solution|ws|found)=\S+")
 
 ENGINES = {"reference": "MINI_REFERENCE_ENGINE", "provider": "MIOPEN_ENGINE"}
 COMPUTE = {
@@ -77,6 +78,8 @@ BEFORE_COMPUTE = {"create", "op", "compile", "args", "workspace"}
 
 
 def compute_entry(c):
+    if c["api"] == "find2":
+        return FIND2_COMPUTE
     if c["dir"] == "fusion":
         return FUSION_COMPUTE.get(c["api"])
     return COMPUTE.get((c["dir"], c["api"] == "immediate"))
@@ -95,6 +98,8 @@ def hipdnn_may_run(a, b, c):
     if c["status"] == b["status"] and c["step"] not in BEFORE_COMPUTE:
         return f"{b['status']} at the compute call instead of {b['step']}"
     return None
+# The compute call of a Find 2.0 case (--api find2), every direction.
+FIND2_COMPUTE = "miopenRunSolution"
 
 
 def reason_bucket(reason):
@@ -320,6 +325,8 @@ def main():
     ap.add_argument("--no-engine-trace", action="store_true",
                     help="do not require the test bed's per-execute engine trace (for a real hipDNN)")
     ap.add_argument("--corrupt-case", type=int, help="passed to the program (negative test)")
+    ap.add_argument("--api", choices=("legacy", "find2"), default="legacy",
+                    help="passed to the program: its legacy sequences, or every case through Find 2.0")
     ap.add_argument("--ld-library-path", help="prepended to LD_LIBRARY_PATH in every run (negative test: "
                     "a library without the wrapper)")
     ap.add_argument("--work-dir", help="user dbs and run logs (default: a temporary directory)")
@@ -367,6 +374,8 @@ def main():
         runs.append(Run(f"enabled-{e}", e, env))
 
     args = [a.binary, "--cases", str(a.cases), "--seed", str(a.seed)]
+    if a.api != "legacy":  # fusion_differential has one API and takes no --api
+        args += ["--api", a.api]
     if a.corrupt_case is not None:
         args += ["--corrupt-case", str(a.corrupt_case)]
     started = time.monotonic()
@@ -412,7 +421,8 @@ def main():
         problems += r.problems
 
     dis = collections.Counter(c["result"] for c in base.cases.values())
-    print(f"{program}: {a.cases} cases, seed {a.seed}, {len(runs)} runs in {elapsed:.1f} s "
+    through = f" through the {a.api} API" if a.api != "legacy" else ""
+    print(f"{program}{through}: {a.cases} cases, seed {a.seed}, {len(runs)} runs in {elapsed:.1f} s "
           f"(logs in {work})")
     print(f"== disabled (pass-through): ok {dis['ok']}, rejected {dis['rejected']}, mismatch {dis['mismatch']}")
     rej = collections.Counter(f"{c['status']} at {c['step']}" for c in base.cases.values()

@@ -1,7 +1,8 @@
 // Differential test of the convolution family through the public MIOpen API.
 //
 // Generates --cases random small convolution problems from --seed (three
-// directions; legacy Find, immediate and legacy-without-Find call sequences;
+// directions; legacy Find, immediate and legacy-without-Find call sequences,
+// or with --api find2 the Find 2.0 problem API's, MIGraphX's;
 // fp32/fp16/bf16; NCHW, NHWC and padded layouts; 2-D and 3-D; groups and
 // depthwise; dilation, padding, stride; alpha/beta; a few mixed-type,
 // invalid and DETERMINISTIC/FP16_ALT_IMPL-attribute problems), runs each through whatever libMIOpen.so the process
@@ -250,11 +251,18 @@ enum class Api
 {
     Find,      // GetWorkSpaceSize -> Find -> compute(algo from Find, its workspace)
     Immediate, // GetSolutionCount -> GetSolution -> GetSolutionWorkspaceSize -> Compile -> Immediate
-    Direct     // GetWorkSpaceSize -> compute(Direct algorithm)
+    Direct,    // GetWorkSpaceSize -> compute(Direct algorithm)
+    // GetWorkSpaceSize -> CreateConvProblem -> SetProblemTensorDescriptor x3
+    // -> find options -> FindSolutions -> GetSolutionWorkspaceSize ->
+    // [GetSolutionSize -> SaveSolution -> LoadSolution] -> RunSolution
+    Find2
 };
 const char* api_name(Api a)
 {
-    return a == Api::Find ? "legacy-find" : a == Api::Immediate ? "immediate" : "legacy-nofind";
+    return a == Api::Find        ? "legacy-find"
+           : a == Api::Immediate ? "immediate"
+           : a == Api::Direct    ? "legacy-nofind"
+                                 : "find2";
 }
 
 enum class Layout
@@ -292,6 +300,11 @@ struct Problem
     // x, w or y (0, 1, 2) starts one element past a 16-byte boundary (an
     // fp16/bf16 view at an odd element offset, fp32 + 4 bytes); -1: none.
     int misaligned = -1;
+    // Find 2.0 (--api find2) only: preallocated x/w/y and workspace for the
+    // search (as MIGraphX gives them), its tuning option, a workspace limit,
+    // and whether the solution is saved and loaded before it runs.
+    bool find2_tensors = true, find2_workspace = true, find2_tuning = false, find2_reload = false;
+    bool find2_limit0 = false;
 };
 
 // Logical tensor of a problem: dims in N, C, [D,] H, W order.
@@ -529,6 +542,21 @@ Problem generate(Rng& rng)
     return p;
 }
 
+// The Find 2.0 form of a generated problem (--api find2): no alpha/beta in
+// that API; its own options drawn after everything else, so the problem
+// itself is the one the legacy run of the same seed and case draws.
+void make_find2(Problem& p, Rng& rng)
+{
+    p.api             = Api::Find2;
+    p.alpha           = 1.0f;
+    p.beta            = 0.0f;
+    p.find2_tensors   = !rng.chance(0.08);
+    p.find2_workspace = !rng.chance(0.1);
+    p.find2_limit0    = !p.find2_workspace && rng.chance(0.5);
+    p.find2_tuning    = rng.chance(0.05);
+    p.find2_reload    = rng.chance(0.5);
+}
+
 // Bytes tensor `which` (0 x, 1 w, 2 y) starts past a 16-byte boundary.
 size_t misalignment(const Problem& p, int which)
 {
@@ -565,7 +593,11 @@ std::string dims_text(const Problem& p)
            (p.bad_ydims ? " invalid=ydims" : "") +
            (p.misaligned >= 0 ? std::string(" misaligned=") + "xwy"[p.misaligned] + "+" +
                                     std::to_string(misalignment(p, p.misaligned))
-                              : std::string());
+                              : std::string()) +
+           (p.api != Api::Find2 ? std::string()
+                                : std::string(" find2=") + (p.find2_tensors ? "tensors" : "no-tensors") +
+                                      (p.find2_workspace ? ",workspace" : p.find2_limit0 ? ",limit0" : ",no-workspace") +
+                                      (p.find2_tuning ? ",tuning" : "") + (p.find2_reload ? ",reload" : ""));
 }
 
 // ---------------------------------------------------------------------------
@@ -752,6 +784,92 @@ struct Outcome
     }
 };
 
+miopenProblemDirection_t problem_direction(Dir d)
+{
+    return d == Dir::Fwd   ? miopenProblemDirectionForward
+           : d == Dir::Bwd ? miopenProblemDirectionBackward
+                           : miopenProblemDirectionBackwardWeights;
+}
+
+// The Find 2.0 sequence of a case, MIGraphX's (src/targets/gpu/include/
+// migraphx/gpu/convolution.hpp): the legacy workspace size for the search's
+// preallocated workspace, the search on the case's buffers, then the run of
+// the first solution (saved and loaded first when the case says so).
+void run_find2(const Call& call, const Problem& p, Rng& rng, Outcome& o, std::string& why, unsigned char* out,
+               const std::vector<unsigned char>& out_before)
+{
+    size_t wsz = 0;
+    o.note(call.workspace_size(&wsz), "GetWorkSpaceSize");
+    miopenProblem_t prob = nullptr;
+    o.note(miopenCreateConvProblem(&prob, call.cd, problem_direction(p.dir)), "CreateConvProblem");
+    o.note(miopenSetProblemTensorDescriptor(prob, miopenTensorConvolutionX, call.xd), "SetProblemTensorDescriptor");
+    o.note(miopenSetProblemTensorDescriptor(prob, miopenTensorConvolutionW, call.wd), "SetProblemTensorDescriptor");
+    o.note(miopenSetProblemTensorDescriptor(prob, miopenTensorConvolutionY, call.yd), "SetProblemTensorDescriptor");
+    miopenFindOptions_t opts = nullptr;
+    o.note(miopenCreateFindOptions(&opts), "CreateFindOptions");
+    Guarded fws(p.find2_workspace ? wsz : 0);
+    if(p.find2_tuning)
+        o.note(miopenSetFindOptionTuning(opts, 1), "SetFindOptionTuning");
+    if(p.find2_tensors)
+    {
+        o.note(miopenSetFindOptionPreallocatedTensor(opts, miopenTensorConvolutionX, call.x), "SetFindOptionPreallocatedTensor");
+        o.note(miopenSetFindOptionPreallocatedTensor(opts, miopenTensorConvolutionW, call.w), "SetFindOptionPreallocatedTensor");
+        o.note(miopenSetFindOptionPreallocatedTensor(opts, miopenTensorConvolutionY, call.y), "SetFindOptionPreallocatedTensor");
+    }
+    if(p.find2_workspace)
+        o.note(miopenSetFindOptionPreallocatedWorkspace(opts, fws.data(), fws.size()),
+               "SetFindOptionPreallocatedWorkspace");
+    if(p.find2_limit0)
+        o.note(miopenSetFindOptionWorkspaceLimit(opts, 0), "SetFindOptionWorkspaceLimit");
+    miopenSolution_t sols[3] = {nullptr, nullptr, nullptr};
+    size_t found             = 0;
+    if(o.status == miopenStatusSuccess)
+        o.note(miopenFindSolutions(call.h, prob, opts, sols, &found, 3), "FindSolutions");
+    if(!fws.canaries_intact())
+        why += " find-workspace-overrun";
+    if(o.status == miopenStatusSuccess && found < 1)
+        o.note(miopenStatusInternalError, "FindSolutions(found 0)");
+    // The search runs on the caller's buffers: put the output's prior
+    // contents back (a Find that failed may have written them too).
+    std::memcpy(out, out_before.data(), out_before.size());
+    miopenSolution_t s = found > 0 ? sols[0] : nullptr;
+    size_t sws         = 0;
+    if(o.status == miopenStatusSuccess)
+        o.note(miopenGetSolutionWorkspaceSize(s, &sws), "GetSolutionWorkspaceSize");
+    if(o.status == miopenStatusSuccess && p.find2_reload)
+    {
+        size_t size = 0;
+        o.note(miopenGetSolutionSize(s, &size), "GetSolutionSize");
+        std::vector<char> blob(o.status == miopenStatusSuccess ? size : 0);
+        if(o.status == miopenStatusSuccess)
+            o.note(miopenSaveSolution(s, blob.data()), "SaveSolution");
+        miopenSolution_t loaded = nullptr;
+        if(o.status == miopenStatusSuccess)
+            o.note(miopenLoadSolution(&loaded, blob.data(), blob.size()), "LoadSolution");
+        if(o.status == miopenStatusSuccess)
+        {
+            miopenDestroySolution(sols[0]);
+            sols[0] = s = loaded;
+        }
+    }
+    Guarded ws(sws);
+    // The arguments in a random order, as the API allows.
+    miopenTensorArgument_t args[3] = {{miopenTensorConvolutionX, nullptr, call.x},
+                                      {miopenTensorConvolutionW, nullptr, call.w},
+                                      {miopenTensorConvolutionY, nullptr, call.y}};
+    std::swap(args[0], args[rng.range(0, 2)]);
+    // After an earlier failure the run is still made (MIOpen rejects the null
+    // solution) so its routing is traced; the first failure stays the case's.
+    o.note(miopenRunSolution(call.h, s, 3, args, ws.data(), ws.size()), "RunSolution");
+    o.detail = "found=" + std::to_string(found) + " ws=" + std::to_string(ws.size());
+    if(!ws.canaries_intact())
+        why += " workspace-overrun";
+    for(size_t i = 0; i < found; ++i)
+        miopenDestroySolution(sols[i]);
+    miopenDestroyFindOptions(opts);
+    miopenDestroyProblem(prob);
+}
+
 struct Counters
 {
     int ok = 0, rejected = 0, mismatch = 0;
@@ -819,7 +937,9 @@ bool run_case(miopenHandle_t handle, int index, const Problem& p, Rng& rng, bool
     const float* alpha = &p.alpha;
     const float* beta  = &p.beta;
 
-    if(p.api == Api::Immediate)
+    if(p.api == Api::Find2)
+        run_find2(call, p, rng, o, why, out.mem.data(), out_before);
+    else if(p.api == Api::Immediate)
     {
         size_t count = 0, got = 0;
         std::uint64_t id = direct_solution_id(p.dir);
@@ -954,7 +1074,8 @@ bool run_case(miopenHandle_t handle, int index, const Problem& p, Rng& rng, bool
 int usage(const char* argv0)
 {
     std::fprintf(stderr,
-                 "usage: %s [--cases N] [--seed S] [--only I] [--corrupt-case K] [--find-mode M]\n"
+                 "usage: %s [--cases N] [--seed S] [--only I] [--corrupt-case K] [--find-mode M] [--api legacy|find2]\n"
+                 "  --api find2       every case through the Find 2.0 problem API (default legacy: its three sequences)\n"
                  "  --find-mode M     set each descriptor's Find mode (miopenHiddenSetConvolutionFindMode)\n"
                  "  --corrupt-case K  perturb one output value of the first successful case >= K\n"
                  "                    after the library computed it (negative test of the checker)\n",
@@ -968,12 +1089,21 @@ int main(int argc, char** argv)
 {
     long cases = 1000, only = -1, corrupt_case = -1;
     int find_mode = 0;
+    bool find2    = false;
     unsigned long long seed = 1;
     for(int i = 1; i < argc; ++i)
     {
         const std::string a = argv[i];
         if(i + 1 >= argc)
             return usage(argv[0]);
+        if(a == "--api")
+        {
+            const std::string api = argv[++i];
+            if(api != "find2" && api != "legacy")
+                return usage(argv[0]);
+            find2 = api == "find2";
+            continue;
+        }
         char* end       = nullptr;
         const char* val = argv[++i];
         const unsigned long long v = std::strtoull(val, &end, 10);
@@ -1009,6 +1139,8 @@ int main(int argc, char** argv)
         Rng rng{mix64(mix64(seed) ^ (static_cast<std::uint64_t>(i) + 0x632BE59BD9B4E019ull))};
         Problem p   = generate(rng);
         p.find_mode = find_mode;
+        if(find2)
+            make_find2(p, rng);
         std::fprintf(stderr, "conv_differential: case %ld\n", i);
         std::fflush(stderr);
         run_case(handle, static_cast<int>(i), p, rng, corrupt_case >= 0 && i >= corrupt_case, &corrupted, counters);

@@ -134,6 +134,17 @@ def fail(msg: str):
     sys.exit(f"FAIL: {msg}")
 
 
+def verdict(checker: str, problems: list[str], shown: int = 40) -> int:
+    """Prints a checker's problems (`FAIL: ...`, the first `shown`) and its
+    verdict line; the exit status: 1 when there are problems."""
+    for x in problems[:shown]:
+        print(f"FAIL: {x}")
+    if len(problems) > shown:
+        print(f"... and {len(problems) - shown} more")
+    print(f"{checker}: {'FAILED' if problems else 'PASSED'}")
+    return 1 if problems else 0
+
+
 # --- the code's facts ------------------------------------------------------------
 @functools.cache
 def facts() -> dict:

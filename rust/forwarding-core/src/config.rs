@@ -114,10 +114,15 @@ fn families_named(name: &str) -> Option<FamilySet> {
     Group::from_name(name).map(FamilySet::named_by).or_else(|| Family::from_name(name).map(FamilySet::from))
 }
 
-/// "`conv_fwd`, ..., `convolution` (all convolution families) and `*` (every family)".
+/// "`conv_fwd`, ..., `convolution` (conv_fwd, ..., conv_find2) and `*` (every family)":
+/// each group with the families its name switches off.
 fn accepted_family_names() -> String {
     let mut names: Vec<String> = Family::all().map(|f| format!("`{}`", f.name())).collect();
-    names.extend(Group::ALL.map(|g| format!("`{}` (all {} families)", g.name(), g.name())));
+    names.extend(Group::ALL.map(|g| {
+        let named = FamilySet::named_by(g);
+        let families: Vec<&str> = Family::all().filter(|f| named.contains(*f)).map(Family::name).collect();
+        format!("`{}` ({})", g.name(), families.join(", "))
+    }));
     format!("{} and `{ALL_FAMILIES}` (every family)", names.join(", "))
 }
 
@@ -432,8 +437,9 @@ mod tests {
             w[0],
             "MIOpen(hipDNN wrapper): warning: MIOPEN_DISABLE_HIPDNN_FOR: unknown op family name(s) \
              \"conv_fwdd\", \"Conv_Bwd_Data\", \"all\" ignored; accepted names are `conv_fwd`, \
-             `conv_bwd_data`, `conv_bwd_weights`, `conv_bias_activ`, `fusion_plan`, `convolution` (all \
-             convolution families), `fusion` (all fusion families) and `*` (every family)"
+             `conv_bwd_data`, `conv_bwd_weights`, `conv_bias_activ`, `fusion_plan`, `conv_find2`, \
+             `convolution` (conv_fwd, conv_bwd_data, conv_bwd_weights, conv_bias_activ, fusion_plan, \
+             conv_find2), `fusion` (fusion_plan), `find2` (conv_find2) and `*` (every family)"
         );
         // Warned about even while disabled: the user set it for a reason.
         let off = Config::resolve(RawEnv { disable_for: Some("bogus"), ..RawEnv::default() });

@@ -165,9 +165,10 @@ impl EnvPolicy {
     }
 
     /// The routing-trace reason of a declined call of the group, if any. A
-    /// variable about an op applies to every API of it: the convolution's
-    /// to the fusion plans too (MIOpen's fused solvers and their Find honour
-    /// them), through the group's umbrella.
+    /// variable about an op applies to every API of it, through the group's
+    /// umbrella: the convolution's to the fusion plans (MIOpen's fused
+    /// solvers and their Find honour them) and to Find 2.0's convolutions
+    /// (`MIOPEN_FIND_MODE` among them).
     pub fn decline_reason(&self, group: Group) -> Option<&str> {
         let applies = |g: Group| g == group || g == group.umbrella();
         self.declines.iter().find(|(scope, _)| scope.is_none_or(applies)).map(|(_, t)| t.as_str())

@@ -18,16 +18,20 @@ pub enum Group {
     /// `rust/wrapper/src/forward/fusion`: MIOpen's fusion-plan API, whose
     /// forwarded plans are convolutions (conv -> [bias] -> activation).
     Fusion,
+    /// `rust/wrapper/src/forward/find2`: MIOpen's Find 2.0 problem API for
+    /// convolution problems (its umbrella is `convolution`).
+    Find2,
 }
 
 impl Group {
-    pub const ALL: [Group; 2] = [Group::Convolution, Group::Fusion];
+    pub const ALL: [Group; 3] = [Group::Convolution, Group::Fusion, Group::Find2];
 
     /// The `MIOPEN_DISABLE_HIPDNN_FOR` name of every family of the group.
     pub const fn name(self) -> &'static str {
         match self {
             Group::Convolution => "convolution",
             Group::Fusion => "fusion",
+            Group::Find2 => "find2",
         }
     }
 
@@ -36,6 +40,7 @@ impl Group {
         match self {
             Group::Convolution => "conv",
             Group::Fusion => "fusion",
+            Group::Find2 => "find2",
         }
     }
 
@@ -49,15 +54,15 @@ impl Group {
     /// through (a group of another API of the same op answers its op's group).
     pub const fn umbrella(self) -> Group {
         match self {
-            Group::Convolution | Group::Fusion => Group::Convolution,
+            Group::Convolution | Group::Fusion | Group::Find2 => Group::Convolution,
         }
     }
 
     /// The groups a build forwards unless told otherwise: the convolution,
-    /// this RFC's forwarding set (§4.4, Phase 2 task 1), through both APIs
-    /// frameworks call it with (fusion plans are PyTorch's and XLA's
-    /// conv + bias + ReLU).
-    pub const DEFAULT_BUILD_SET: &'static [Group] = &[Group::Convolution, Group::Fusion];
+    /// this RFC's forwarding set (§4.4, Phase 2 task 1), through every API
+    /// frameworks call it with: the legacy API, fusion plans (PyTorch's and
+    /// XLA's conv + bias + ReLU) and Find 2.0 (MIGraphX's only convolution API).
+    pub const DEFAULT_BUILD_SET: &'static [Group] = &[Group::Convolution, Group::Fusion, Group::Find2];
 
     /// A build's forwarding set as the build spells it (`MIOPEN_HIPDNN_FORWARD_GROUPS`,
     /// `miopen-wrap generate --forward-groups`): group names separated by `,` or
@@ -92,6 +97,7 @@ pub enum Family {
     ConvBackwardWeights,
     ConvBiasActivation,
     FusionPlan,
+    ConvFind2,
 }
 
 /// One family: its documented name and its group.
@@ -114,6 +120,7 @@ pub const FAMILIES: &[FamilyRow] = &[
     row(Family::ConvBackwardWeights, "conv_bwd_weights", Group::Convolution),
     row(Family::ConvBiasActivation, "conv_bias_activ", Group::Convolution),
     row(Family::FusionPlan, "fusion_plan", Group::Fusion),
+    row(Family::ConvFind2, "conv_find2", Group::Find2),
 ];
 
 // A family is one bit of a `FamilySet`, indexed by its value: the rows must
@@ -282,8 +289,9 @@ mod tests {
         assert_eq!(Group::parse_build_set("none"), Ok(vec![]));
         assert_eq!(Group::parse_build_set(""), Ok(vec![]));
         let e = Group::parse_build_set("convolution;pooling").unwrap_err();
-        assert!(e.contains("`pooling`") && e.contains("accepted: convolution, fusion"), "{e}");
-        assert_eq!(Group::DEFAULT_BUILD_SET, &[Group::Convolution, Group::Fusion]);
+        assert!(e.contains("`pooling`") && e.contains("accepted: convolution, fusion, find2"), "{e}");
+        assert_eq!(Group::DEFAULT_BUILD_SET, &[Group::Convolution, Group::Fusion, Group::Find2]);
+        assert_eq!(Group::parse_build_set("find2;convolution"), Ok(vec![Group::Find2, Group::Convolution]));
     }
 
     #[test]
@@ -294,8 +302,11 @@ mod tests {
             assert!(!want.is_empty(), "{} has no family", g.name());
         }
         assert_eq!(FamilySet::group(Group::Fusion), FamilySet::from(Family::FusionPlan));
-        // `convolution` switches off the fusion plans too (its umbrella).
+        assert_eq!(FamilySet::group(Group::Find2), FamilySet::from(Family::ConvFind2));
+        // `convolution` switches off every convolution path, the fusion plans
+        // and Find 2.0's included (their umbrella).
         assert_eq!(FamilySet::named_by(Group::Convolution), FamilySet::all());
+        assert_eq!(FamilySet::named_by(Group::Find2), FamilySet::from(Family::ConvFind2));
     }
 
     #[test]

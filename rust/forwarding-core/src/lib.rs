@@ -23,6 +23,7 @@ pub mod config;
 pub mod conv;
 pub mod environment;
 pub mod family;
+pub mod find2;
 pub mod fusion;
 pub mod graph_key;
 pub mod mirrors;

@@ -47,7 +47,8 @@ const fn row(entry_point: &'static str, family: Family) -> Forwarded {
 }
 
 use Family::{
-    ConvBackwardData as BD, ConvBackwardWeights as BW, ConvBiasActivation as CBA, ConvForward as F, FusionPlan as FP,
+    ConvBackwardData as BD, ConvBackwardWeights as BW, ConvBiasActivation as CBA, ConvFind2 as FIND2, ConvForward as F,
+    FusionPlan as FP,
 };
 
 /// The forwarding set (RFC §4.4), with each entry's family.
@@ -81,6 +82,29 @@ pub const FORWARDING_TABLE: &[Forwarded] = &[
     row("miopenFusionPlanGetWorkSpaceSize", FP),
     row("miopenExecuteFusionPlan", FP),
     row("miopenExecuteFusionPlan_v2", FP),
+    // Find 2.0 (`crate::forward::find2`): the problem and find-option calls
+    // run on MIOpen Private and are recorded (the objects are opaque and
+    // have no getters); the search, the run and every call on a solution
+    // object answer for the wrapper's own hipDNN solutions.
+    row("miopenCreateConvProblem", FIND2),
+    row("miopenDestroyProblem", FIND2),
+    row("miopenSetProblemTensorDescriptor", FIND2),
+    row("miopenCreateFindOptions", FIND2),
+    row("miopenDestroyFindOptions", FIND2),
+    row("miopenSetFindOptionTuning", FIND2),
+    row("miopenSetFindOptionResultsOrder", FIND2),
+    row("miopenSetFindOptionWorkspaceLimit", FIND2),
+    row("miopenSetFindOptionPreallocatedWorkspace", FIND2),
+    row("miopenSetFindOptionPreallocatedTensor", FIND2),
+    row("miopenFindSolutions", FIND2),
+    row("miopenRunSolution", FIND2),
+    row("miopenDestroySolution", FIND2),
+    row("miopenLoadSolution", FIND2),
+    row("miopenSaveSolution", FIND2),
+    row("miopenGetSolutionSize", FIND2),
+    row("miopenGetSolutionWorkspaceSize", FIND2),
+    row("miopenGetSolutionTime", FIND2),
+    row("miopenGetSolutionSolverId", FIND2),
 ];
 
 /// Entry points observed (never forwarded) while forwarding is enabled.

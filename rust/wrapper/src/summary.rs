@@ -20,18 +20,21 @@ pub enum Kind {
     Forwarded,
     Declined,
     Failed,
+    /// Run on MIOpen Private by a handler that recorded its result.
+    Observed,
 }
 
-const KINDS: [(Kind, &str); 6] = [
+const KINDS: [(Kind, &str); 7] = [
     (Kind::ForwardingDisabled, "MIOpen Private (forwarding disabled)"),
     (Kind::NotInForwardingSet, "MIOpen Private (not in the forwarding set)"),
     (Kind::OptedOut, "MIOpen Private (opted out)"),
     (Kind::Forwarded, "hipDNN"),
     (Kind::Declined, "MIOpen Private (declined)"),
     (Kind::Failed, "error (hipDNN failed or unavailable)"),
+    (Kind::Observed, "MIOpen Private (observed)"),
 ];
 
-static COUNTS: OnceLock<Vec<[AtomicU64; 6]>> = OnceLock::new();
+static COUNTS: OnceLock<Vec<[AtomicU64; KINDS.len()]>> = OnceLock::new();
 static PRINTED: AtomicBool = AtomicBool::new(false);
 /// The lines after the table (the plan caches' counters), from whoever
 /// keeps them: the summary itself knows nothing of forwarding.

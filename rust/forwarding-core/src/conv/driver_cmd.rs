@@ -19,13 +19,17 @@ pub enum CmdKind {
     Immediate,
     /// `miopenFindConvolution*Algorithm`.
     Find,
+    /// `miopenFindSolutions` of a convolution problem (MIOpen adds `-S 0`).
+    FindSolutions,
+    /// `miopenRunSolution` of a solution of this MIOpen solver id (`-S <id>`).
+    RunSolution(u64),
 }
 
 impl CmdKind {
     fn logger(self) -> &'static str {
         match self {
-            CmdKind::Run | CmdKind::Immediate => "LogCmdConvolution",
-            CmdKind::Find => "LogCmdFindConvolution",
+            CmdKind::Run | CmdKind::Immediate | CmdKind::RunSolution(_) => "LogCmdConvolution",
+            CmdKind::Find | CmdKind::FindSolutions => "LogCmdFindConvolution",
         }
     }
 }
@@ -50,8 +54,10 @@ pub fn arguments(p: &Problem, kind: CmdKind) -> String {
     }
     let mode = if transposed { "trans" } else { "conv" };
     s += &format!(" -m {mode} -g {} -F {} -t 1", p.conv.groups, direction_flag(p.direction));
-    if kind == CmdKind::Immediate {
-        s += " -S 0";
+    match kind {
+        CmdKind::Immediate | CmdKind::FindSolutions => s += " -S 0",
+        CmdKind::RunSolution(id) => s += &format!(" -S {id}"),
+        CmdKind::Run | CmdKind::Find => {}
     }
     s
 }
@@ -196,6 +202,11 @@ mod tests {
         assert!(line(&wrw, CmdKind::Find)
             .starts_with("MIOpen(HIP): Command [LogCmdFindConvolution] ./bin/MIOpenDriver convbfp16 "));
         assert!(arguments(&wrw, CmdKind::Find).ends_with(" -F 4 -t 1"));
+        // Find 2.0's search logs the Find line with MIOpen's solver id 0.
+        assert!(line(&wrw, CmdKind::FindSolutions).contains("[LogCmdFindConvolution]"));
+        assert!(arguments(&wrw, CmdKind::FindSolutions).ends_with(" -F 4 -t 1 -S 0"));
+        assert!(line(&wrw, CmdKind::RunSolution(91)).contains("[LogCmdConvolution]"));
+        assert!(arguments(&wrw, CmdKind::RunSolution(91)).ends_with(" -F 4 -t 1 -S 91"));
     }
 
     #[test]

@@ -135,9 +135,9 @@ fn a_group_outside_the_build_set_is_built_as_pass_through() {
     // The hooks stay: they observe the call whatever the set.
     assert!(s.contains("crate::forward::hooks::miopenDestroy(crate::runtime::config(), handle);"), "{s}");
 
-    // The default set is convolution and fusion, and the manifest says so.
+    // The default set is convolution through all three APIs, and the manifest says so.
     let (d, m) = run_with_groups(TABLE_HEADER, &[], None);
-    assert_eq!(m.forward_groups, ["convolution", "fusion"]);
+    assert_eq!(m.forward_groups, ["convolution", "fusion", "find2"]);
     let rows = std::fs::read_to_string(d.path().join("out/entry_points.rs")).unwrap();
     assert!(rows.contains("forward: Some(miopen_forwarding_core::Family::ConvForward)"), "{rows}");
 }

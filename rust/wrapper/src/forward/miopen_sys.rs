@@ -655,6 +655,223 @@ unsafe extern "C" {
         y: *mut ::std::os::raw::c_void,
     ) -> miopenStatus_t;
 }
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct miopenProblem {
+    pub _address: u8,
+}
+pub type miopenProblem_t = *mut miopenProblem;
+pub const miopenProblemDirectionForward: miopenProblemDirection_t = 0;
+pub const miopenProblemDirectionBackward: miopenProblemDirection_t = 1;
+pub const miopenProblemDirectionBackwardWeights: miopenProblemDirection_t = 2;
+pub const miopenProblemDirectionInference: miopenProblemDirection_t = 4;
+pub type miopenProblemDirection_t = ::std::os::raw::c_uint;
+pub const miopenTensorArgumentIdInvalid: miopenTensorArgumentId_t = 0;
+pub const miopenTensorConvolutionX: miopenTensorArgumentId_t = 1;
+pub const miopenTensorConvolutionW: miopenTensorArgumentId_t = 2;
+pub const miopenTensorConvolutionY: miopenTensorArgumentId_t = 3;
+pub const miopenTensorMhaK: miopenTensorArgumentId_t = 4;
+pub const miopenTensorMhaQ: miopenTensorArgumentId_t = 5;
+pub const miopenTensorMhaV: miopenTensorArgumentId_t = 6;
+pub const miopenTensorMhaDescaleK: miopenTensorArgumentId_t = 7;
+pub const miopenTensorMhaDescaleQ: miopenTensorArgumentId_t = 8;
+pub const miopenTensorMhaDescaleV: miopenTensorArgumentId_t = 9;
+pub const miopenTensorMhaDescaleS: miopenTensorArgumentId_t = 10;
+pub const miopenTensorMhaScaleS: miopenTensorArgumentId_t = 11;
+pub const miopenTensorMhaScaleO: miopenTensorArgumentId_t = 12;
+pub const miopenTensorMhaDropoutProbability: miopenTensorArgumentId_t = 13;
+pub const miopenTensorMhaDropoutSeed: miopenTensorArgumentId_t = 14;
+pub const miopenTensorMhaDropoutOffset: miopenTensorArgumentId_t = 15;
+pub const miopenTensorMhaO: miopenTensorArgumentId_t = 16;
+pub const miopenTensorMhaAmaxO: miopenTensorArgumentId_t = 17;
+pub const miopenTensorMhaAmaxS: miopenTensorArgumentId_t = 18;
+pub const miopenTensorMhaM: miopenTensorArgumentId_t = 19;
+pub const miopenTensorMhaZInv: miopenTensorArgumentId_t = 20;
+pub const miopenTensorMhaDO: miopenTensorArgumentId_t = 21;
+pub const miopenTensorMhaDescaleO: miopenTensorArgumentId_t = 22;
+pub const miopenTensorMhaDescaleDO: miopenTensorArgumentId_t = 23;
+pub const miopenTensorMhaDescaleDS: miopenTensorArgumentId_t = 24;
+pub const miopenTensorMhaScaleDS: miopenTensorArgumentId_t = 25;
+pub const miopenTensorMhaScaleDQ: miopenTensorArgumentId_t = 26;
+pub const miopenTensorMhaScaleDK: miopenTensorArgumentId_t = 27;
+pub const miopenTensorMhaScaleDV: miopenTensorArgumentId_t = 28;
+pub const miopenTensorMhaDQ: miopenTensorArgumentId_t = 29;
+pub const miopenTensorMhaDK: miopenTensorArgumentId_t = 30;
+pub const miopenTensorMhaDV: miopenTensorArgumentId_t = 31;
+pub const miopenTensorMhaAmaxDQ: miopenTensorArgumentId_t = 32;
+pub const miopenTensorMhaAmaxDK: miopenTensorArgumentId_t = 33;
+pub const miopenTensorMhaAmaxDV: miopenTensorArgumentId_t = 34;
+pub const miopenTensorMhaAmaxDS: miopenTensorArgumentId_t = 35;
+pub const miopenTensorMhaBias: miopenTensorArgumentId_t = 36;
+pub const miopenTensorActivationX: miopenTensorArgumentId_t = 37;
+pub const miopenTensorActivationY: miopenTensorArgumentId_t = 38;
+pub const miopenTensorActivationDX: miopenTensorArgumentId_t = 39;
+pub const miopenTensorActivationDY: miopenTensorArgumentId_t = 40;
+pub const miopenTensorBiasX: miopenTensorArgumentId_t = 41;
+pub const miopenTensorBiasY: miopenTensorArgumentId_t = 42;
+pub const miopenTensorBias: miopenTensorArgumentId_t = 43;
+pub const miopenTensorSoftmaxX: miopenTensorArgumentId_t = 44;
+pub const miopenTensorSoftmaxY: miopenTensorArgumentId_t = 45;
+pub const miopenTensorSoftmaxDX: miopenTensorArgumentId_t = 46;
+pub const miopenTensorSoftmaxDY: miopenTensorArgumentId_t = 47;
+pub const miopenTensorBatchnormX: miopenTensorArgumentId_t = 48;
+pub const miopenTensorBatchnormY: miopenTensorArgumentId_t = 49;
+pub const miopenTensorBatchnormRunningMean: miopenTensorArgumentId_t = 50;
+pub const miopenTensorBatchnormRunningVariance: miopenTensorArgumentId_t = 51;
+pub const miopenTensorBatchnormSavedMean: miopenTensorArgumentId_t = 52;
+pub const miopenTensorBatchnormSavedVariance: miopenTensorArgumentId_t = 53;
+pub const miopenTensorBatchnormScale: miopenTensorArgumentId_t = 54;
+pub const miopenTensorBatchnormScaleDiff: miopenTensorArgumentId_t = 55;
+pub const miopenTensorBatchnormEstimatedMean: miopenTensorArgumentId_t = 56;
+pub const miopenTensorBatchnormEstimatedVariance: miopenTensorArgumentId_t = 57;
+pub const miopenTensorBatchnormBias: miopenTensorArgumentId_t = 58;
+pub const miopenTensorBatchnormBiasDiff: miopenTensorArgumentId_t = 59;
+pub const miopenTensorBatchnormDX: miopenTensorArgumentId_t = 60;
+pub const miopenTensorBatchnormDY: miopenTensorArgumentId_t = 61;
+pub const miopenTensorArgumentIsScalar: miopenTensorArgumentId_t = 2147483648;
+pub const miopenTensorMhaMask: miopenTensorArgumentId_t = 2147483649;
+pub const miopenScalarBatchnormExpAvgFactor: miopenTensorArgumentId_t = 2147483650;
+pub const miopenScalarBatchnormEpsilon: miopenTensorArgumentId_t = 2147483651;
+pub type miopenTensorArgumentId_t = ::std::os::raw::c_uint;
+pub const miopenFindResultsOrderByTime: miopenFindResultsOrder_t = 0;
+pub const miopenFindResultsOrderByWorkspaceSize: miopenFindResultsOrder_t = 1;
+pub type miopenFindResultsOrder_t = ::std::os::raw::c_uint;
+unsafe extern "C" {
+    pub fn miopenCreateConvProblem_impl(
+        problem: *mut miopenProblem_t,
+        operatorDesc: miopenConvolutionDescriptor_t,
+        direction: miopenProblemDirection_t,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenDestroyProblem_impl(problem: miopenProblem_t) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenSetProblemTensorDescriptor_impl(
+        problem: miopenProblem_t,
+        id: miopenTensorArgumentId_t,
+        descriptor: miopenTensorDescriptor_t,
+    ) -> miopenStatus_t;
+}
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct miopenFindOptions {
+    pub _address: u8,
+}
+pub type miopenFindOptions_t = *mut miopenFindOptions;
+unsafe extern "C" {
+    pub fn miopenCreateFindOptions_impl(
+        options: *mut miopenFindOptions_t,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenDestroyFindOptions_impl(options: miopenFindOptions_t) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenSetFindOptionTuning_impl(
+        options: miopenFindOptions_t,
+        value: ::std::os::raw::c_int,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenSetFindOptionResultsOrder_impl(
+        options: miopenFindOptions_t,
+        value: miopenFindResultsOrder_t,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenSetFindOptionWorkspaceLimit_impl(
+        options: miopenFindOptions_t,
+        value: usize,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenSetFindOptionPreallocatedWorkspace_impl(
+        options: miopenFindOptions_t,
+        buffer: *mut ::std::os::raw::c_void,
+        size: usize,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenSetFindOptionPreallocatedTensor_impl(
+        options: miopenFindOptions_t,
+        id: miopenTensorArgumentId_t,
+        buffer: *mut ::std::os::raw::c_void,
+    ) -> miopenStatus_t;
+}
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct miopenSolution {
+    pub _address: u8,
+}
+pub type miopenSolution_t = *mut miopenSolution;
+unsafe extern "C" {
+    pub fn miopenFindSolutions_impl(
+        handle: miopenHandle_t,
+        problem: miopenProblem_t,
+        options: miopenFindOptions_t,
+        solutions: *mut miopenSolution_t,
+        numSolutions: *mut usize,
+        maxSolutions: usize,
+    ) -> miopenStatus_t;
+}
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct miopenTensorArgument_t {
+    pub id: miopenTensorArgumentId_t,
+    pub descriptor: *mut miopenTensorDescriptor_t,
+    pub buffer: *mut ::std::os::raw::c_void,
+}
+unsafe extern "C" {
+    pub fn miopenRunSolution_impl(
+        handle: miopenHandle_t,
+        solution: miopenSolution_t,
+        nInputs: usize,
+        tensors: *const miopenTensorArgument_t,
+        workspace: *mut ::std::os::raw::c_void,
+        workspaceSize: usize,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenDestroySolution_impl(solution: miopenSolution_t) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenLoadSolution_impl(
+        solution: *mut miopenSolution_t,
+        data: *const ::std::os::raw::c_char,
+        size: usize,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenSaveSolution_impl(
+        solution: miopenSolution_t,
+        data: *mut ::std::os::raw::c_char,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenGetSolutionSize_impl(
+        solution: miopenSolution_t,
+        size: *mut usize,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenGetSolutionWorkspaceSize_impl(
+        solution: miopenSolution_t,
+        workspaceSize: *mut usize,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenGetSolutionTime_impl(
+        solution: miopenSolution_t,
+        time: *mut f32,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenGetSolutionSolverId_impl(
+        solution: miopenSolution_t,
+        solverId: *mut u64,
+    ) -> miopenStatus_t;
+}
 unsafe extern "C" {
     pub fn miopenHiddenGetConvolutionFindMode_impl(
         convDesc: miopenConvolutionDescriptor_t,

@@ -6,7 +6,7 @@
 //!   hipDNN handles and plan cache ([`common::state`]), the lazily loaded
 //!   backend;
 //! - one folder per family group, named in `miopen_forwarding_core::family`:
-//!   [`conv`] (its `entry` module has one function per forwarded entry
+//!   [`conv`], [`find2`] (each `entry` module has one function per forwarded entry
 //!   point, which the generated routed body calls);
 //! - [`hooks`]: entry points observed while forwarding is enabled;
 //! - [`last_error`]: `miopenGetLastForwardedError` and the error-string prefix.
@@ -16,6 +16,7 @@
 
 pub(crate) mod common;
 pub mod conv;
+pub mod find2;
 pub mod fusion;
 pub mod hooks;
 pub mod last_error;

@@ -24,6 +24,14 @@ pub enum Outcome {
     /// `hipdnn` is the failing hipDNN call's status, or
     /// [`last_error::NO_HIPDNN_STATUS`] when no hipDNN call failed.
     Failed { status: u32, hipdnn: i32, why: String },
+    /// The handler ran the call on MIOpen Private itself and recorded what
+    /// it needs of the result (an opaque object's contents: Find 2.0's
+    /// problems and options); `status` is Private's.
+    Observed { status: u32, note: &'static str },
+    /// Declined, and the handler ran the call on MIOpen Private itself to
+    /// record what it returned (Find 2.0's search: MIOpen's solutions whose
+    /// problem hipDNN can run); `status` is Private's.
+    DeclinedRan { status: u32, cause: String },
 }
 
 /// A trace note that needs formatting: formatted only when the routing
@@ -79,6 +87,22 @@ pub fn run(index: usize, config: &Config, handler: impl FnOnce() -> Outcome) -> 
             } else if config.errors {
                 // As MIOpen prints a failing call's error at its default level.
                 diagnostics::error(&format!("{} -> {target}: {why}", entry_points::name(index)));
+            }
+            Some(status)
+        }
+        Outcome::DeclinedRan { status, cause } => {
+            last_error::record_not_forwarded(index);
+            summary::count_declined(index, &cause);
+            if config.verbose {
+                crate::trace::call(index, Route::Private.target(), &routing::decline_text(&cause));
+            }
+            Some(status)
+        }
+        Outcome::Observed { status, note } => {
+            last_error::record_not_forwarded(index);
+            summary::count(index, Kind::Observed);
+            if config.verbose {
+                crate::trace::call(index, Route::Private.target(), &format!("observed: {note}"));
             }
             Some(status)
         }

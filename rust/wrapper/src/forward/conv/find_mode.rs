@@ -20,6 +20,11 @@ use crate::forward::miopen_sys as sys;
 /// search, or `None` (other modes, or a descriptor MIOpen cannot read: the
 /// Find handler treats that as before).
 pub fn declined_by_descriptor(cd: sys::miopenConvolutionDescriptor_t) -> Option<Outcome> {
+    environment::descriptor_find_mode_decline(mode(cd)?).map(|why| Outcome::Declined(why.to_owned()))
+}
+
+/// The descriptor's Find mode, or `None` for a descriptor MIOpen cannot read.
+pub fn mode(cd: sys::miopenConvolutionDescriptor_t) -> Option<i32> {
     if cd.is_null() {
         return None;
     }
@@ -28,5 +33,5 @@ pub fn declined_by_descriptor(cd: sys::miopenConvolutionDescriptor_t) -> Option<
     if unsafe { sys::miopenHiddenGetConvolutionFindMode_impl(cd, &mut mode) } != sys::miopenStatusSuccess {
         return None;
     }
-    environment::descriptor_find_mode_decline(mode).map(|why| Outcome::Declined(why.to_owned()))
+    Some(mode)
 }

@@ -15,7 +15,7 @@
 //! - `logging`: MIOpen's driver line for a forwarded call.
 
 pub mod entry;
-mod find_mode;
+pub(crate) mod find_mode;
 pub(crate) mod graph;
 mod handlers;
 mod logging;

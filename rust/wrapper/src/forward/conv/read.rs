@@ -43,6 +43,13 @@ pub fn blank_problem(d: Direction) -> Problem {
     Problem { direction: d, x: blank_tensor(), w: blank_tensor(), y: blank_tensor(), conv: blank_conv() }
 }
 
+/// The convolution descriptor's parameters (Find 2.0 problems copy them).
+pub fn conv(desc: sys::miopenConvolutionDescriptor_t) -> Result<ConvParams, String> {
+    let mut c = blank_conv();
+    conv_into(desc, &mut c)?;
+    Ok(c)
+}
+
 fn conv_into(desc: sys::miopenConvolutionDescriptor_t, out: &mut ConvParams) -> Result<(), String> {
     let what = "conv";
     let mut n = 0i32;

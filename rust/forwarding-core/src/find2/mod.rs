@@ -1,0 +1,112 @@
+//! MIOpen's Find 2.0 problem API for convolution problems, FFI-free: what
+//! the wrapper records of a problem and of find options (both are opaque
+//! MIOpen objects without getters), when a search is left to MIOpen, and
+//! the bytes a hipDNN solution is saved as ([`blob`]).
+//!
+//! A search the wrapper answers returns its own solution objects, which
+//! hold a [`SolvedProblem`]: the convolution problem in the legacy model
+//! (`crate::conv::Problem`), so its plan key is the one the legacy calls
+//! of the same problem use.
+
+pub mod blob;
+#[cfg(test)]
+mod tests;
+
+use crate::conv::Problem;
+
+/// MIOpen's tensor argument ids of a convolution problem
+/// (`miopenTensorArgumentId_t`; checked against the header by the wrapper's
+/// bindings, `rust/wrapper/src/forward/find2/records.rs`).
+pub mod argument {
+    pub const X: u32 = 1;
+    pub const W: u32 = 2;
+    pub const Y: u32 = 3;
+    /// Every convolution argument, in forward naming (x, w, y).
+    pub const ALL: [u32; 3] = [X, W, Y];
+}
+
+/// What a `miopenFindOptions_t` holds, as recorded from its setters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FindOptions {
+    pub tuning: bool,
+    pub workspace_limit: usize,
+    /// (buffer, size) of `miopenSetFindOptionPreallocatedWorkspace` (the last one set).
+    pub workspace: Option<(usize, usize)>,
+    /// (argument id, buffer) of `miopenSetFindOptionPreallocatedTensor`; the
+    /// first buffer given for an id stays, as in MIOpen.
+    pub tensors: Vec<(u32, usize)>,
+}
+
+impl Default for FindOptions {
+    /// `miopenCreateFindOptions`' defaults (and a null options argument's).
+    fn default() -> Self {
+        FindOptions { tuning: false, workspace_limit: usize::MAX, workspace: None, tensors: Vec::new() }
+    }
+}
+
+impl FindOptions {
+    pub fn preallocate_tensor(&mut self, id: u32, buffer: usize) {
+        if !self.tensors.iter().any(|&(i, _)| i == id) {
+            self.tensors.push((id, buffer));
+        }
+    }
+
+    pub fn tensor(&self, id: u32) -> Option<usize> {
+        self.tensors.iter().find(|&&(i, _)| i == id).map(|&(_, b)| b)
+    }
+}
+
+/// Why a search is left to MIOpen before anything about the problem is
+/// translated: the caller asked for MIOpen's exhaustive search (the
+/// options' tuning, or the Normal find mode the problem's convolution
+/// descriptor carried when the problem was created: the legacy Find's rule,
+/// `crate::environment::descriptor_find_mode_decline`), or gave no buffers
+/// to time the plan on (the wrapper allocates no device memory).
+pub fn search_decline(options: &FindOptions, find_mode: i32) -> Option<String> {
+    if options.tuning {
+        return Some("exhaustive search asked (miopenSetFindOptionTuning)".into());
+    }
+    if let Some(why) = crate::environment::descriptor_find_mode_decline(find_mode) {
+        return Some(why.into());
+    }
+    if argument::ALL.iter().any(|&id| options.tensor(id).is_none()) {
+        return Some(
+            "no preallocated x, w and y buffers to time the plan on (miopenSetFindOptionPreallocatedTensor; \
+             the wrapper allocates no device memory)"
+                .into(),
+        );
+    }
+    None
+}
+
+/// Why a plan needing `need` workspace bytes cannot be the search's
+/// answer: more than the options' limit, or than the preallocated
+/// workspace (MIOpen's search keeps to both; so does this one).
+pub fn workspace_decline(options: &FindOptions, need: usize) -> Option<String> {
+    if need == 0 {
+        return None;
+    }
+    match options.workspace {
+        Some((ptr, size)) if ptr == 0 || size < need => {
+            let have = if ptr == 0 { 0 } else { size };
+            Some(format!("preallocated workspace of {have} bytes < the {need} the hipDNN plan needs"))
+        }
+        Some(_) => None,
+        None if need > options.workspace_limit => {
+            Some(format!("workspace limit of {} bytes < the {need} the hipDNN plan needs", options.workspace_limit))
+        }
+        None => Some(format!(
+            "no preallocated workspace for the {need} bytes the hipDNN plan needs (the wrapper allocates no device memory)"
+        )),
+    }
+}
+
+/// A hipDNN solution: the problem it solves and what the search reported.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SolvedProblem {
+    pub problem: Problem,
+    /// Milliseconds of the one timed run of the plan.
+    pub time_ms: f32,
+    /// The plan's workspace.
+    pub workspace: usize,
+}

@@ -1,0 +1,71 @@
+//! Save, load, destroy and the getters of a hipDNN solution. Each answers
+//! as MIOpen answers for its own solutions: the bytes of `blob`, the plan's
+//! workspace, the time the search measured, and solver id 0 (MIOpen's
+//! invalid id: no MIOpen solver stands behind a hipDNN solution, and
+//! `miopenGetSolverIdConvAlgorithm(0)` gets MIOpen's own rejection).
+
+use std::ffi::c_char;
+
+use miopen_forwarding_core::conv;
+use miopen_forwarding_core::find2::blob::{self, Decoded};
+use miopen_forwarding_core::status::miopen;
+
+use super::handlers::rejected;
+use super::solutions::{self, HipdnnSolution};
+use crate::forward::common::steps::success;
+use crate::forward::common::Outcome;
+use crate::forward::miopen_sys as sys;
+
+/// The value a getter writes, through the caller's pointer (MIOpen's
+/// BadParm for a null one).
+pub fn write<T>(out: *mut T, value: T, what: &'static str) -> Outcome {
+    if out.is_null() {
+        return rejected(miopen::BAD_PARM, format!("{what} is null"));
+    }
+    // SAFETY: checked non-null; the caller's out-parameter.
+    unsafe { out.write(value) };
+    success(what)
+}
+
+pub fn destroy(address: usize) -> Outcome {
+    solutions::forget(address);
+    success("hipDNN solution freed")
+}
+
+pub fn size(s: &HipdnnSolution, out: *mut usize) -> Outcome {
+    write(out, blob::encode(&s.solved).len(), "size")
+}
+
+pub fn save(s: &HipdnnSolution, data: *mut c_char) -> Outcome {
+    if data.is_null() {
+        return rejected(miopen::BAD_PARM, "data is null");
+    }
+    let bytes = blob::encode(&s.solved);
+    // SAFETY: the caller's buffer of miopenGetSolutionSize bytes (MIOpen's contract).
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), data.cast::<u8>(), bytes.len()) };
+    success("hipDNN solution saved")
+}
+
+/// `miopenLoadSolution`: a hipDNN solution's bytes make a hipDNN solution;
+/// any other bytes are MIOpen's to load (`None`).
+pub fn load(out: *mut sys::miopenSolution_t, data: *const c_char, size: usize) -> Option<Outcome> {
+    if data.is_null() {
+        return None;
+    }
+    // SAFETY: the caller's buffer of `size` bytes.
+    let bytes = unsafe { std::slice::from_raw_parts(data.cast::<u8>(), size) };
+    match blob::decode(bytes) {
+        Decoded::NotOurs => None,
+        Decoded::Rejected { status, why } => Some(rejected(status, why)),
+        Decoded::Solution(solved) => Some(match conv::translate(&solved.problem) {
+            Err(d) => rejected(miopen::INVALID_VALUE, format!("the saved problem is not one hipDNN runs: {}", d.0)),
+            Ok(_) if out.is_null() => rejected(miopen::BAD_PARM, "solution is null"),
+            Ok(graph) => {
+                let address = solutions::create(HipdnnSolution { solved: *solved, graph, serial: solutions::serial() });
+                // SAFETY: checked non-null.
+                unsafe { *out = address as sys::miopenSolution_t };
+                success("hipDNN solution loaded")
+            }
+        }),
+    }
+}
