@@ -15,15 +15,18 @@ use std::fmt;
 pub enum Group {
     /// `rust/wrapper/src/forward/conv`.
     Convolution,
+    /// `rust/wrapper/src/forward/batchnorm`.
+    Batchnorm,
 }
 
 impl Group {
-    pub const ALL: [Group; 1] = [Group::Convolution];
+    pub const ALL: [Group; 2] = [Group::Convolution, Group::Batchnorm];
 
     /// The `MIOPEN_DISABLE_HIPDNN_FOR` name of every family of the group.
     pub const fn name(self) -> &'static str {
         match self {
             Group::Convolution => "convolution",
+            Group::Batchnorm => "batchnorm",
         }
     }
 
@@ -31,6 +34,7 @@ impl Group {
     pub const fn module(self) -> &'static str {
         match self {
             Group::Convolution => "conv",
+            Group::Batchnorm => "batchnorm",
         }
     }
 
@@ -45,6 +49,7 @@ impl Group {
     pub const fn umbrella(self) -> Group {
         match self {
             Group::Convolution => Group::Convolution,
+            Group::Batchnorm => Group::Batchnorm,
         }
     }
 
@@ -84,6 +89,7 @@ pub enum Family {
     ConvBackwardData,
     ConvBackwardWeights,
     ConvBiasActivation,
+    BnForwardInference,
 }
 
 /// One family: its documented name and its group.
@@ -105,6 +111,7 @@ pub const FAMILIES: &[FamilyRow] = &[
     row(Family::ConvBackwardData, "conv_bwd_data", Group::Convolution),
     row(Family::ConvBackwardWeights, "conv_bwd_weights", Group::Convolution),
     row(Family::ConvBiasActivation, "conv_bias_activ", Group::Convolution),
+    row(Family::BnForwardInference, "bn_fwd_inference", Group::Batchnorm),
 ];
 
 // A family is one bit of a `FamilySet`, indexed by its value: the rows must
@@ -273,7 +280,8 @@ mod tests {
         assert_eq!(Group::parse_build_set("none"), Ok(vec![]));
         assert_eq!(Group::parse_build_set(""), Ok(vec![]));
         let e = Group::parse_build_set("convolution;pooling").unwrap_err();
-        assert!(e.contains("`pooling`") && e.contains("accepted: convolution"), "{e}");
+        assert!(e.contains("`pooling`") && e.contains("accepted: convolution, batchnorm"), "{e}");
+        assert_eq!(Group::parse_build_set("convolution;batchnorm"), Ok(vec![Group::Convolution, Group::Batchnorm]));
         assert_eq!(Group::DEFAULT_BUILD_SET, &[Group::Convolution]);
     }
 
@@ -284,7 +292,9 @@ mod tests {
             assert_eq!(FamilySet::group(g), want);
             assert!(!want.is_empty(), "{} has no family", g.name());
         }
-        assert_eq!(FamilySet::group(Group::Convolution), FamilySet::all());
+        let both = FamilySet::group(Group::Convolution).union(FamilySet::group(Group::Batchnorm));
+        assert_eq!(both, FamilySet::all());
+        assert!(!FamilySet::group(Group::Convolution).contains(Family::BnForwardInference));
     }
 
     #[test]

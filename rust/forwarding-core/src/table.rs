@@ -42,7 +42,10 @@ const fn row(entry_point: &'static str, family: Family) -> Forwarded {
     Forwarded { entry_point, family }
 }
 
-use Family::{ConvBackwardData as BD, ConvBackwardWeights as BW, ConvBiasActivation as CBA, ConvForward as F};
+use Family::{
+    BnForwardInference as BNI, ConvBackwardData as BD, ConvBackwardWeights as BW, ConvBiasActivation as CBA,
+    ConvForward as F,
+};
 
 /// The forwarding set (RFC §4.4), with each entry's family.
 pub const FORWARDING_TABLE: &[Forwarded] = &[
@@ -71,6 +74,8 @@ pub const FORWARDING_TABLE: &[Forwarded] = &[
     row("miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize", BW),
     row("miopenConvolutionBackwardWeightsCompileSolution", BW),
     row("miopenConvolutionBiasActivationForward", CBA),
+    row("miopenBatchNormalizationForwardInference", BNI),
+    row("miopenBatchNormalizationForwardInference_V2", BNI),
 ];
 
 /// Entry points observed (never forwarded) while forwarding is enabled.

@@ -70,6 +70,9 @@ pub const miopenTranspose: miopenConvolutionMode_t = 1;
 pub const miopenGroupConv: miopenConvolutionMode_t = 2;
 pub const miopenDepthwise: miopenConvolutionMode_t = 3;
 pub type miopenConvolutionMode_t = ::std::os::raw::c_uint;
+pub const miopenBNPerActivation: miopenBatchNormMode_t = 0;
+pub const miopenBNSpatial: miopenBatchNormMode_t = 1;
+pub type miopenBatchNormMode_t = ::std::os::raw::c_uint;
 pub const miopenActivationPASTHRU: miopenActivationMode_t = 0;
 pub const miopenActivationLOGISTIC: miopenActivationMode_t = 1;
 pub const miopenActivationTANH: miopenActivationMode_t = 2;
@@ -483,6 +486,45 @@ unsafe extern "C" {
         dw: *mut ::std::os::raw::c_void,
         workSpace: *mut ::std::os::raw::c_void,
         workSpaceSize: usize,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenBatchNormalizationForwardInference_impl(
+        handle: miopenHandle_t,
+        bn_mode: miopenBatchNormMode_t,
+        alpha: *mut ::std::os::raw::c_void,
+        beta: *mut ::std::os::raw::c_void,
+        xDesc: miopenTensorDescriptor_t,
+        x: *const ::std::os::raw::c_void,
+        yDesc: miopenTensorDescriptor_t,
+        y: *mut ::std::os::raw::c_void,
+        bnScaleBiasMeanVarDesc: miopenTensorDescriptor_t,
+        bnScale: *mut ::std::os::raw::c_void,
+        bnBias: *mut ::std::os::raw::c_void,
+        estimatedMean: *mut ::std::os::raw::c_void,
+        estimatedVariance: *mut ::std::os::raw::c_void,
+        epsilon: f64,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenBatchNormalizationForwardInference_V2_impl(
+        handle: miopenHandle_t,
+        bn_mode: miopenBatchNormMode_t,
+        alpha: *mut ::std::os::raw::c_void,
+        beta: *mut ::std::os::raw::c_void,
+        xDesc: miopenTensorDescriptor_t,
+        x: *const ::std::os::raw::c_void,
+        yDesc: miopenTensorDescriptor_t,
+        y: *mut ::std::os::raw::c_void,
+        scaleDesc: miopenTensorDescriptor_t,
+        biasDesc: miopenTensorDescriptor_t,
+        estMeanDesc: miopenTensorDescriptor_t,
+        estVarianceDesc: miopenTensorDescriptor_t,
+        bnScale: *mut ::std::os::raw::c_void,
+        bnBias: *mut ::std::os::raw::c_void,
+        estimatedMean: *mut ::std::os::raw::c_void,
+        estimatedVariance: *mut ::std::os::raw::c_void,
+        epsilon: f64,
     ) -> miopenStatus_t;
 }
 unsafe extern "C" {
