@@ -2,11 +2,12 @@
 //! (with the MIOpen handle) and the input of the wrapper's graph builder.
 //! A group adds one variant holding its own graph spec.
 
-use crate::conv;
+use crate::{batchnorm, conv};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum GraphKey {
     Conv(conv::GraphSpec),
+    Batchnorm(batchnorm::GraphSpec),
 }
 
 /// A plan belongs to the MIOpen handle (hence hipDNN handle) that built it.
