@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Differential test of the convolution family: pass-through vs hipDNN.
+"""Differential test of a family: pass-through vs hipDNN.
 
-Runs test/consumers/conv_differential (same --cases/--seed every time)
+Runs test/consumers/conv_differential (or bn_differential, the batchnorm
+family's: its compute calls are miopenBatchNormalizationForwardInference and
+its _V2, direction `inf`) (same --cases/--seed every time)
 
   * once with MIOPEN_HIPDNN_FORWARDING=disabled (pass-through to MIOpen
     Private: the reference behaviour), and
@@ -50,8 +52,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wrapper_test import DECLINED, HIPDNN, PRIVATE, environment, trace  # noqa: E402
 
-MARKER = re.compile(r"^conv_differential: case (\d+)$")
-DONE = "conv_differential: done"
+MARKER = re.compile(r"^(?:conv|bn)_differential: case (\d+)$")
+DONE = re.compile(r"^(?:conv|bn)_differential: done$")
 EXECUTE = re.compile(r"^mini-hipdnn: execute on engine ([^,\s]+)")
 CASE = re.compile(r"^case (\d+) (\S+) (\S+) (\S+) (.*) status=(\S+) step=(\S+) maxerr=(\S+) result=(\w+)(?: why=(\S+))?$")
 SUMMARY = re.compile(r"^summary ok=(\d+) rejected=(\d+) mismatch=(\d+)$")
@@ -68,6 +70,15 @@ COMPUTE = {
     ("bwd", True): "miopenConvolutionBackwardDataImmediate",
     ("wrw", True): "miopenConvolutionBackwardWeightsImmediate",
 }
+# bn_differential: api `legacy` or `v2`.
+BN_COMPUTE = {"legacy": "miopenBatchNormalizationForwardInference", "v2": "miopenBatchNormalizationForwardInference_V2"}
+
+
+def compute_entry(c):
+    """The entry point whose routing line a case has."""
+    if c["dir"] == "inf":
+        return BN_COMPUTE.get(c["api"])
+    return COMPUTE.get((c["dir"], c["api"] == "immediate"))
 
 
 def reason_bucket(reason):
@@ -140,7 +151,7 @@ def parse(run, stdout, stderr, returncode, cases):
         if m:
             current = int(m.group(1))
             run.segments[current] = []
-        elif line == DONE:
+        elif DONE.match(line):
             current = None
         elif current is not None:
             run.segments[current].append(line)
@@ -191,7 +202,7 @@ def check_routes(run, a):
     bad = collections.defaultdict(list)  # failure kind -> cases
     for i, c in sorted(run.cases.items()):
         seg = run.segments.get(i, [])
-        entry = COMPUTE.get((c["dir"], c["api"] == "immediate"))
+        entry = compute_entry(c)
         if entry is None:
             p.append(f"{run.name}: case {i}: unknown direction/api {c['dir']} {c['api']}")
             continue
@@ -370,7 +381,7 @@ def main():
         problems += r.problems
 
     dis = collections.Counter(c["result"] for c in base.cases.values())
-    print(f"conv differential: {a.cases} cases, seed {a.seed}, {len(runs)} runs in {elapsed:.1f} s "
+    print(f"{os.path.basename(a.binary)}: {a.cases} cases, seed {a.seed}, {len(runs)} runs in {elapsed:.1f} s "
           f"(logs in {work})")
     print(f"== disabled (pass-through): ok {dis['ok']}, rejected {dis['rejected']}, mismatch {dis['mismatch']}")
     rej = collections.Counter(f"{c['status']} at {c['step']}" for c in base.cases.values()
