@@ -620,6 +620,14 @@ const _: () = {
         "miopenDepthwise in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
+        miopenBNPerActivation as i64 == 0i64,
+        "miopenBNPerActivation in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenBNSpatial as i64 == 1i64,
+        "miopenBNSpatial in miopen.h is not 1 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
         miopenActivationPASTHRU as i64 == 0i64,
         "miopenActivationPASTHRU in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
     );
