@@ -133,7 +133,7 @@ struct Outcome
 
 double tolerance(miopenDataType_t t) { return t == miopenFloat ? 1e-4 : t == miopenHalf ? 4e-3 : 3e-2; }
 
-Outcome run_case(miopenHandle_t h, const Problem& p, Rng& r, bool corrupt)
+Outcome run_case(miopenHandle_t h, const Problem& p, Rng& r, bool corrupt, int calls)
 {
     const int rank = static_cast<int>(p.dims.size());
     const std::vector<int> st = strides_of(p);
@@ -166,12 +166,15 @@ Outcome run_case(miopenHandle_t h, const Problem& p, Rng& r, bool corrupt)
     float alpha = p.alpha, beta = p.beta;
     void* mean = p.null_mean ? nullptr : prm[2].ptr();
     Outcome o;
-    o.status = p.v2 ? miopenBatchNormalizationForwardInference_V2(h, p.mode, &alpha, &beta, xd, x.ptr(), yd, y.ptr(),
+    for(int call = 0; call < calls; ++call) // --calls 2: the same call again (a plan-cache hit when forwarded)
+    {
+        o.status = p.v2 ? miopenBatchNormalizationForwardInference_V2(h, p.mode, &alpha, &beta, xd, x.ptr(), yd, y.ptr(),
                                                                   sd, sd, sd, sd, prm[0].ptr(), prm[1].ptr(), mean,
                                                                   prm[3].ptr(), p.epsilon)
                     : miopenBatchNormalizationForwardInference(h, p.mode, &alpha, &beta, xd, x.ptr(), yd, y.ptr(), sd,
                                                                prm[0].ptr(), prm[1].ptr(), mean, prm[3].ptr(),
                                                                p.epsilon);
+    }
     if(o.status == miopenStatusSuccess)
     {
         // The reference: per channel, the given estimates or (no mean) the
@@ -259,6 +262,7 @@ std::string describe(const Problem& p)
 int main(int argc, char** argv)
 {
     long cases = 1000, corrupt_case = -1;
+    int calls = 1;
     unsigned long long seed = 1;
     for(int i = 1; i + 1 < argc; i += 2)
     {
@@ -270,9 +274,11 @@ int main(int argc, char** argv)
             seed = v;
         else if(a == "--corrupt-case")
             corrupt_case = long(v);
+        else if(a == "--calls")
+            calls = int(v);
         else
         {
-            std::fprintf(stderr, "usage: %s [--cases N] [--seed S] [--corrupt-case I]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--cases N] [--seed S] [--corrupt-case I] [--calls K]\n", argv[0]);
             return 2;
         }
     }
@@ -286,7 +292,7 @@ int main(int argc, char** argv)
         const Problem p = draw(r);
         std::fprintf(stderr, "bn_differential: case %ld\n", i);
         std::fflush(stderr);
-        const Outcome o = run_case(h, p, r, i == corrupt_case);
+        const Outcome o = run_case(h, p, r, i == corrupt_case, calls);
         const char* result = o.status != miopenStatusSuccess ? "rejected" : o.why.empty() ? "ok" : "mismatch";
         (o.status != miopenStatusSuccess ? rejected : o.why.empty() ? ok : mismatch)++;
         std::printf("case %ld inf %s status=%s step=compute maxerr=%.3g result=%s%s%s\n", i, describe(p).c_str(),

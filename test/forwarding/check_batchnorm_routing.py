@@ -8,7 +8,13 @@ has it (run on bn_differential, whose cases are each one inference call):
     (the group's umbrella is itself);
   * MIOPEN_ENABLE_LOGGING_CMD=1: every call declined, naming the variable;
   * MIOPEN_HIPDNN_EXIT_SUMMARY=1: the summary counts the forwarded calls of
-    both entry points as the trace does.
+    both entry points as the trace does;
+  * every call made twice: a forwarded first call is a plan-cache miss, its
+    repeat a hit;
+  * faults (RFC §6.1): no backend in reach -> the calls hipDNN would run
+    return miopenStatusNotInitialized ("backend unavailable"); a failing
+    execute (MINI_HIPDNN_TEST_FAIL_EXECUTE=1) -> an error status, none
+    reported forwarded.
 
 --expect-opted-out <value> (negative control) requires every call opted out
 under that value of MIOPEN_DISABLE_HIPDNN_FOR and nothing else.
@@ -17,6 +23,7 @@ import argparse
 import collections
 import os
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wrapper_test import HIPDNN, PRIVATE, run, summary_rows, traces  # noqa: E402
@@ -27,13 +34,13 @@ ENTRIES = ("miopenBatchNormalizationForwardInference", "miopenBatchNormalization
 BACKEND = {}
 
 
-def routes(binary, cases, extra):
+def routes(binary, cases, extra, calls=1):
     env = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "MIOPEN_LOG_LEVEL": "5", **BACKEND, **extra}
-    r = run([binary, "--cases", str(cases), "--seed", "3"], env, timeout=120)
+    r = run([binary, "--cases", str(cases), "--seed", "3", "--calls", str(calls)], env, timeout=120)
     if r.returncode != 0:
         sys.exit(f"FAIL: {binary} exited {r.returncode} under {extra}:\n{r.stderr[-2000:]}")
     bn = [t for t in traces(r.stderr) if t.entry in ENTRIES]
-    if len(bn) != cases:
+    if len(bn) != cases * calls:
         sys.exit(f"FAIL: {len(bn)} batchnorm trace lines for {cases} calls under {extra}")
     return bn, r.stderr
 
@@ -78,6 +85,21 @@ def main():
     if not all(t.declined and "MIOPEN_ENABLE_LOGGING_CMD" in t.reason
                or t.target == PRIVATE and "MIOPEN_ENABLE_LOGGING_CMD" in t.reason for t in cmd):
         problems.append("MIOPEN_ENABLE_LOGGING_CMD=1: a call was not declined naming it")
+    twice, _ = routes(a.binary, a.cases, {}, calls=2)
+    pairs = [(f, g) for f, g in zip(twice[::2], twice[1::2]) if f.target == HIPDNN]
+    if not pairs or any(not f.reason.endswith("plan cache miss") or not g.reason.endswith("plan cache hit")
+                        for f, g in pairs):
+        problems.append("a repeated forwarded call is not a plan-cache miss, then a hit")
+    with tempfile.TemporaryDirectory() as empty:
+        absent, _ = routes(a.binary, a.cases, {"HIPDNN_BACKEND_LIBRARY_PATH": empty})
+    want = sum(forwarded.values())
+    unavailable = [t for t in absent if t.target == "error miopenStatusNotInitialized"]
+    if len(unavailable) != want or any(t.target == HIPDNN for t in absent):
+        problems.append(f"backend absent: {len(unavailable)} calls miopenStatusNotInitialized, expected {want}")
+    failing, _ = routes(a.binary, a.cases, {"MINI_HIPDNN_TEST_FAIL_EXECUTE": "1"})
+    errors = [t for t in failing if t.target.startswith("error ")]
+    if len(errors) != want or any(t.target == HIPDNN for t in failing):
+        problems.append(f"execute failing: {len(errors)} calls with an error status, expected {want}")
     for p in problems:
         print(f"FAIL: {p}")
     print("check_batchnorm_routing: " + ("FAILED" if problems else "PASSED")
