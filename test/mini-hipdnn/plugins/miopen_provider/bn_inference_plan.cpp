@@ -75,13 +75,7 @@ struct Descriptors
             miopenDestroy_impl(handle);
     }
 
-    bool check(miopenStatus_t s, const char* what)
-    {
-        if(s == miopenStatusSuccess)
-            return true;
-        error = std::string("MIOpen provider: ") + what + " failed: " + miopenGetErrorString_impl(s);
-        return false;
-    }
+    bool check(miopenStatus_t s, const char* what) { return provider::succeeded(s, what, error); }
 
     bool add(const miniHipdnnTensor_t& src)
     {

@@ -355,15 +355,7 @@ struct Problem
         }
     }
 
-    bool check(miopenStatus_t s, const char* what)
-    {
-        if(s == miopenStatusSuccess)
-        {
-            return true;
-        }
-        error = std::string("MIOpen provider: ") + what + " failed: " + miopenGetErrorString_impl(s);
-        return false;
-    }
+    bool check(miopenStatus_t s, const char* what) { return provider::succeeded(s, what, error); }
 
     bool found(int returnedAlgoCount)
     {

@@ -6,6 +6,7 @@
 #include <miopen/miopen_impl.h>
 
 #include <cstdint>
+#include <string>
 
 namespace provider
 {
@@ -20,6 +21,17 @@ inline bool toMiopenType(int32_t dt, miopenDataType_t& out)
     case HIPDNN_DATA_BFLOAT16: out = miopenBFloat16; return true;
     default: return false;
     }
+}
+
+// True for success; otherwise `error` names the call and MIOpen's status.
+inline bool succeeded(miopenStatus_t s, const char* what, std::string& error)
+{
+    if(s == miopenStatusSuccess)
+    {
+        return true;
+    }
+    error = std::string("MIOpen provider: ") + what + " failed: " + miopenGetErrorString_impl(s);
+    return false;
 }
 
 } // namespace provider
