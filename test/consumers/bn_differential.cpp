@@ -14,6 +14,7 @@
 //   case <i> inf <legacy|v2> <type> <layout> <rank> dims=... eps=... [flags]
 //        status=<miopenStatus> step=compute maxerr=<e> result=<ok|rejected|mismatch> [why=...]
 // and on stderr `bn_differential: case <i>` before each case's calls.
+#include <miopen/hipdnn_forwarding.h>
 #include <miopen/miopen.h>
 
 #include <algorithm>
@@ -257,12 +258,29 @@ std::string describe(const Problem& p)
     return s;
 }
 
+// --report-errors: for a failed call, what the wrapper's own API and the
+// error string say (RFC §6.1 attribution), one stderr line.
+void report_error(miopenStatus_t status)
+{
+    miopenForwardedError_t e{};
+    if(miopenGetLastForwardedError(&e) != miopenStatusSuccess)
+    {
+        std::fprintf(stderr, "bn_differential: error miopenGetLastForwardedError failed\n");
+        return;
+    }
+    const char* text = miopenGetErrorString(status);
+    const bool prefixed = std::strncmp(text, "[hipDNN-forwarded] ", 19) == 0;
+    std::fprintf(stderr, "bn_differential: error outcome=%d hipdnn=%d entry=%s prefixed=%d\n", int(e.outcome),
+                 e.hipdnnStatus, e.entryPoint ? e.entryPoint : "-", prefixed ? 1 : 0);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     long cases = 1000, corrupt_case = -1;
     int calls = 1;
+    bool report_errors = false;
     unsigned long long seed = 1;
     for(int i = 1; i + 1 < argc; i += 2)
     {
@@ -276,9 +294,11 @@ int main(int argc, char** argv)
             corrupt_case = long(v);
         else if(a == "--calls")
             calls = int(v);
+        else if(a == "--report-errors")
+            report_errors = v != 0;
         else
         {
-            std::fprintf(stderr, "usage: %s [--cases N] [--seed S] [--corrupt-case I] [--calls K]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--cases N] [--seed S] [--corrupt-case I] [--calls K] [--report-errors 0|1]\n", argv[0]);
             return 2;
         }
     }
@@ -293,6 +313,8 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "bn_differential: case %ld\n", i);
         std::fflush(stderr);
         const Outcome o = run_case(h, p, r, i == corrupt_case, calls);
+        if(report_errors && o.status != miopenStatusSuccess)
+            report_error(o.status);
         const char* result = o.status != miopenStatusSuccess ? "rejected" : o.why.empty() ? "ok" : "mismatch";
         (o.status != miopenStatusSuccess ? rejected : o.why.empty() ? ok : mismatch)++;
         std::printf("case %ld inf %s status=%s step=compute maxerr=%.3g result=%s%s%s\n", i, describe(p).c_str(),

@@ -14,7 +14,10 @@ has it (run on bn_differential, whose cases are each one inference call):
   * faults (RFC §6.1): no backend in reach -> the calls hipDNN would run
     return miopenStatusNotInitialized ("backend unavailable"); a failing
     execute (MINI_HIPDNN_TEST_FAIL_EXECUTE=1) -> an error status, none
-    reported forwarded.
+    reported forwarded; for each such call miopenGetLastForwardedError says
+    failed, with the hipDNN status (-1: none ran; 13: EXECUTION_FAILED) and
+    the entry point, and miopenGetErrorString has the `[hipDNN-forwarded] `
+    prefix; a call MIOpen itself rejects has neither.
 
 --expect-opted-out <value> (negative control) requires every call opted out
 under that value of MIOPEN_DISABLE_HIPDNN_FOR and nothing else.
@@ -22,12 +25,14 @@ under that value of MIOPEN_DISABLE_HIPDNN_FOR and nothing else.
 import argparse
 import collections
 import os
+import re
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wrapper_test import HIPDNN, PRIVATE, run, summary_rows, traces  # noqa: E402
 
+ERROR = re.compile(r"^bn_differential: error outcome=(\d+) hipdnn=(-?\d+) entry=(\S+) prefixed=(\d)$")
 ENTRIES = ("miopenBatchNormalizationForwardInference", "miopenBatchNormalizationForwardInference_V2")
 
 
@@ -36,13 +41,30 @@ BACKEND = {}
 
 def routes(binary, cases, extra, calls=1):
     env = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "MIOPEN_LOG_LEVEL": "5", **BACKEND, **extra}
-    r = run([binary, "--cases", str(cases), "--seed", "3", "--calls", str(calls)], env, timeout=120)
+    cmd = [binary, "--cases", str(cases), "--seed", "3", "--calls", str(calls), "--report-errors", "1"]
+    r = run(cmd, env, timeout=120)
     if r.returncode != 0:
         sys.exit(f"FAIL: {binary} exited {r.returncode} under {extra}:\n{r.stderr[-2000:]}")
     bn = [t for t in traces(r.stderr) if t.entry in ENTRIES]
     if len(bn) != cases * calls:
         sys.exit(f"FAIL: {len(bn)} batchnorm trace lines for {cases} calls under {extra}")
     return bn, r.stderr
+
+
+def attribution(what, stderr, want, hipdnn):
+    """The wrapper's error API for the failed calls of a run: `want` forwarded
+    failures with hipDNN status `hipdnn` and the prefix; every other failure
+    (MIOpen's own rejection) with neither."""
+    rows = [m.groups() for m in map(ERROR.match, stderr.splitlines()) if m]
+    failed = [r for r in rows if r[0] == "2"]
+    bad = [r for r in failed if int(r[1]) != hipdnn or r[2] not in ENTRIES or r[3] != "1"]
+    bad += [r for r in rows if r[0] != "2" and r[3] != "0"]
+    out = []
+    if len(failed) != want:
+        out.append(f"{what}: miopenGetLastForwardedError says failed for {len(failed)} calls, expected {want}")
+    if bad:
+        out.append(f"{what}: {len(bad)} failed calls misattributed (first: {bad[0]})")
+    return out
 
 
 def opted_out(bn):
@@ -91,15 +113,17 @@ def main():
                         for f, g in pairs):
         problems.append("a repeated forwarded call is not a plan-cache miss, then a hit")
     with tempfile.TemporaryDirectory() as empty:
-        absent, _ = routes(a.binary, a.cases, {"HIPDNN_BACKEND_LIBRARY_PATH": empty})
+        absent, absent_err = routes(a.binary, a.cases, {"HIPDNN_BACKEND_LIBRARY_PATH": empty})
     want = sum(forwarded.values())
     unavailable = [t for t in absent if t.target == "error miopenStatusNotInitialized"]
     if len(unavailable) != want or any(t.target == HIPDNN for t in absent):
         problems.append(f"backend absent: {len(unavailable)} calls miopenStatusNotInitialized, expected {want}")
-    failing, _ = routes(a.binary, a.cases, {"MINI_HIPDNN_TEST_FAIL_EXECUTE": "1"})
+    problems += attribution("backend absent", absent_err, want, -1)
+    failing, failing_err = routes(a.binary, a.cases, {"MINI_HIPDNN_TEST_FAIL_EXECUTE": "1"})
     errors = [t for t in failing if t.target.startswith("error ")]
     if len(errors) != want or any(t.target == HIPDNN for t in failing):
         problems.append(f"execute failing: {len(errors)} calls with an error status, expected {want}")
+    problems += attribution("execute failing", failing_err, want, 13)
     for p in problems:
         print(f"FAIL: {p}")
     print("check_batchnorm_routing: " + ("FAILED" if problems else "PASSED")
