@@ -47,10 +47,10 @@ set(_MIOPEN_WRAP_INCLUDE_DIR ${CMAKE_CURRENT_LIST_DIR}/../include)
 set(MIOPEN_WRAP_EXECUTABLE "" CACHE FILEPATH
   "An installed miopen-wrap (used when this build does not build the tool itself)")
 # The compile-time forwarding set (RFC §4.4): empty means the generator's
-# default (convolution, this RFC's set); the accepted names are the groups of
+# default (convolution, this RFC's set, through its three APIs); the accepted names are the groups of
 # rust/forwarding-core/src/family.rs, checked by `miopen-wrap generate`.
 set(MIOPEN_HIPDNN_FORWARD_GROUPS "" CACHE STRING
-  "Family groups the wrapper forwards to hipDNN, a list (e.g. convolution;batchnorm), or none; empty: convolution")
+  "Family groups the wrapper forwards to hipDNN, a list (e.g. convolution;fusion;find2;batchnorm), or none; empty: convolution;fusion;find2")
 
 
 function(_miopen_wrap_generator out)

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Differential test of the convolution family: pass-through vs hipDNN.
+"""Differential test of a family: pass-through vs hipDNN.
 
-Runs test/consumers/conv_differential, or fusion_differential (the fusion-plan
-API; the program's name is the marker prefix), same --cases/--seed every time
+Runs test/consumers/conv_differential, fusion_differential (the fusion-plan
+API) or bn_differential (the batchnorm family's: its compute calls are
+miopenBatchNormalizationForwardInference and its _V2, direction `inf`); the
+program's name is the marker prefix; same --cases/--seed every time
 
   * once with MIOPEN_HIPDNN_FORWARDING=disabled (pass-through to MIOpen
     Private: the reference behaviour), and
@@ -53,7 +55,7 @@ from wrapper_test import DECLINED, HIPDNN, PRIVATE, environment, trace  # noqa: 
 
 # The per-case markers on stderr, named after the program (set in main).
 MARKER = re.compile(r"^conv_differential: case (\d+)$")
-DONE = "conv_differential: done"
+DONE = re.compile(r"^conv_differential: done$")
 EXECUTE = re.compile(r"^mini-hipdnn: execute on engine ([^,\s]+)")
 CASE = re.compile(r"^case (\d+) (\S+) (\S+) (\S+) (.*) status=(\S+) step=(\S+) maxerr=(\S+) result=(\w+)(?: why=(\S+))?$")
 SUMMARY = re.compile(r"^summary ok=(\d+) rejected=(\d+) mismatch=(\d+)$")
@@ -73,15 +75,22 @@ COMPUTE = {
 }
 # fusion_differential: the execute call of each API version.
 FUSION_COMPUTE = {"v1": "miopenExecuteFusionPlan", "v2": "miopenExecuteFusionPlan_v2"}
+# bn_differential: api `legacy` or `v2`.
+BN_COMPUTE = {"legacy": "miopenBatchNormalizationForwardInference", "v2": "miopenBatchNormalizationForwardInference_V2"}
+# The compute call of a Find 2.0 case (--api find2), every direction.
+FIND2_COMPUTE = "miopenRunSolution"
 # Steps before a case's compute call: a case rejected there has no compute trace.
 BEFORE_COMPUTE = {"create", "op", "compile", "args", "workspace"}
 
 
 def compute_entry(c):
+    """The entry point whose routing line a case has."""
     if c["api"] == "find2":
         return FIND2_COMPUTE
     if c["dir"] == "fusion":
         return FUSION_COMPUTE.get(c["api"])
+    if c["dir"] == "inf":
+        return BN_COMPUTE.get(c["api"])
     return COMPUTE.get((c["dir"], c["api"] == "immediate"))
 
 
@@ -98,8 +107,6 @@ def hipdnn_may_run(a, b, c):
     if c["status"] == b["status"] and c["step"] not in BEFORE_COMPUTE:
         return f"{b['status']} at the compute call instead of {b['step']}"
     return None
-# The compute call of a Find 2.0 case (--api find2), every direction.
-FIND2_COMPUTE = "miopenRunSolution"
 
 
 def reason_bucket(reason):
@@ -172,7 +179,7 @@ def parse(run, stdout, stderr, returncode, cases):
         if m:
             current = int(m.group(1))
             run.segments[current] = []
-        elif line == DONE:
+        elif DONE.match(line):
             current = None
         elif current is not None:
             run.segments[current].append(line)
@@ -336,7 +343,7 @@ def main():
     global MARKER, DONE
     program = os.path.basename(a.binary)
     MARKER = re.compile(rf"^{re.escape(program)}: case (\d+)$")
-    DONE = f"{program}: done"
+    DONE = re.compile(rf"^{re.escape(program)}: done$")
 
     engines = [e for e in a.engines.split(",") if e]
     for e in engines:

@@ -47,90 +47,11 @@ extern "C" miopenStatus_t miopenHiddenSetConvolutionFindMode(miopenConvolutionDe
 #include <string>
 #include <vector>
 
+#include "differential_util.hpp"
+
 namespace {
 
-using consumer::Rng;
-
-// Seeds the stream of one case from (seed, case index): the splitmix64 finalizer.
-std::uint64_t mix64(std::uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-// ---------------------------------------------------------------------------
-// Host element conversions (round-to-nearest-even), written here.
-// ---------------------------------------------------------------------------
-std::uint32_t bits_of(float f)
-{
-    std::uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-float float_of(std::uint32_t u)
-{
-    float f;
-    std::memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-std::uint16_t float_to_half(float f)
-{
-    std::uint32_t x          = bits_of(f);
-    const std::uint32_t sign = (x >> 16) & 0x8000u;
-    x &= 0x7FFFFFFFu;
-    if(x >= 0x7F800000u) // inf / NaN
-        return static_cast<std::uint16_t>(sign | (x > 0x7F800000u ? 0x7E00u : 0x7C00u));
-    if(x >= 0x38800000u) // >= 2^-14: a normal half (or overflow)
-    {
-        std::uint32_t r = x + 0xFFFu + ((x >> 13) & 1u); // round at bit 13, ties to even
-        r -= 112u << 23;                                 // rebias 127 -> 15
-        if(r >= 0x0F800000u)
-            return static_cast<std::uint16_t>(sign | 0x7C00u);
-        return static_cast<std::uint16_t>(sign | (r >> 13));
-    }
-    if(x < 0x33000000u) // < 2^-25: rounds to zero (2^-25 itself ties to even zero)
-        return static_cast<std::uint16_t>(sign);
-    // Subnormal half: units of 2^-24.
-    const std::uint32_t e     = x >> 23;
-    const std::uint32_t m     = (x & 0x7FFFFFu) | 0x800000u;
-    const std::uint32_t shift = 126u - e; // 14 .. 24
-    std::uint32_t r           = m >> shift;
-    const std::uint32_t rem   = m & ((1u << shift) - 1u);
-    const std::uint32_t half  = 1u << (shift - 1u);
-    if(rem > half || (rem == half && (r & 1u)))
-        ++r;
-    return static_cast<std::uint16_t>(sign | r);
-}
-
-float half_to_float(std::uint16_t h)
-{
-    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
-    const std::uint32_t e    = (h >> 10) & 0x1Fu;
-    const std::uint32_t m    = h & 0x3FFu;
-    if(e == 0x1F)
-        return float_of(sign | 0x7F800000u | (m << 13));
-    if(e == 0)
-    {
-        const float v = static_cast<float>(m) * 0x1.0p-24f;
-        return sign ? -v : v;
-    }
-    return float_of(sign | ((e + 112u) << 23) | (m << 13));
-}
-
-std::uint16_t float_to_bf16(float f)
-{
-    const std::uint32_t x = bits_of(f);
-    if((x & 0x7FFFFFFFu) > 0x7F800000u)
-        return static_cast<std::uint16_t>((x >> 16) | 0x40u);
-    return static_cast<std::uint16_t>((x + 0x7FFFu + ((x >> 16) & 1u)) >> 16);
-}
-
-float bf16_to_float(std::uint16_t b) { return float_of(static_cast<std::uint32_t>(b) << 16); }
-
-size_t type_size(miopenDataType_t t) { return t == miopenFloat ? 4 : 2; }
+using namespace differential;
 
 const char* type_name(miopenDataType_t t)
 {
@@ -383,30 +304,8 @@ struct Tensor
     {
     }
 
-    void store(size_t off, float v)
-    {
-        unsigned char* p = mem.data() + off * type_size(type);
-        if(type == miopenFloat)
-            std::memcpy(p, &v, 4);
-        else
-        {
-            const std::uint16_t h = type == miopenHalf ? float_to_half(v) : float_to_bf16(v);
-            std::memcpy(p, &h, 2);
-        }
-    }
-    double load(size_t off) const
-    {
-        const unsigned char* p = mem.data() + off * type_size(type);
-        if(type == miopenFloat)
-        {
-            float v;
-            std::memcpy(&v, p, 4);
-            return v;
-        }
-        std::uint16_t h;
-        std::memcpy(&h, p, 2);
-        return type == miopenHalf ? half_to_float(h) : bf16_to_float(h);
-    }
+    void store(size_t off, float v) { store_elem(type, mem.data(), off, v); }
+    double load(size_t off) const { return load_elem(type, mem.data(), off); }
     // Fills the logical elements with random values (gaps keep the canary
     // pattern Guarded wrote) and returns the values as stored, in logical order.
     std::vector<double> fill(Rng& rng)

@@ -411,16 +411,21 @@ mod tests {
             only(f.name(), f);
             only(&format!("  {}\t", f.name()), f);
         }
-        for all in ["*", "convolution", " convolution ,", "conv_fwd,*"] {
+        for all in ["*", "convolution,batchnorm", "conv_fwd,*"] {
             let c = enabled_with(all);
             assert!(Family::all().all(|f| c.opted_out(f)), "{all}");
             assert!(c.warnings().is_empty(), "{all}");
+        }
+        for (name, group) in [("convolution", Group::Convolution), (" batchnorm ,", Group::Batchnorm)] {
+            let c = enabled_with(name);
+            assert!(Family::all().all(|f| c.opted_out(f) == (f.group() == group)), "{name}");
+            assert!(c.warnings().is_empty(), "{name}");
         }
         let two = enabled_with("conv_fwd, ,conv_bias_activ,,");
         assert_eq!(two.opt_out.families, [Family::ConvForward, Family::ConvBiasActivation].into_iter().collect());
         assert_eq!(two.opt_out.raw.as_deref(), Some("conv_fwd, ,conv_bias_activ,,"));
         assert_eq!(enabled_with(",,").opt_out.families, FamilySet::EMPTY);
-        assert_eq!(FamilySet::all(), FamilySet::named_by(Group::Convolution));
+        assert!(!FamilySet::named_by(Group::Convolution).contains(Family::BnForwardInference));
         let fusion = enabled_with("fusion");
         assert!(fusion.opted_out(Family::FusionPlan) && !fusion.opted_out(Family::ConvBiasActivation));
     }
@@ -438,8 +443,9 @@ mod tests {
             "MIOpen(hipDNN wrapper): warning: MIOPEN_DISABLE_HIPDNN_FOR: unknown op family name(s) \
              \"conv_fwdd\", \"Conv_Bwd_Data\", \"all\" ignored; accepted names are `conv_fwd`, \
              `conv_bwd_data`, `conv_bwd_weights`, `conv_bias_activ`, `fusion_plan`, `conv_find2`, \
-             `convolution` (conv_fwd, conv_bwd_data, conv_bwd_weights, conv_bias_activ, fusion_plan, \
-             conv_find2), `fusion` (fusion_plan), `find2` (conv_find2) and `*` (every family)"
+             `bn_fwd_inference`, `convolution` (conv_fwd, conv_bwd_data, conv_bwd_weights, conv_bias_activ, \
+             fusion_plan, conv_find2), `fusion` (fusion_plan), `find2` (conv_find2), `batchnorm` \
+             (bn_fwd_inference) and `*` (every family)"
         );
         // Warned about even while disabled: the user set it for a reason.
         let off = Config::resolve(RawEnv { disable_for: Some("bogus"), ..RawEnv::default() });

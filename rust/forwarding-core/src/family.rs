@@ -21,10 +21,12 @@ pub enum Group {
     /// `rust/wrapper/src/forward/find2`: MIOpen's Find 2.0 problem API for
     /// convolution problems (its umbrella is `convolution`).
     Find2,
+    /// `rust/wrapper/src/forward/batchnorm`.
+    Batchnorm,
 }
 
 impl Group {
-    pub const ALL: [Group; 3] = [Group::Convolution, Group::Fusion, Group::Find2];
+    pub const ALL: [Group; 4] = [Group::Convolution, Group::Fusion, Group::Find2, Group::Batchnorm];
 
     /// The `MIOPEN_DISABLE_HIPDNN_FOR` name of every family of the group.
     pub const fn name(self) -> &'static str {
@@ -32,6 +34,7 @@ impl Group {
             Group::Convolution => "convolution",
             Group::Fusion => "fusion",
             Group::Find2 => "find2",
+            Group::Batchnorm => "batchnorm",
         }
     }
 
@@ -41,6 +44,7 @@ impl Group {
             Group::Convolution => "conv",
             Group::Fusion => "fusion",
             Group::Find2 => "find2",
+            Group::Batchnorm => "batchnorm",
         }
     }
 
@@ -55,6 +59,7 @@ impl Group {
     pub const fn umbrella(self) -> Group {
         match self {
             Group::Convolution | Group::Fusion | Group::Find2 => Group::Convolution,
+            Group::Batchnorm => Group::Batchnorm,
         }
     }
 
@@ -98,6 +103,7 @@ pub enum Family {
     ConvBiasActivation,
     FusionPlan,
     ConvFind2,
+    BnForwardInference,
 }
 
 /// One family: its documented name and its group.
@@ -121,6 +127,7 @@ pub const FAMILIES: &[FamilyRow] = &[
     row(Family::ConvBiasActivation, "conv_bias_activ", Group::Convolution),
     row(Family::FusionPlan, "fusion_plan", Group::Fusion),
     row(Family::ConvFind2, "conv_find2", Group::Find2),
+    row(Family::BnForwardInference, "bn_fwd_inference", Group::Batchnorm),
 ];
 
 // A family is one bit of a `FamilySet`, indexed by its value: the rows must
@@ -289,9 +296,10 @@ mod tests {
         assert_eq!(Group::parse_build_set("none"), Ok(vec![]));
         assert_eq!(Group::parse_build_set(""), Ok(vec![]));
         let e = Group::parse_build_set("convolution;pooling").unwrap_err();
-        assert!(e.contains("`pooling`") && e.contains("accepted: convolution, fusion, find2"), "{e}");
+        assert!(e.contains("`pooling`") && e.contains("accepted: convolution, fusion, find2, batchnorm"), "{e}");
         assert_eq!(Group::DEFAULT_BUILD_SET, &[Group::Convolution, Group::Fusion, Group::Find2]);
         assert_eq!(Group::parse_build_set("find2;convolution"), Ok(vec![Group::Find2, Group::Convolution]));
+        assert_eq!(Group::parse_build_set("convolution;batchnorm"), Ok(vec![Group::Convolution, Group::Batchnorm]));
     }
 
     #[test]
@@ -304,8 +312,10 @@ mod tests {
         assert_eq!(FamilySet::group(Group::Fusion), FamilySet::from(Family::FusionPlan));
         assert_eq!(FamilySet::group(Group::Find2), FamilySet::from(Family::ConvFind2));
         // `convolution` switches off every convolution path, the fusion plans
-        // and Find 2.0's included (their umbrella).
-        assert_eq!(FamilySet::named_by(Group::Convolution), FamilySet::all());
+        // and Find 2.0's included (their umbrella), and nothing of batchnorm.
+        let convolutions = FamilySet::named_by(Group::Convolution);
+        assert_eq!(convolutions.union(FamilySet::group(Group::Batchnorm)), FamilySet::all());
+        assert!(!convolutions.contains(Family::BnForwardInference));
         assert_eq!(FamilySet::named_by(Group::Find2), FamilySet::from(Family::ConvFind2));
     }
 

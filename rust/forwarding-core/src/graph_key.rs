@@ -3,11 +3,12 @@
 //! A group adds one variant holding its own graph spec; the fusion-plan
 //! group builds the convolution group's fused graph, so it has none.
 
-use crate::conv;
+use crate::{batchnorm, conv};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum GraphKey {
     Conv(conv::GraphSpec),
+    Batchnorm(batchnorm::GraphSpec),
 }
 
 /// A plan belongs to the MIOpen handle (hence hipDNN handle) that built it.

@@ -14,11 +14,13 @@
 //! - [`conv`]: the convolution group's problem model (descriptor fields -> graph
 //!   spec or decline) and its `MIOPEN_ENABLE_LOGGING_CMD` line;
 //! - [`fusion`]: the fusion-plan group's model (recorded operators -> the fused conv graph or decline);
+//! - [`batchnorm`]: the batchnorm group's problem model;
 //! - [`graph_key`]: the plan key, one variant per group;
 //! - [`mirrors`]: the MIOpen enumerator values used by number (checked against the header at build time);
 //! - [`plan_cache`]: the bounded, thread-safe plan cache and its counters;
 //! - [`status`]: hipDNN status -> `miopenStatus_t`;
 //! - [`stub_asm`]: the exported stubs' machine code, one template per ABI.
+pub mod batchnorm;
 pub mod config;
 pub mod conv;
 pub mod environment;

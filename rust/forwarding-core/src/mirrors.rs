@@ -8,6 +8,7 @@
 //! numbers one of them differently fails the wrapper's build instead of
 //! mistranslating a problem at run time.
 
+use crate::batchnorm::miopen_bn_mode as bn;
 use crate::conv::{miopen_activation as act, miopen_mode as mode, miopen_type as ty};
 use crate::status::miopen as st;
 
@@ -45,6 +46,8 @@ pub const MIRRORED: &[Mirrored] = &[
     req("miopenGroupConv", mode::GROUP_CONV),
     req("miopenDepthwise", mode::DEPTHWISE),
     req("miopenVerticalFusion", crate::fusion::miopen_direction::VERTICAL),
+    req("miopenBNPerActivation", bn::PER_ACTIVATION),
+    req("miopenBNSpatial", bn::SPATIAL),
     req("miopenActivationPASTHRU", act::PASTHRU),
     req("miopenActivationRELU", act::RELU),
     req("miopenActivationCLIPPEDRELU", act::CLIPPEDRELU),

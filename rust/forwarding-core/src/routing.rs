@@ -168,11 +168,13 @@ mod tests {
     }
 
     #[test]
-    fn star_and_convolution_opt_out_every_family() {
-        for all in ["*", "convolution"] {
+    fn star_opts_out_every_family_and_a_group_name_its_own() {
+        for all in ["*", "convolution", "batchnorm"] {
             let c = config(Some("enabled"), Some(all));
             for row in FORWARDING_TABLE {
-                assert_eq!(decide_for(&c, row.entry_point), private(Reason::OptedOut), "{all}");
+                let named = all == "*" || row.family.group().name() == all;
+                let want = if named { private(Reason::OptedOut) } else { FORWARDED };
+                assert_eq!(decide_for(&c, row.entry_point), want, "{all}: {}", row.entry_point);
             }
             // Disabled still reports the mode first.
             let off = config(None, Some(all));
@@ -197,8 +199,11 @@ mod tests {
     fn a_declining_miopen_variable_keeps_the_table_on_miopen_and_is_named() {
         let vars = [("MIOPEN_DEBUG_CONV_WINOGRAD".to_string(), "0".to_string())];
         let c = Config::resolve(RawEnv { forwarding: Some("enabled"), miopen_vars: &vars, ..RawEnv::default() });
+        // The variable is about convolution solvers: other groups still forward.
         for row in FORWARDING_TABLE {
-            assert_eq!(decide_for(&c, row.entry_point), private(Reason::MiopenVariable), "{}", row.entry_point);
+            let conv = row.family.group() == crate::Group::Convolution;
+            let want = if conv { private(Reason::MiopenVariable) } else { FORWARDED };
+            assert_eq!(decide_for(&c, row.entry_point), want, "{}", row.entry_point);
         }
         assert_eq!(decide_for(&c, "miopenCreate"), private(Reason::NotInForwardingSet));
         assert_eq!(

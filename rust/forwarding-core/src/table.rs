@@ -47,8 +47,8 @@ const fn row(entry_point: &'static str, family: Family) -> Forwarded {
 }
 
 use Family::{
-    ConvBackwardData as BD, ConvBackwardWeights as BW, ConvBiasActivation as CBA, ConvFind2 as FIND2, ConvForward as F,
-    FusionPlan as FP,
+    BnForwardInference as BNI, ConvBackwardData as BD, ConvBackwardWeights as BW, ConvBiasActivation as CBA,
+    ConvFind2 as FIND2, ConvForward as F, FusionPlan as FP,
 };
 
 /// The forwarding set (RFC §4.4), with each entry's family.
@@ -105,6 +105,8 @@ pub const FORWARDING_TABLE: &[Forwarded] = &[
     row("miopenGetSolutionWorkspaceSize", FIND2),
     row("miopenGetSolutionTime", FIND2),
     row("miopenGetSolutionSolverId", FIND2),
+    row("miopenBatchNormalizationForwardInference", BNI),
+    row("miopenBatchNormalizationForwardInference_V2", BNI),
 ];
 
 /// Entry points observed (never forwarded) while forwarding is enabled.

@@ -1,5 +1,5 @@
 /*
- * mini-hipdnn engine plugin ABI, version 2.
+ * mini-hipdnn engine plugin ABI, version 3 (3: batchnorm inference).
  *
  * This ABI is OURS (the test bed's), not hipDNN's: hipDNN's real plugin SDK
  * is a large C++ interface.  A plugin is a shared library exporting
@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION 2u
+#define MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION 3u
 #define MINI_HIPDNN_MAX_DIMS 8
 #define MINI_HIPDNN_MAX_SPATIAL 6
 
@@ -39,7 +39,8 @@ typedef enum
     MINI_HIPDNN_OP_CONV_FWD = 1,        /* x (in), w (in)  -> y (out)  */
     MINI_HIPDNN_OP_CONV_BWD_DATA = 2,   /* dy (in), w (in) -> dx (out) */
     MINI_HIPDNN_OP_CONV_BWD_FILTER = 3, /* x (in), dy (in) -> dw (out) */
-    MINI_HIPDNN_OP_POINTWISE = 4        /* in0 [, in1] -> out0         */
+    MINI_HIPDNN_OP_POINTWISE = 4,       /* in0 [, in1] -> out0         */
+    MINI_HIPDNN_OP_BN_INFERENCE = 5     /* x, mean, variance, scale, bias (in), epsilon -> y (out) */
 } miniHipdnnOpKind_t;
 
 typedef struct
@@ -61,6 +62,11 @@ typedef struct
     int32_t in0, in1, out0; /* in1 = -1 when unused */
     int32_t hasLowerClip, hasUpperClip;
     float lowerClip, upperClip;
+
+    /* batchnorm inference with variance: x and y above, these tensor
+     * indices, and epsilon (the pass-by-value tensor's value, widened) */
+    int32_t bnMean, bnVariance, bnScale, bnBias;
+    double epsilon;
 } miniHipdnnOp_t;
 
 typedef struct

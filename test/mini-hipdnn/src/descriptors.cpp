@@ -225,6 +225,7 @@ const TypeName kTypeNames[] = {
     {HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR, "CONVOLUTION_BACKWARD_FILTER"},
     {HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, "POINTWISE"},
     {HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR, "CONVOLUTION_BACKWARD_DATA"},
+    {HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT, "BATCHNORM_INFERENCE_VARIANCE"},
 };
 
 // MINI_HIPDNN_TEST_FAIL_FINALIZE=<token>[,<token>...]; a token is "all", a
@@ -297,6 +298,18 @@ void TensorDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_
         break;
     }
     case HIPDNN_ATTR_TENSOR_NAME_EXT: setChars(name, t, c, e, w); break;
+    case HIPDNN_ATTR_TENSOR_VALUE_EXT:
+    {
+        // As hipDNN: CHAR bytes, exactly one element of the type set before.
+        failIf(t != HIPDNN_TYPE_CHAR, HIPDNN_STATUS_BAD_PARAM, std::string(w) + ": TENSOR_VALUE must be HIPDNN_TYPE_CHAR");
+        failIf(e == nullptr, HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, std::string(w) + ": arrayOfElements is null");
+        failIf(!dataTypeSet, HIPDNN_STATUS_BAD_PARAM, std::string(w) + ": data type must be set before tensor value");
+        failIf(c != bytesOf(dataType), HIPDNN_STATUS_BAD_PARAM,
+               std::string(w) + ": elementCount does not match data type byte size");
+        const auto* b = static_cast<const uint8_t*>(e);
+        value.assign(b, b + c);
+        break;
+    }
     default: unknownAttr(n, w);
     }
 }
@@ -447,6 +460,84 @@ void ConvDesc::doFinalize()
            what + ": paddings, strides and dilations must all be set");
     failIf(!compTypeSet, HIPDNN_STATUS_BAD_PARAM, what + ": compute data type not set");
     failIf(!modeSet, HIPDNN_STATUS_BAD_PARAM, what + ": convolution mode not set");
+}
+
+// ---------------------------------------------------------------------------
+// batchnorm inference with variance
+namespace
+{
+std::shared_ptr<TensorDesc> BnInferenceDesc::* bnSlot(hipdnnBackendAttributeName_t n)
+{
+    switch(n)
+    {
+    case HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_X_EXT: return &BnInferenceDesc::x;
+    case HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_MEAN_EXT: return &BnInferenceDesc::mean;
+    case HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_VARIANCE_EXT: return &BnInferenceDesc::variance;
+    case HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_SCALE_EXT: return &BnInferenceDesc::scale;
+    case HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_BIAS_EXT: return &BnInferenceDesc::bias;
+    case HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_Y_EXT: return &BnInferenceDesc::y;
+    case HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_EPSILON_EXT: return &BnInferenceDesc::epsilon;
+    default: return nullptr;
+    }
+}
+} // namespace
+
+void BnInferenceDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t t, int64_t c, const void* e)
+{
+    const char* w = "BatchnormInferenceVarianceExtOperationDescriptor::setAttribute";
+    requireOpenForSet(*this, w);
+    if(auto slot = bnSlot(n))
+    {
+        this->*slot = takeDesc<TensorDesc>(t, c, e, HIPDNN_BACKEND_TENSOR_DESCRIPTOR, w);
+        return;
+    }
+    switch(n)
+    {
+    case HIPDNN_ATTR_OPERATION_NAME_EXT: setChars(name, t, c, e, w); break;
+    case HIPDNN_ATTR_BATCHNORM_INF_VAR_COMP_TYPE_EXT:
+    {
+        hipdnnDataType_t dt{};
+        setScalar(dt, HIPDNN_TYPE_DATA_TYPE, t, c, e, w);
+        failIf(bytesOf(dt) == 0, HIPDNN_STATUS_BAD_PARAM, std::string(w) + ": unknown data type");
+        compType = dt;
+        compTypeSet = true;
+        break;
+    }
+    default: unknownAttr(n, w);
+    }
+}
+
+void BnInferenceDesc::get(hipdnnBackendAttributeName_t n,
+                          hipdnnBackendAttributeType_t t,
+                          int64_t r,
+                          int64_t* c,
+                          void* e) const
+{
+    const char* w = "BatchnormInferenceVarianceExtOperationDescriptor::getAttribute";
+    requireFinalizedForGet(*this, w);
+    if(auto slot = bnSlot(n))
+    {
+        giveDesc(this->*slot, t, r, c, e, w);
+        return;
+    }
+    switch(n)
+    {
+    case HIPDNN_ATTR_BATCHNORM_INF_VAR_COMP_TYPE_EXT: getScalar(compType, HIPDNN_TYPE_DATA_TYPE, t, r, c, e, w); break;
+    default: unknownAttr(n, w);
+    }
+}
+
+void BnInferenceDesc::doFinalize()
+{
+    const std::string w = "BatchnormInferenceVarianceExtOperationDescriptor::finalize: ";
+    const std::pair<const std::shared_ptr<TensorDesc>*, const char*> required[] = {
+        {&x, "X"}, {&mean, "MEAN"}, {&variance, "VARIANCE"}, {&scale, "SCALE"},
+        {&bias, "BIAS"}, {&y, "Y"}, {&epsilon, "EPSILON"}};
+    for(const auto& [slot, label] : required)
+    {
+        failIf(!*slot, HIPDNN_STATUS_BAD_PARAM, w + label + " tensor not set");
+    }
+    failIf(!compTypeSet, HIPDNN_STATUS_BAD_PARAM, w + "compute data type not set");
 }
 
 // ---------------------------------------------------------------------------
@@ -653,6 +744,36 @@ int32_t GraphDesc::tensorIndex(const std::shared_ptr<TensorDesc>& t)
     return static_cast<int32_t>(tensors.size() - 1);
 }
 
+void GraphDesc::flattenBnInference(const BnInferenceDesc& bn, miniHipdnnOp_t& op)
+{
+    const char* w = "GraphDescriptor::finalize";
+    op.kind = MINI_HIPDNN_OP_BN_INFERENCE;
+    op.computeType = bn.compType;
+    op.x = tensorIndex(bn.x);
+    op.y = tensorIndex(bn.y);
+    op.bnMean = tensorIndex(bn.mean);
+    op.bnVariance = tensorIndex(bn.variance);
+    op.bnScale = tensorIndex(bn.scale);
+    op.bnBias = tensorIndex(bn.bias);
+    op.w = op.in0 = op.in1 = op.out0 = -1;
+    // The engines get epsilon's value in the operation: a pass-by-value
+    // tensor has no buffer, so it is not one of the flattened tensors.
+    const auto& eps = *bn.epsilon;
+    failIf(eps.value.empty(), HIPDNN_STATUS_BAD_PARAM, std::string(w) + ": the epsilon tensor has no value (TENSOR_VALUE_EXT)");
+    if(eps.dataType == HIPDNN_DATA_DOUBLE)
+    {
+        std::memcpy(&op.epsilon, eps.value.data(), sizeof(double));
+    }
+    else
+    {
+        failIf(eps.dataType != HIPDNN_DATA_FLOAT, HIPDNN_STATUS_NOT_SUPPORTED,
+               std::string(w) + ": the test bed reads a FLOAT or DOUBLE epsilon only");
+        float f = 0;
+        std::memcpy(&f, eps.value.data(), sizeof(float));
+        op.epsilon = f;
+    }
+}
+
 void GraphDesc::doFinalize()
 {
     const char* w = "GraphDescriptor::finalize";
@@ -679,6 +800,10 @@ void GraphDesc::doFinalize()
             op.lowerClip = p.lowerClip;
             op.upperClip = p.upperClip;
             op.x = op.w = op.y = -1;
+        }
+        else if(d->type == HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT)
+        {
+            flattenBnInference(static_cast<const BnInferenceDesc&>(*d), op);
         }
         else
         {
@@ -1186,6 +1311,7 @@ std::shared_ptr<Desc> createDesc(hipdnnBackendDescriptorType_t number)
     case HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR:
     case HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR: return std::make_shared<ConvDesc>(type);
     case HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR: return std::make_shared<PointwiseDesc>();
+    case HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT: return std::make_shared<BnInferenceDesc>();
     case HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR: return std::make_shared<GraphDesc>();
     case HIPDNN_BACKEND_ENGINE_DESCRIPTOR: return std::make_shared<EngineDesc>();
     case HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR: return std::make_shared<EngineCfgDesc>();

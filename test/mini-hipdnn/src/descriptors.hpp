@@ -29,6 +29,22 @@ struct TensorDesc : Desc
     // HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT: hipDNN's default when unset; a data
     // pointer that is not a multiple of it fails at execute.
     int64_t byteAlignment = 16;
+    // HIPDNN_ATTR_TENSOR_VALUE_EXT: a pass-by-value scalar, the bytes of one
+    // element of dataType. Such a tensor takes no variant-pack pointer.
+    std::vector<uint8_t> value;
+};
+
+// HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT: every
+// tensor and the compute type are required at finalize.
+struct BnInferenceDesc : Desc
+{
+    BnInferenceDesc() : Desc(HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT) {}
+    MH_DESC_METHODS
+    bool isOperation() const override { return true; }
+    std::shared_ptr<TensorDesc> x, mean, variance, scale, bias, y, epsilon;
+    hipdnnDataType_t compType = HIPDNN_DATA_FLOAT;
+    bool compTypeSet = false;
+    std::string name; // HIPDNN_ATTR_OPERATION_NAME_EXT
 };
 
 struct ConvDesc : Desc
@@ -80,6 +96,7 @@ struct GraphDesc : Desc
 
 private:
     int32_t tensorIndex(const std::shared_ptr<TensorDesc>& t);
+    void flattenBnInference(const BnInferenceDesc& bn, miniHipdnnOp_t& op);
 };
 
 struct EngineDesc : Desc

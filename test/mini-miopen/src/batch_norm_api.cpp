@@ -33,6 +33,15 @@ void RequireBuffers(std::initializer_list<const void*> buffers)
             MIOPEN_THROW(miopenStatusBadParm, "Buffers cannot be NULL");
 }
 
+// As MIOpen's forward passes (src/ocl/batchnormocl.cpp): alpha must be 1 and
+// beta 0. Inference rejects other values with BadParm, training with the
+// status of a message-only throw (UnknownError).
+void RequireUnitScales(const void* alpha, const void* beta, miopenStatus_t status)
+{
+    if(miopen::ReadScale(alpha, "alpha") != 1.0f || miopen::ReadScale(beta, "beta") != 0.0f)
+        MIOPEN_THROW(status, "Only alpha=1 and beta=0 is supported");
+}
+
 } // namespace
 
 extern "C" miopenStatus_t miopenDeriveBNTensorDescriptor(miopenTensorDescriptor_t derivedBnDesc,
@@ -128,8 +137,7 @@ miopenBatchNormalizationForwardTraining_V2(miopenHandle_t handle,
         CheckAndLogRank(xDesc, bn_mode);
         miopen::CheckBatchNormArgs(bn_mode, xd, yd, {&sd, &bd, &md, &vd});
         RequireBuffers({x, y, bnScale, bnBias});
-        const float a = miopen::ReadScale(alpha, "alpha");
-        const float b = miopen::ReadScale(beta, "beta");
+        RequireUnitScales(alpha, beta, miopenStatusUnknownError);
         miopen::OperationTimer timer(h);
         miopen::cpu::batchnorm_spatial_training(xd.View(x),
                                                 yd.View(y),
@@ -141,8 +149,8 @@ miopenBatchNormalizationForwardTraining_V2(miopenHandle_t handle,
                                                 miopen::ParamView(vd, resultRunningVariance),
                                                 miopen::ParamView(md, resultSaveMean),
                                                 miopen::ParamView(vd, resultSaveInvVariance),
-                                                a,
-                                                b);
+                                                1.0f,
+                                                0.0f);
     });
 }
 
@@ -178,10 +186,20 @@ miopenBatchNormalizationForwardInference_V2(miopenHandle_t handle,
         const auto& vd = miopen::deref(estVarianceDesc);
         CheckAndLogRank(xDesc, bn_mode);
         miopen::CheckBatchNormArgs(bn_mode, xd, yd, {&sd, &bd, &md, &vd});
-        RequireBuffers({x, y, bnScale, bnBias, estimatedMean, estimatedVariance});
-        const float a = miopen::ReadScale(alpha, "alpha");
-        const float b = miopen::ReadScale(beta, "beta");
+        RequireBuffers({x, y, bnScale, bnBias});
         miopen::OperationTimer timer(h);
+        if(estimatedMean == nullptr || estimatedVariance == nullptr)
+        {
+            // As MIOpen: without both estimates inference is a training pass
+            // over the batch's own statistics that saves nothing.
+            RequireUnitScales(alpha, beta, miopenStatusUnknownError);
+            const miopen::cpu::TensorView none = miopen::ParamView(md, nullptr);
+            miopen::cpu::batchnorm_spatial_training(xd.View(x), yd.View(y), miopen::ParamView(sd, bnScale),
+                                                    miopen::ParamView(bd, bnBias), 0.0, epsilon, none, none,
+                                                    none, none, 1.0f, 0.0f);
+            return;
+        }
+        RequireUnitScales(alpha, beta, miopenStatusBadParm);
         miopen::cpu::batchnorm_spatial_inference(xd.View(x),
                                                  yd.View(y),
                                                  miopen::ParamView(sd, bnScale),
@@ -189,8 +207,8 @@ miopenBatchNormalizationForwardInference_V2(miopenHandle_t handle,
                                                  miopen::ParamView(md, estimatedMean),
                                                  miopen::ParamView(vd, estimatedVariance),
                                                  epsilon,
-                                                 a,
-                                                 b);
+                                                 1.0f,
+                                                 0.0f);
     });
 }
 

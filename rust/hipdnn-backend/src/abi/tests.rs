@@ -59,6 +59,7 @@ fn status_matches_header() {
 #[test]
 fn descriptor_type_matches_header() {
     check("HipdnnBackendDescriptorType.h", descriptor_type::ALL, false);
+    check("HipdnnBackendDescriptorType.h", descriptor_type::EXT, false);
 }
 
 #[test]

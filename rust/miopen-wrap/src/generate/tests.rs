@@ -142,6 +142,43 @@ fn a_group_outside_the_build_set_is_built_as_pass_through() {
     assert!(rows.contains("forward: Some(miopen_forwarding_core::Family::ConvForward)"), "{rows}");
 }
 
+const BN_HEADER: &str = r#"
+#pragma once
+typedef enum { miopenStatusSuccess = 0 } miopenStatus_t;
+typedef enum { miopenBNPerActivation = 0, miopenBNSpatial = 1 } miopenBatchNormMode_t;
+typedef struct miopenHandle* miopenHandle_t;
+typedef struct miopenTensorDescriptor* miopenTensorDescriptor_t;
+extern "C" {
+/** @addtogroup batchnorm
+ *  @{
+ */
+miopenStatus_t miopenBatchNormalizationForwardInference(miopenHandle_t handle, miopenBatchNormMode_t bn_mode,
+    void* alpha, void* beta, const miopenTensorDescriptor_t xDesc, const void* x,
+    const miopenTensorDescriptor_t yDesc, void* y, const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc,
+    void* bnScale, void* bnBias, void* estimatedMean, void* estimatedVariance, double epsilon);
+/** @} */
+}
+"#;
+
+#[test]
+fn batchnorm_is_routed_only_in_a_set_that_names_it() {
+    let bn = "miopenBatchNormalizationForwardInference";
+    // The default set (convolution): a plain pass-through, as before the group existed.
+    let (d, m) = run_with_groups(BN_HEADER, &[], None);
+    assert_eq!(m.forward_groups, ["convolution"]);
+    let s = std::fs::read_to_string(d.path().join("out/stubs.rs")).unwrap();
+    assert!(!s.contains("crate::forward::batchnorm::entry::"), "{s}");
+    assert!(s.contains(&format!("crate::runtime::route(0);\n    impls::{bn}_impl(")), "{s}");
+    // With batchnorm in the set: the routed body calls the group's entry.
+    let (d, m) = run_with_groups(BN_HEADER, &[], Some("convolution,batchnorm"));
+    assert_eq!(m.forward_groups, ["convolution", "batchnorm"]);
+    let s = std::fs::read_to_string(d.path().join("out/stubs.rs")).unwrap();
+    assert!(s.contains(&format!("crate::forward::batchnorm::entry::{bn}(\n")), "{s}");
+    let rows = std::fs::read_to_string(d.path().join("out/entry_points.rs")).unwrap();
+    assert!(rows.contains("forward: Some(miopen_forwarding_core::Family::BnForwardInference)"), "{rows}");
+    syn::parse_file(&s).unwrap();
+}
+
 #[test]
 fn an_unknown_group_is_a_usage_error_naming_the_accepted_ones() {
     use clap::Parser;

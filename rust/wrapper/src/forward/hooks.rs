@@ -24,6 +24,7 @@ pub fn miopenDestroy(config: &Config, handle: sys::miopenHandle_t) {
     let released = diagnostics::boundary(
         || {
             super::conv::release(h);
+            super::batchnorm::release(h);
             Some(super::common::release(h))
         },
         || None,

@@ -6,7 +6,7 @@
 //!   hipDNN handles and plan cache ([`common::state`]), the lazily loaded
 //!   backend;
 //! - one folder per family group, named in `miopen_forwarding_core::family`:
-//!   [`conv`], [`find2`] (each `entry` module has one function per forwarded entry
+//!   [`conv`], [`fusion`], [`find2`], [`batchnorm`] (each `entry` module has one function per forwarded entry
 //!   point, which the generated routed body calls);
 //! - [`hooks`]: entry points observed while forwarding is enabled;
 //! - [`last_error`]: `miopenGetLastForwardedError` and the error-string prefix.
@@ -14,6 +14,7 @@
 //! This module only declares them: a group depends on `common`, `common` on
 //! no group.
 
+pub mod batchnorm;
 pub(crate) mod common;
 pub mod conv;
 pub mod find2;

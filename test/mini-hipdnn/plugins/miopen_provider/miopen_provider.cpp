@@ -21,10 +21,13 @@
 // and dilations, groups = x.C / w.C, fp32/fp16/bf16 with one type for x, w and
 // the output. The fused plan's workspace is hipDNN's provider's: the bytes of
 // x, w and the output, each rounded up to 256.
+//  * one batchnorm inference (with variance): bn_inference_plan.cpp.
 #include "HipdnnConvolutionMode.h"
 #include "HipdnnDataType.h"
 #include "HipdnnPointwiseMode.h"
+#include "bn_inference_plan.hpp"
 #include "mini_hipdnn_engine_plugin.h"
+#include "provider_types.hpp"
 
 #include <miopen/miopen_impl.h>
 
@@ -39,16 +42,7 @@
 namespace
 {
 
-bool toMiopenType(int32_t dt, miopenDataType_t& out)
-{
-    switch(dt)
-    {
-    case HIPDNN_DATA_FLOAT: out = miopenFloat; return true;
-    case HIPDNN_DATA_HALF: out = miopenHalf; return true;
-    case HIPDNN_DATA_BFLOAT16: out = miopenBFloat16; return true;
-    default: return false;
-    }
-}
+using provider::toMiopenType;
 
 bool fitsInt(int64_t v) { return v >= 0 && v <= INT_MAX; }
 
@@ -361,15 +355,7 @@ struct Problem
         }
     }
 
-    bool check(miopenStatus_t s, const char* what)
-    {
-        if(s == miopenStatusSuccess)
-        {
-            return true;
-        }
-        error = std::string("MIOpen provider: ") + what + " failed: " + miopenGetErrorString_impl(s);
-        return false;
-    }
+    bool check(miopenStatus_t s, const char* what) { return provider::succeeded(s, what, error); }
 
     bool found(int returnedAlgoCount)
     {
@@ -497,8 +483,18 @@ std::string problemKey(const miniHipdnnGraph_t& g, const Match& m)
     return k.str();
 }
 
+bool isBnInference(const miniHipdnnGraph_t* g)
+{
+    return g != nullptr && g->numOps == 1 && g->ops[0].kind == MINI_HIPDNN_OP_BN_INFERENCE;
+}
+
 int providerSupports(const miniHipdnnGraph_t* g)
 {
+    if(isBnInference(g))
+    {
+        std::string why;
+        return bn_plan::matches(*g, why) ? 1 : 0;
+    }
     Match m;
     if(g == nullptr || !matchGraph(*g, m))
     {
@@ -511,6 +507,10 @@ int providerSupports(const miniHipdnnGraph_t* g)
 
 int64_t providerWorkspace(const miniHipdnnGraph_t* g)
 {
+    if(isBnInference(g))
+    {
+        return 0; // the provider's batchnorm inference plan needs none
+    }
     Match m;
     Problem p;
     size_t ws = 0;
@@ -655,6 +655,19 @@ bool executeConv(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const m
 
 int providerExecute(const miniHipdnnGraph_t* g, const miniHipdnnVariantPack_t* pack, char* err, size_t errLen)
 {
+    if(isBnInference(g) && pack != nullptr)
+    {
+        std::string error;
+        if(bn_plan::execute(*g, pack, error))
+        {
+            return 0;
+        }
+        if(err != nullptr && errLen > 0)
+        {
+            std::snprintf(err, errLen, "%s", error.c_str());
+        }
+        return 1;
+    }
     Match m;
     Problem p;
     bool ok = g != nullptr && pack != nullptr && matchGraph(*g, m);

@@ -350,6 +350,10 @@ void opIO(const miniHipdnnOp_t& op, std::vector<int32_t>& in, int32_t& out)
         in = {op.x, op.y};
         out = op.w;
         break;
+    case MINI_HIPDNN_OP_BN_INFERENCE:
+        in = {op.x, op.bnMean, op.bnVariance, op.bnScale, op.bnBias};
+        out = op.y;
+        break;
     default:
         in = {op.in0};
         if(op.in1 >= 0)
@@ -418,6 +422,58 @@ std::vector<int> schedule(const miniHipdnnGraph_t& g)
     return order;
 }
 
+// Batchnorm inference: x and y of one shape (rank 3 to 5), every statistic
+// and affine tensor (1, C, 1, ...); any storable type.
+bool validBnInference(const miniHipdnnGraph_t& g, const miniHipdnnOp_t& op)
+{
+    for(int32_t t : {op.x, op.y, op.bnMean, op.bnVariance, op.bnScale, op.bnBias})
+    {
+        if(t < 0 || t >= g.numTensors || !storable(g.tensors[t].dataType))
+        {
+            return false;
+        }
+    }
+    const auto& x = g.tensors[op.x];
+    const auto& y = g.tensors[op.y];
+    if(x.nbDims < 3 || x.nbDims > 5 || y.nbDims != x.nbDims)
+    {
+        return false;
+    }
+    for(int d = 0; d < x.nbDims; ++d)
+    {
+        if(x.dims[d] != y.dims[d])
+        {
+            return false;
+        }
+    }
+    for(int32_t t : {op.bnMean, op.bnVariance, op.bnScale, op.bnBias})
+    {
+        const auto& p = g.tensors[t];
+        if(p.nbDims != x.nbDims)
+        {
+            return false;
+        }
+        for(int d = 0; d < x.nbDims; ++d)
+        {
+            if(p.dims[d] != (d == 1 ? x.dims[1] : 1))
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+bool validOp(const miniHipdnnGraph_t& g, const miniHipdnnOp_t& op)
+{
+    switch(op.kind)
+    {
+    case MINI_HIPDNN_OP_POINTWISE: return validPointwise(g, op);
+    case MINI_HIPDNN_OP_BN_INFERENCE: return validBnInference(g, op);
+    default: return validConv(g, op);
+    }
+}
+
 int refSupports(const miniHipdnnGraph_t* g)
 {
     if(g == nullptr || g->numOps <= 0)
@@ -427,8 +483,7 @@ int refSupports(const miniHipdnnGraph_t* g)
     for(int i = 0; i < g->numOps; ++i)
     {
         const auto& op = g->ops[i];
-        bool ok = op.kind == MINI_HIPDNN_OP_POINTWISE ? validPointwise(*g, op) : validConv(*g, op);
-        if(!ok)
+        if(!validOp(*g, op))
         {
             return 0;
         }
@@ -643,6 +698,32 @@ void pointwise(const miniHipdnnOp_t& op, const View& a, const View* b, const Vie
     } while(nextIndex(idx, out.dims, out.nb));
 }
 
+// y = scale * (x - mean) / sqrt(variance + epsilon) + bias, per channel, in double.
+void bnInference(const miniHipdnnOp_t& op, const std::vector<View>& v)
+{
+    const View& x = v[static_cast<size_t>(op.x)];
+    const View& y = v[static_cast<size_t>(op.y)];
+    const View* p[4] = {&v[static_cast<size_t>(op.bnMean)], &v[static_cast<size_t>(op.bnVariance)],
+                        &v[static_cast<size_t>(op.bnScale)], &v[static_cast<size_t>(op.bnBias)]};
+    int64_t idx[MINI_HIPDNN_MAX_DIMS] = {};
+    do
+    {
+        const int64_t c = idx[1];
+        const double mean = p[0]->load(c * p[0]->strides[1]);
+        const double var = p[1]->load(c * p[1]->strides[1]);
+        const double scale = p[2]->load(c * p[2]->strides[1]);
+        const double bias = p[3]->load(c * p[3]->strides[1]);
+        int64_t xo = 0, yo = 0;
+        for(int d = 0; d < x.nb; ++d)
+        {
+            xo += idx[d] * x.strides[d];
+            yo += idx[d] * y.strides[d];
+        }
+        const double out = scale * (x.load(xo) - mean) / std::sqrt(var + op.epsilon) + bias;
+        y.store(yo, static_cast<float>(out));
+    } while(nextIndex(idx, x.dims, x.nb));
+}
+
 int refExecute(const miniHipdnnGraph_t* g, const miniHipdnnVariantPack_t* pack, char* err, size_t errLen)
 {
     auto failWith = [&](const char* msg) {
@@ -701,6 +782,7 @@ int refExecute(const miniHipdnnGraph_t* g, const miniHipdnnVariantPack_t* pack, 
         case MINI_HIPDNN_OP_CONV_FWD: convFwd(op, views[op.x], views[op.w], views[op.y]); break;
         case MINI_HIPDNN_OP_CONV_BWD_DATA: convBwdData(op, views[op.x], views[op.w], views[op.y]); break;
         case MINI_HIPDNN_OP_CONV_BWD_FILTER: convBwdFilter(op, views[op.x], views[op.w], views[op.y]); break;
+        case MINI_HIPDNN_OP_BN_INFERENCE: bnInference(op, views); break;
         default:
             pointwise(op, views[op.in0], op.in1 >= 0 ? &views[op.in1] : nullptr, views[op.out0]);
             break;

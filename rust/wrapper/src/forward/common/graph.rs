@@ -147,6 +147,27 @@ impl Builder {
         self.finalize(d, "finalize tensor")?;
         Ok(d)
     }
+
+    /// A pass-by-value scalar tensor (`TENSOR_VALUE_EXT`): one element of
+    /// `dtype`, its bytes sent as CHAR after the type, as hipDNN's tensor
+    /// descriptor requires. It takes no variant-pack pointer.
+    pub fn value_tensor(&mut self, uid: i64, name: &str, dtype: i32, bytes: &[u8]) -> Result<Descriptor, Failure> {
+        let d = self.create(descriptor_type::TENSOR, "create value tensor")?;
+        self.set(d, attr::TENSOR_UNIQUE_ID, attr_type::INT64, &[uid], "value tensor id")?;
+        self.set(d, attr::TENSOR_NAME_EXT, attr_type::CHAR, name.as_bytes(), "value tensor name")?;
+        self.set(d, attr::TENSOR_DATA_TYPE, attr_type::DATA_TYPE, &[dtype], "value tensor type")?;
+        self.set(d, attr::TENSOR_DIMENSIONS, attr_type::INT64, &[1i64], "value tensor dims")?;
+        self.set(d, attr::TENSOR_STRIDES, attr_type::INT64, &[1i64], "value tensor strides")?;
+        self.set(d, attr::TENSOR_VALUE_EXT, attr_type::CHAR, bytes, "value tensor value")?;
+        self.finalize(d, "finalize value tensor")?;
+        Ok(d)
+    }
+}
+
+/// The failure of a group's [`Operations`] handed another group's key (a
+/// wiring mistake, reported rather than panicking).
+pub fn not_this_group(step: &'static str) -> Failure {
+    Failure { step, status: status::INTERNAL_ERROR, message: "graph key of another family group".into() }
 }
 
 /// hipDNN's number of an element type.

@@ -6,11 +6,13 @@ use hipdnn_backend::abi::{attr, attr_type, conv_mode, data_type, descriptor_type
 use miopen_forwarding_core::conv::{Direction, FusedSpec, GraphSpec};
 use miopen_forwarding_core::graph_key::GraphKey;
 
-use crate::forward::common::graph::{hipdnn_type, Builder, Failure};
+use crate::forward::common::graph::{hipdnn_type, not_this_group, Builder, Failure};
 
 /// The group's [`crate::forward::common::graph::Operations`].
 pub fn operations(b: &mut Builder, key: &GraphKey) -> Result<Vec<Descriptor>, Failure> {
-    let GraphKey::Conv(g) = key;
+    let GraphKey::Conv(g) = key else {
+        return Err(not_this_group("convolution operations"));
+    };
     let x = b.tensor(&g.x)?;
     let w = b.tensor(&g.w)?;
     let y = b.tensor(&g.y)?;

@@ -1,0 +1,137 @@
+use super::*;
+use crate::tensor::miopen_type::{BFLOAT16, DOUBLE, FLOAT, HALF};
+
+fn packed(dims: &[i64], channels_last: bool) -> Vec<i64> {
+    let mut strides = vec![0; dims.len()];
+    let mut s = 1;
+    for d in layout_order(dims.len(), channels_last).into_iter().rev() {
+        strides[d] = s;
+        s *= dims[d];
+    }
+    strides
+}
+
+fn t(dtype: u32, dims: &[i64], channels_last: bool) -> Tensor {
+    Tensor { dtype, dims: dims.to_vec(), strides: packed(dims, channels_last) }
+}
+
+fn problem(io: u32, dims: &[i64], channels_last: bool) -> Problem {
+    let mut pd = vec![1; dims.len()];
+    pd[1] = dims[1];
+    let param = t(FLOAT, &pd, false);
+    Problem {
+        mode: miopen_bn_mode::SPATIAL,
+        x: t(io, dims, channels_last),
+        y: t(io, dims, channels_last),
+        scale: param.clone(),
+        bias: param.clone(),
+        mean: param.clone(),
+        variance: param,
+        epsilon: 1e-5,
+    }
+}
+
+fn cause(p: &Problem) -> String {
+    translate(p).expect_err("declined").0
+}
+
+#[test]
+fn every_forwarded_layout_rank_and_type_translates() {
+    for dims in [&[2, 3, 4, 5][..], &[1, 4, 2, 3, 3]] {
+        for last in [false, true] {
+            for (io, want) in [(FLOAT, ElemType::F32), (HALF, ElemType::F16), (BFLOAT16, ElemType::BF16)] {
+                let p = problem(io, dims, last);
+                let g = translate(&p).unwrap_or_else(|d| panic!("{dims:?} {last} {io}: {d}"));
+                assert_eq!((g.x.dtype, g.y.dtype), (want, want));
+                assert_eq!((g.x.dims.clone(), g.x.strides.clone()), (p.x.dims.clone(), p.x.strides.clone()));
+                for s in [&g.scale, &g.bias, &g.mean, &g.variance] {
+                    assert_eq!(s.dtype, ElemType::F32);
+                    assert_eq!(s.dims, p.scale.dims);
+                }
+                let uids = [g.x.uid, g.mean.uid, g.variance.uid, g.scale.uid, g.bias.uid, g.y.uid];
+                assert_eq!(uids, [uid::X, uid::MEAN, uid::VARIANCE, uid::SCALE, uid::BIAS, uid::Y]);
+                assert!(uids.iter().all(|&u| u != uid::EPSILON));
+            }
+        }
+    }
+}
+
+#[test]
+fn epsilon_is_kept_exactly_and_is_part_of_the_key() {
+    let mut p = problem(FLOAT, &[2, 3, 4, 5], false);
+    p.epsilon = 0.1 + 0.2; // not 0.3, and not a float
+    let g = translate(&p).unwrap();
+    assert_eq!(g.epsilon(), 0.1 + 0.2);
+    assert_ne!(g.epsilon(), f64::from(g.epsilon() as f32));
+    let mut q = p.clone();
+    q.epsilon = 0.3;
+    assert_ne!(translate(&q).unwrap(), g, "a different double is a different plan");
+    assert_eq!(translate(&p.clone()).unwrap(), g);
+}
+
+#[test]
+fn the_key_distinguishes_every_field_that_changes_the_graph() {
+    let base = translate(&problem(FLOAT, &[2, 3, 4, 5], false)).unwrap();
+    let others = [
+        problem(HALF, &[2, 3, 4, 5], false),
+        problem(FLOAT, &[2, 3, 4, 5], true),
+        problem(FLOAT, &[2, 3, 4, 6], false),
+        problem(FLOAT, &[2, 3, 1, 4, 5], false),
+    ];
+    for p in &others {
+        assert_ne!(translate(p).unwrap(), base, "{p:?}");
+    }
+}
+
+#[test]
+fn per_activation_and_unknown_modes_are_declined() {
+    let mut p = problem(FLOAT, &[2, 3, 4, 5], false);
+    p.mode = miopen_bn_mode::PER_ACTIVATION;
+    assert_eq!(cause(&p), "per-activation batchnorm (hipDNN's MIOpen provider runs spatial only)");
+    p.mode = 7;
+    assert_eq!(cause(&p), "batchnorm mode 7 (invalid: MIOpen decides)");
+}
+
+#[test]
+fn ranks_types_and_shapes_outside_the_provider_are_declined() {
+    assert_eq!(cause(&problem(FLOAT, &[2, 3, 4], false)), "x has 3 dimensions (forwarded: 4 or 5; MIOpen decides)");
+    assert_eq!(cause(&problem(DOUBLE, &[2, 3, 4, 5], false)), "type miopenDouble (not forwarded)");
+    let mut p = problem(FLOAT, &[2, 3, 4, 5], false);
+    p.y.dtype = HALF;
+    assert_eq!(cause(&p), "x is miopenFloat but y is miopenHalf (invalid problem: MIOpen decides)");
+    let mut p = problem(FLOAT, &[2, 3, 4, 5], false);
+    p.y = t(FLOAT, &[2, 3, 4, 6], false);
+    assert_eq!(cause(&p), "y's lengths differ from x's (invalid problem: MIOpen decides)");
+}
+
+#[test]
+fn layouts_other_than_the_four_packed_ones_are_declined() {
+    let mut p = problem(FLOAT, &[2, 3, 4, 5], false);
+    p.x.strides = vec![120, 40, 10, 1]; // padded rows
+    p.y.strides = p.x.strides.clone();
+    let want =
+        "x and y are not both packed NCHW/NHWC (NCDHW/NDHWC) in one layout (hipDNN's MIOpen provider takes only those)";
+    assert_eq!(cause(&p), want);
+    let mut mixed = problem(FLOAT, &[2, 3, 4, 5], false);
+    mixed.y = t(FLOAT, &[2, 3, 4, 5], true);
+    assert_eq!(cause(&mixed), want, "x NCHW, y NHWC");
+}
+
+#[test]
+fn per_channel_tensors_must_be_fp32_of_the_derived_shape() {
+    let mut p = problem(HALF, &[2, 3, 4, 5], false);
+    p.scale.dtype = HALF;
+    assert_eq!(
+        cause(&p),
+        "scale is miopenHalf (hipDNN's MIOpen provider takes fp32 scale, bias, mean and variance only)"
+    );
+    let mut p = problem(FLOAT, &[2, 3, 4, 5], false);
+    p.variance.dtype = DOUBLE;
+    assert_eq!(cause(&p), "variance is miopenDouble (MIOpen decides)");
+    let mut p = problem(FLOAT, &[2, 3, 4, 5], false);
+    p.mean = t(FLOAT, &[1, 3, 1, 2], false);
+    assert_eq!(cause(&p), "mean is not the (1, 3, 1, ...) tensor of x's rank (invalid problem: MIOpen decides)");
+    let mut p = problem(FLOAT, &[2, 3, 4, 5], false);
+    p.bias.strides = vec![6, 2, 1, 1];
+    assert_eq!(cause(&p), "bias is not packed (stride 2 along C; hipDNN's MIOpen provider takes packed tensors only)");
+}

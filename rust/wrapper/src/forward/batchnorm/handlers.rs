@@ -1,0 +1,100 @@
+//! The handler of `miopenBatchNormalizationForwardInference(_V2)`.
+//!
+//! Argument parity first: what MIOpen rejects or computes another way
+//! (alpha/beta other than 1/0, a null buffer, a null estimate, which makes
+//! MIOpen compute the batch's own statistics) is declined, so MIOpen
+//! Private answers it. Then the descriptors are translated and the plan
+//! built or reused and run on the caller's buffers; the provider's plan
+//! needs no workspace, and MIOpen's inference takes none, so a plan that
+//! needs one is declined.
+
+use std::ffi::c_void;
+use std::rc::Rc;
+
+use miopen_forwarding_core::batchnorm::{self, uid};
+use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::Config;
+
+use super::graph;
+use super::read::{self, Descriptors};
+use crate::forward::common::graph::{self as common_graph, DATA_ALIGNMENT};
+use crate::forward::common::steps::{self, declined, failed, flatten, misaligned, success, Step};
+use crate::forward::common::{read as common_read, Outcome, Workspace};
+use crate::forward::miopen_sys as sys;
+
+/// One inference call's arguments, in `_V2` naming.
+pub struct Inference {
+    pub config: &'static Config,
+    pub handle: sys::miopenHandle_t,
+    pub mode: u32,
+    pub alpha: *const c_void,
+    pub beta: *const c_void,
+    pub d: Descriptors,
+    pub x: *const c_void,
+    pub y: *mut c_void,
+    pub scale: *const c_void,
+    pub bias: *const c_void,
+    pub mean: *const c_void,
+    pub variance: *const c_void,
+    pub epsilon: f64,
+}
+
+impl Inference {
+    /// The buffers in variant-pack order (the graph's uids, [`UIDS`]).
+    fn buffers(&self) -> [*mut c_void; 6] {
+        [self.x, self.mean, self.variance, self.scale, self.bias, self.y as *const c_void].map(|p| p as *mut c_void)
+    }
+}
+
+const UIDS: [i64; 6] = [uid::X, uid::MEAN, uid::VARIANCE, uid::SCALE, uid::BIAS, uid::Y];
+const NAMES: [&str; 6] = ["x", "estimatedMean", "estimatedVariance", "bnScale", "bnBias", "y"];
+
+/// What MIOpen checks of the arguments that hipDNN does not, or computes
+/// differently: each is left to MIOpen Private.
+fn parity(c: &Inference) -> Step<()> {
+    if c.config.env.log_driver_cmd {
+        return declined(
+            "MIOPEN_ENABLE_LOGGING_CMD is on (MIOpen logs a MIOpenDriver bnorm line; the wrapper does not write it for batchnorm)",
+        );
+    }
+    let a = common_read::scale(c.alpha, "alpha").or_else(declined)?;
+    let b = common_read::scale(c.beta, "beta").or_else(declined)?;
+    if a != 1.0 || b != 0.0 {
+        return declined(format!("alpha={a}, beta={b} (MIOpen's inference takes only 1 and 0; MIOpen decides)"));
+    }
+    if c.mean.is_null() || c.variance.is_null() {
+        return declined(
+            "estimatedMean or estimatedVariance is null (MIOpen computes the batch's statistics: a training pass)",
+        );
+    }
+    let ptrs = c.buffers();
+    if ptrs.iter().any(|p| p.is_null()) {
+        return declined("a data pointer is null (MIOpen decides)");
+    }
+    if ptrs.iter().fold(0usize, |acc, &p| acc | p as usize).is_multiple_of(DATA_ALIGNMENT) {
+        return Ok(());
+    }
+    match ptrs.iter().zip(NAMES).find_map(|(&p, name)| misaligned(p, name)) {
+        Some(why) => declined(why),
+        None => Ok(()),
+    }
+}
+
+fn plan_key(c: &Inference) -> Step<Rc<PlanKey>> {
+    let p = read::problem(c.mode, &c.d, c.epsilon).or_else(declined)?;
+    let spec = batchnorm::translate(&p).map_err(|d| Outcome::Declined(d.0))?;
+    Ok(Rc::new(PlanKey { handle: c.handle as usize, graph: GraphKey::Batchnorm(spec) }))
+}
+
+/// `miopenBatchNormalizationForwardInference(_V2)`.
+pub fn inference(c: &Inference) -> Outcome {
+    flatten((|| {
+        parity(c)?;
+        let key = plan_key(c)?;
+        let r = steps::ready(c.config, &key, graph::operations)?;
+        let none = Workspace { ptr: std::ptr::null_mut(), size: 0 };
+        r.fits(&none)?;
+        common_graph::execute(&r.plan, r.hd, &UIDS, &c.buffers(), none.ptr).map_err(failed)?;
+        Ok(success(r.note()))
+    })())
+}

@@ -1,0 +1,327 @@
+// Differential test of the batchnorm family (forward inference, legacy and
+// _V2) through the public API: --cases random problems from --seed, each
+// result checked against this program's own double-precision reference.
+// test/consumers/check_differential.py runs it disabled and enabled on each
+// hipDNN engine and compares outcomes and routing.
+//
+// Problems: 4-D / 5-D, NCHW / NHWC (NCDHW / NDHWC) or padded rows, fp32 /
+// fp16 / bf16 x and y, fp32 or x-typed per-channel tensors, epsilon a random
+// double; a few cases with alpha/beta other than 1/0, per-activation mode,
+// a null estimate (MIOpen then uses the batch's statistics) or a buffer off
+// the 16-byte alignment.
+//
+// Output, one line per case on stdout:
+//   case <i> inf <legacy|v2> <type> <layout> <rank> dims=... eps=... [flags]
+//        status=<miopenStatus> step=compute maxerr=<e> result=<ok|rejected|mismatch> [why=...]
+// and on stderr `bn_differential: case <i>` before each case's calls.
+#include <miopen/hipdnn_forwarding.h>
+#include <miopen/miopen.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "differential_util.hpp"
+
+namespace {
+
+using namespace differential;
+
+struct Problem
+{
+    std::vector<int> dims;
+    bool channels_last = false, padded = false;
+    miopenDataType_t io = miopenFloat, param = miopenFloat;
+    bool v2 = false;
+    double epsilon = 1e-5;
+    float alpha = 1.0f, beta = 0.0f;
+    miopenBatchNormMode_t mode = miopenBNSpatial;
+    bool null_mean = false;
+    int misaligned = 0; // bytes x's pointer is off
+};
+
+const char* type_name(miopenDataType_t t)
+{
+    return t == miopenFloat ? "fp32" : t == miopenHalf ? "fp16" : "bf16";
+}
+
+const char* status_name(miopenStatus_t s)
+{
+    switch(s)
+    {
+    case miopenStatusSuccess: return "miopenStatusSuccess";
+    case miopenStatusBadParm: return "miopenStatusBadParm";
+    case miopenStatusNotImplemented: return "miopenStatusNotImplemented";
+    case miopenStatusUnknownError: return "miopenStatusUnknownError";
+    case miopenStatusInternalError: return "miopenStatusInternalError";
+    default: return "miopenStatusOther";
+    }
+}
+
+Problem draw(Rng& r)
+{
+    Problem p;
+    const int rank = r.chance(0.3) ? 5 : 4;
+    p.dims = {r.range(1, 3), r.range(1, 6)};
+    for(int d = 2; d < rank; ++d)
+        p.dims.push_back(r.range(1, 5));
+    p.channels_last = r.chance(0.5);
+    p.padded = r.chance(0.03);
+    p.io = r.pick(std::vector<miopenDataType_t>{miopenFloat, miopenHalf, miopenBFloat16});
+    p.param = p.io != miopenFloat && r.chance(0.06) ? p.io : miopenFloat;
+    p.v2 = r.chance(0.5);
+    p.epsilon = std::ldexp(1.0 + r.value(), -r.range(3, 17)); // a double, rarely a float
+    if(r.chance(0.02))
+        p.alpha = 0.5f;
+    if(r.chance(0.02))
+        p.beta = 1.0f;
+    if(r.chance(0.03))
+        p.mode = miopenBNPerActivation;
+    p.null_mean = r.chance(0.03);
+    if(r.chance(0.05))
+        p.misaligned = p.io == miopenFloat ? 4 : 2;
+    return p;
+}
+
+// Strides in elements: packed in the layout, or with rows padded by 3.
+std::vector<int> strides_of(const Problem& p)
+{
+    const int rank = static_cast<int>(p.dims.size());
+    std::vector<int> order = {0};
+    if(!p.channels_last)
+        order.push_back(1);
+    for(int d = 2; d < rank; ++d)
+        order.push_back(d);
+    if(p.channels_last)
+        order.push_back(1);
+    std::vector<int> s(size_t(rank), 0);
+    int e = 1;
+    for(auto it = order.rbegin(); it != order.rend(); ++it)
+    {
+        s[size_t(*it)] = e;
+        e *= p.dims[size_t(*it)] + (p.padded && it == order.rbegin() ? 3 : 0);
+    }
+    return s;
+}
+
+struct Buffer
+{
+    std::vector<unsigned char> bytes;
+    size_t off = 0;
+    void* ptr() { return bytes.data() + off; }
+};
+
+Buffer alloc(miopenDataType_t t, size_t elems, size_t misaligned)
+{
+    Buffer b;
+    b.bytes.assign(elems * type_size(t) + 64, 0);
+    const auto base = reinterpret_cast<std::uintptr_t>(b.bytes.data());
+    b.off = (16 - base % 16) % 16 + misaligned;
+    return b;
+}
+
+struct Outcome
+{
+    miopenStatus_t status = miopenStatusSuccess;
+    double maxerr = 0;
+    std::string why;
+};
+
+double tolerance(miopenDataType_t t) { return t == miopenFloat ? 1e-4 : t == miopenHalf ? 4e-3 : 3e-2; }
+
+Outcome run_case(miopenHandle_t h, const Problem& p, Rng& r, bool corrupt, int calls)
+{
+    const int rank = static_cast<int>(p.dims.size());
+    const std::vector<int> st = strides_of(p);
+    size_t span = 1;
+    for(int d = 0; d < rank; ++d)
+        span += size_t(p.dims[size_t(d)] - 1) * size_t(st[size_t(d)]);
+    const int c = p.dims[1];
+    std::vector<int> pd(size_t(rank), 1);
+    pd[1] = c;
+    std::vector<int> ps(size_t(rank), c);
+    ps[1] = 1;
+    miopenTensorDescriptor_t xd, yd, sd;
+    miopenCreateTensorDescriptor(&xd);
+    miopenCreateTensorDescriptor(&yd);
+    miopenCreateTensorDescriptor(&sd);
+    miopenSetTensorDescriptor(xd, p.io, rank, p.dims.data(), st.data());
+    miopenSetTensorDescriptor(yd, p.io, rank, p.dims.data(), st.data());
+    miopenSetTensorDescriptor(sd, p.param, rank, pd.data(), ps.data());
+    Buffer x = alloc(p.io, span, size_t(p.misaligned)), y = alloc(p.io, span, 0);
+    Buffer prm[4] = {alloc(p.param, size_t(c), 0), alloc(p.param, size_t(c), 0), alloc(p.param, size_t(c), 0),
+                     alloc(p.param, size_t(c), 0)};
+    for(size_t i = 0; i < span; ++i)
+    {
+        store_elem(p.io, x.ptr(), i, 4.0f * r.value());
+        store_elem(p.io, y.ptr(), i, 99.0f);
+    }
+    for(int k = 0; k < 4; ++k) // scale, bias, mean, variance (> 0)
+        for(size_t i = 0; i < size_t(c); ++i)
+            store_elem(p.param, prm[k].ptr(), i, k == 3 ? 0.25f + std::fabs(r.value()) : r.value());
+    float alpha = p.alpha, beta = p.beta;
+    void* mean = p.null_mean ? nullptr : prm[2].ptr();
+    Outcome o;
+    for(int call = 0; call < calls; ++call) // --calls 2: the same call again (a plan-cache hit when forwarded)
+    {
+        o.status = p.v2 ? miopenBatchNormalizationForwardInference_V2(h, p.mode, &alpha, &beta, xd, x.ptr(), yd, y.ptr(),
+                                                                  sd, sd, sd, sd, prm[0].ptr(), prm[1].ptr(), mean,
+                                                                  prm[3].ptr(), p.epsilon)
+                    : miopenBatchNormalizationForwardInference(h, p.mode, &alpha, &beta, xd, x.ptr(), yd, y.ptr(), sd,
+                                                               prm[0].ptr(), prm[1].ptr(), mean, prm[3].ptr(),
+                                                               p.epsilon);
+    }
+    if(o.status == miopenStatusSuccess)
+    {
+        // The reference: per channel, the given estimates or (no mean) the
+        // batch's own mean and biased variance, in double.
+        std::vector<size_t> offsets, channel;
+        std::vector<int> idx(size_t(rank), 0);
+        for(bool more = true; more;)
+        {
+            size_t off = 0;
+            for(int d = 0; d < rank; ++d)
+                off += size_t(idx[size_t(d)]) * size_t(st[size_t(d)]);
+            offsets.push_back(off);
+            channel.push_back(size_t(idx[1]));
+            more = false;
+            for(int d = rank - 1; d >= 0 && !more; --d)
+            {
+                if(++idx[size_t(d)] < p.dims[size_t(d)])
+                    more = true;
+                else
+                    idx[size_t(d)] = 0;
+            }
+        }
+        if(corrupt)
+            store_elem(p.io, y.ptr(), offsets[0], load_elem(p.io, y.ptr(), offsets[0]) + 1.0f);
+        for(int ch = 0; ch < c; ++ch)
+        {
+            std::vector<size_t> mine;
+            for(size_t k = 0; k < offsets.size(); ++k)
+                if(channel[k] == size_t(ch))
+                    mine.push_back(offsets[k]);
+            double m = load_elem(p.param, prm[2].ptr(), size_t(ch)), v = load_elem(p.param, prm[3].ptr(), size_t(ch));
+            if(p.null_mean)
+            {
+                double s = 0, s2 = 0;
+                for(size_t off : mine)
+                    s += load_elem(p.io, x.ptr(), off);
+                m = s / double(mine.size());
+                for(size_t off : mine)
+                    s2 += std::pow(load_elem(p.io, x.ptr(), off) - m, 2);
+                v = s2 / double(mine.size());
+            }
+            const double sc = load_elem(p.param, prm[0].ptr(), size_t(ch)), bi = load_elem(p.param, prm[1].ptr(), size_t(ch));
+            for(size_t off : mine)
+            {
+                const double want = sc * (load_elem(p.io, x.ptr(), off) - m) / std::sqrt(v + p.epsilon) + bi;
+                const double err = std::fabs(load_elem(p.io, y.ptr(), off) - want) / (1.0 + std::fabs(want));
+                o.maxerr = std::max(o.maxerr, err);
+            }
+        }
+        if(!(o.maxerr <= tolerance(p.io)))
+            o.why = "tolerance";
+    }
+    miopenDestroyTensorDescriptor(xd);
+    miopenDestroyTensorDescriptor(yd);
+    miopenDestroyTensorDescriptor(sd);
+    return o;
+}
+
+std::string describe(const Problem& p)
+{
+    std::string s = std::string(p.v2 ? "v2 " : "legacy ") + type_name(p.io) + " ";
+    const bool five = p.dims.size() == 5;
+    s += p.padded ? "padded" : p.channels_last ? (five ? "NDHWC" : "NHWC") : (five ? "NCDHW" : "NCHW");
+    s += " " + std::to_string(p.dims.size()) + "d dims=";
+    for(size_t i = 0; i < p.dims.size(); ++i)
+        s += (i ? "x" : "") + std::to_string(p.dims[i]);
+    char eps[64];
+    std::snprintf(eps, sizeof eps, " eps=%.17g", p.epsilon);
+    s += eps;
+    if(p.param != miopenFloat)
+        s += std::string(" param=") + type_name(p.param);
+    if(p.alpha != 1.0f || p.beta != 0.0f)
+        s += " alpha/beta";
+    if(p.mode != miopenBNSpatial)
+        s += " per-activation";
+    if(p.null_mean)
+        s += " null-mean";
+    if(p.misaligned)
+        s += " misaligned=" + std::to_string(p.misaligned);
+    return s;
+}
+
+// --report-errors: for a failed call, what the wrapper's own API and the
+// error string say (RFC §6.1 attribution), one stderr line.
+void report_error(miopenStatus_t status)
+{
+    miopenForwardedError_t e{};
+    if(miopenGetLastForwardedError(&e) != miopenStatusSuccess)
+    {
+        std::fprintf(stderr, "bn_differential: error miopenGetLastForwardedError failed\n");
+        return;
+    }
+    const char* text = miopenGetErrorString(status);
+    const bool prefixed = std::strncmp(text, "[hipDNN-forwarded] ", 19) == 0;
+    std::fprintf(stderr, "bn_differential: error outcome=%d hipdnn=%d entry=%s prefixed=%d\n", int(e.outcome),
+                 e.hipdnnStatus, e.entryPoint ? e.entryPoint : "-", prefixed ? 1 : 0);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    long cases = 1000, corrupt_case = -1;
+    int calls = 1;
+    bool report_errors = false;
+    unsigned long long seed = 1;
+    for(int i = 1; i + 1 < argc; i += 2)
+    {
+        const std::string a = argv[i];
+        const unsigned long long v = std::strtoull(argv[i + 1], nullptr, 10);
+        if(a == "--cases")
+            cases = long(v);
+        else if(a == "--seed")
+            seed = v;
+        else if(a == "--corrupt-case")
+            corrupt_case = long(v);
+        else if(a == "--calls")
+            calls = int(v);
+        else if(a == "--report-errors")
+            report_errors = v != 0;
+        else
+        {
+            std::fprintf(stderr, "usage: %s [--cases N] [--seed S] [--corrupt-case I] [--calls K] [--report-errors 0|1]\n", argv[0]);
+            return 2;
+        }
+    }
+    miopenHandle_t h = nullptr;
+    if(miopenCreate(&h) != miopenStatusSuccess)
+        return 3;
+    long ok = 0, rejected = 0, mismatch = 0;
+    for(long i = 0; i < cases; ++i)
+    {
+        Rng r{mix64(seed * 0x100000001B3ull + std::uint64_t(i))};
+        const Problem p = draw(r);
+        std::fprintf(stderr, "bn_differential: case %ld\n", i);
+        std::fflush(stderr);
+        const Outcome o = run_case(h, p, r, i == corrupt_case, calls);
+        if(report_errors && o.status != miopenStatusSuccess)
+            report_error(o.status);
+        const char* result = o.status != miopenStatusSuccess ? "rejected" : o.why.empty() ? "ok" : "mismatch";
+        (o.status != miopenStatusSuccess ? rejected : o.why.empty() ? ok : mismatch)++;
+        std::printf("case %ld inf %s status=%s step=compute maxerr=%.3g result=%s%s%s\n", i, describe(p).c_str(),
+                    status_name(o.status), o.maxerr, result, o.why.empty() ? "" : " why=", o.why.c_str());
+    }
+    std::fprintf(stderr, "bn_differential: done\n");
+    std::printf("summary ok=%ld rejected=%ld mismatch=%ld\n", ok, rejected, mismatch);
+    miopenDestroy(h);
+    return mismatch ? 1 : 0;
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""The batchnorm family's routing contract in a build whose forwarding set
+has it (run on bn_differential, whose cases are each one inference call):
+
+  * enabled: some calls -> hipDNN, every other one declined with a reason;
+  * MIOPEN_DISABLE_HIPDNN_FOR=bn_fwd_inference, =batchnorm, =*: every call
+    -> MIOpen Private, opted out; =convolution: batchnorm still forwards
+    (the group's umbrella is itself);
+  * MIOPEN_ENABLE_LOGGING_CMD=1: every call declined, naming the variable;
+  * MIOPEN_HIPDNN_EXIT_SUMMARY=1: the summary counts the forwarded calls of
+    both entry points as the trace does;
+  * every call made twice: a forwarded first call is a plan-cache miss, its
+    repeat a hit;
+  * faults (RFC §6.1): no backend in reach -> the calls hipDNN would run
+    return miopenStatusNotInitialized ("backend unavailable"); a failing
+    execute (MINI_HIPDNN_TEST_FAIL_EXECUTE=1) -> an error status, none
+    reported forwarded; for each such call miopenGetLastForwardedError says
+    failed, with the hipDNN status (-1: none ran; 13: EXECUTION_FAILED) and
+    the entry point, and miopenGetErrorString has the `[hipDNN-forwarded] `
+    prefix; a call MIOpen itself rejects has neither.
+
+--expect-opted-out <value> (negative control) requires every call opted out
+under that value of MIOPEN_DISABLE_HIPDNN_FOR and nothing else.
+"""
+import argparse
+import collections
+import os
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wrapper_test import HIPDNN, PRIVATE, run, summary_rows, traces  # noqa: E402
+
+ERROR = re.compile(r"^bn_differential: error outcome=(\d+) hipdnn=(-?\d+) entry=(\S+) prefixed=(\d)$")
+ENTRIES = ("miopenBatchNormalizationForwardInference", "miopenBatchNormalizationForwardInference_V2")
+
+
+BACKEND = {}
+
+
+def routes(binary, cases, extra, calls=1):
+    env = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "MIOPEN_LOG_LEVEL": "5", **BACKEND, **extra}
+    cmd = [binary, "--cases", str(cases), "--seed", "3", "--calls", str(calls), "--report-errors", "1"]
+    r = run(cmd, env, timeout=120)
+    if r.returncode != 0:
+        sys.exit(f"FAIL: {binary} exited {r.returncode} under {extra}:\n{r.stderr[-2000:]}")
+    bn = [t for t in traces(r.stderr) if t.entry in ENTRIES]
+    if len(bn) != cases * calls:
+        sys.exit(f"FAIL: {len(bn)} batchnorm trace lines for {cases} calls under {extra}")
+    return bn, r.stderr
+
+
+def attribution(what, stderr, want, hipdnn):
+    """The wrapper's error API for the failed calls of a run: `want` forwarded
+    failures with hipDNN status `hipdnn` and the prefix; every other failure
+    (MIOpen's own rejection) with neither."""
+    rows = [m.groups() for m in map(ERROR.match, stderr.splitlines()) if m]
+    failed = [r for r in rows if r[0] == "2"]
+    bad = [r for r in failed if int(r[1]) != hipdnn or r[2] not in ENTRIES or r[3] != "1"]
+    bad += [r for r in rows if r[0] != "2" and r[3] != "0"]
+    out = []
+    if len(failed) != want:
+        out.append(f"{what}: miopenGetLastForwardedError says failed for {len(failed)} calls, expected {want}")
+    if bad:
+        out.append(f"{what}: {len(bad)} failed calls misattributed (first: {bad[0]})")
+    return out
+
+
+def opted_out(bn):
+    return all(t.target == PRIVATE and t.reason.startswith("opted out") for t in bn)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--binary", required=True)
+    ap.add_argument("--cases", type=int, default=60)
+    ap.add_argument("--backend-dir", required=True, help="HIPDNN_BACKEND_LIBRARY_PATH")
+    ap.add_argument("--expect-opted-out")
+    a = ap.parse_args()
+    BACKEND["HIPDNN_BACKEND_LIBRARY_PATH"] = a.backend_dir
+    problems = []
+    if a.expect_opted_out is not None:
+        bn, _ = routes(a.binary, a.cases, {"MIOPEN_DISABLE_HIPDNN_FOR": a.expect_opted_out})
+        if not opted_out(bn):
+            c = collections.Counter(f"{t.target}: {t.reason.split(' (')[0]}" for t in bn)
+            sys.exit(f"FAIL: MIOPEN_DISABLE_HIPDNN_FOR={a.expect_opted_out} did not opt out every call: {dict(c)}")
+        print("check_batchnorm_routing: PASSED")
+        return 0
+    bn, err = routes(a.binary, a.cases, {"MIOPEN_HIPDNN_EXIT_SUMMARY": "1"})
+    forwarded = collections.Counter(t.entry for t in bn if t.target == HIPDNN)
+    if not forwarded or any(t.target != HIPDNN and not t.declined for t in bn):
+        problems.append(f"enabled: {sum(forwarded.values())} forwarded; every other call must be declined")
+    if any(t.family != "bn_fwd_inference" for t in bn):
+        problems.append("a batchnorm trace line names another family")
+    rows = summary_rows(err)
+    for e in ENTRIES:
+        got = sum(v for (entry, decision), v in rows.items() if entry == e and decision == HIPDNN)
+        if got != forwarded[e]:
+            problems.append(f"exit summary: {e} forwarded {got}, the trace says {forwarded[e]}")
+    for value in ("bn_fwd_inference", "batchnorm", "*"):
+        if not opted_out(routes(a.binary, a.cases, {"MIOPEN_DISABLE_HIPDNN_FOR": value})[0]):
+            problems.append(f"MIOPEN_DISABLE_HIPDNN_FOR={value}: not every call opted out")
+    if not any(t.target == HIPDNN for t in routes(a.binary, a.cases, {"MIOPEN_DISABLE_HIPDNN_FOR": "convolution"})[0]):
+        problems.append("MIOPEN_DISABLE_HIPDNN_FOR=convolution switched batchnorm off too")
+    cmd, _ = routes(a.binary, a.cases, {"MIOPEN_ENABLE_LOGGING_CMD": "1"})
+    if not all(t.declined and "MIOPEN_ENABLE_LOGGING_CMD" in t.reason
+               or t.target == PRIVATE and "MIOPEN_ENABLE_LOGGING_CMD" in t.reason for t in cmd):
+        problems.append("MIOPEN_ENABLE_LOGGING_CMD=1: a call was not declined naming it")
+    twice, _ = routes(a.binary, a.cases, {}, calls=2)
+    pairs = [(f, g) for f, g in zip(twice[::2], twice[1::2]) if f.target == HIPDNN]
+    if not pairs or any(not f.reason.endswith("plan cache miss") or not g.reason.endswith("plan cache hit")
+                        for f, g in pairs):
+        problems.append("a repeated forwarded call is not a plan-cache miss, then a hit")
+    with tempfile.TemporaryDirectory() as empty:
+        absent, absent_err = routes(a.binary, a.cases, {"HIPDNN_BACKEND_LIBRARY_PATH": empty})
+    want = sum(forwarded.values())
+    unavailable = [t for t in absent if t.target == "error miopenStatusNotInitialized"]
+    if len(unavailable) != want or any(t.target == HIPDNN for t in absent):
+        problems.append(f"backend absent: {len(unavailable)} calls miopenStatusNotInitialized, expected {want}")
+    problems += attribution("backend absent", absent_err, want, -1)
+    failing, failing_err = routes(a.binary, a.cases, {"MINI_HIPDNN_TEST_FAIL_EXECUTE": "1"})
+    errors = [t for t in failing if t.target.startswith("error ")]
+    if len(errors) != want or any(t.target == HIPDNN for t in failing):
+        problems.append(f"execute failing: {len(errors)} calls with an error status, expected {want}")
+    problems += attribution("execute failing", failing_err, want, 13)
+    for p in problems:
+        print(f"FAIL: {p}")
+    print("check_batchnorm_routing: " + ("FAILED" if problems else "PASSED")
+          + f" ({sum(forwarded.values())} of {a.cases} forwarded)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
