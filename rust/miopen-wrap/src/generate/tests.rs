@@ -163,9 +163,9 @@ miopenStatus_t miopenBatchNormalizationForwardInference(miopenHandle_t handle, m
 #[test]
 fn batchnorm_is_routed_only_in_a_set_that_names_it() {
     let bn = "miopenBatchNormalizationForwardInference";
-    // The default set (convolution): a plain pass-through, as before the group existed.
+    // The default set (the convolution's groups): a plain pass-through, as before the group existed.
     let (d, m) = run_with_groups(BN_HEADER, &[], None);
-    assert_eq!(m.forward_groups, ["convolution"]);
+    assert_eq!(m.forward_groups, ["convolution", "fusion", "find2"]);
     let s = std::fs::read_to_string(d.path().join("out/stubs.rs")).unwrap();
     assert!(!s.contains("crate::forward::batchnorm::entry::"), "{s}");
     assert!(s.contains(&format!("crate::runtime::route(0);\n    impls::{bn}_impl(")), "{s}");

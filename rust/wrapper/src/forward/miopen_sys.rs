@@ -498,6 +498,45 @@ unsafe extern "C" {
     ) -> miopenStatus_t;
 }
 unsafe extern "C" {
+    pub fn miopenBatchNormalizationForwardInference_impl(
+        handle: miopenHandle_t,
+        bn_mode: miopenBatchNormMode_t,
+        alpha: *mut ::std::os::raw::c_void,
+        beta: *mut ::std::os::raw::c_void,
+        xDesc: miopenTensorDescriptor_t,
+        x: *const ::std::os::raw::c_void,
+        yDesc: miopenTensorDescriptor_t,
+        y: *mut ::std::os::raw::c_void,
+        bnScaleBiasMeanVarDesc: miopenTensorDescriptor_t,
+        bnScale: *mut ::std::os::raw::c_void,
+        bnBias: *mut ::std::os::raw::c_void,
+        estimatedMean: *mut ::std::os::raw::c_void,
+        estimatedVariance: *mut ::std::os::raw::c_void,
+        epsilon: f64,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenBatchNormalizationForwardInference_V2_impl(
+        handle: miopenHandle_t,
+        bn_mode: miopenBatchNormMode_t,
+        alpha: *mut ::std::os::raw::c_void,
+        beta: *mut ::std::os::raw::c_void,
+        xDesc: miopenTensorDescriptor_t,
+        x: *const ::std::os::raw::c_void,
+        yDesc: miopenTensorDescriptor_t,
+        y: *mut ::std::os::raw::c_void,
+        scaleDesc: miopenTensorDescriptor_t,
+        biasDesc: miopenTensorDescriptor_t,
+        estMeanDesc: miopenTensorDescriptor_t,
+        estVarianceDesc: miopenTensorDescriptor_t,
+        bnScale: *mut ::std::os::raw::c_void,
+        bnBias: *mut ::std::os::raw::c_void,
+        estimatedMean: *mut ::std::os::raw::c_void,
+        estimatedVariance: *mut ::std::os::raw::c_void,
+        epsilon: f64,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
     pub fn miopenGetActivationDescriptor_impl(
         activDesc: miopenActivationDescriptor_t,
         mode: *mut miopenActivationMode_t,
@@ -936,6 +975,14 @@ const _: () = {
     assert!(
         miopenVerticalFusion as i64 == 0i64,
         "miopenVerticalFusion in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenBNPerActivation as i64 == 0i64,
+        "miopenBNPerActivation in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
+    );
+    assert!(
+        miopenBNSpatial as i64 == 1i64,
+        "miopenBNSpatial in miopen.h is not 1 (rust/forwarding-core/src/mirrors.rs)"
     );
     assert!(
         miopenActivationPASTHRU as i64 == 0i64,
