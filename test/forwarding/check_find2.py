@@ -47,9 +47,11 @@ ENGINES = {"reference": "MINI_REFERENCE_ENGINE", "provider": "MIOPEN_ENGINE"}
 FAMILY = "conv_find2"
 
 
-def calls(p):
-    """[(step, entry, stdout line, [trace of the entry in its segment])]."""
-    out = [l for l in p.stdout.splitlines() if re.match(r"^\S+ miopen\w+ status=", l)]
+COMMAND = "MIOpen(HIP): Command ["
+
+
+def segments(p):
+    """[(step, entry, [its stderr lines])], one per call, from the markers."""
     segs, cur = [], None
     for line in p.stderr.splitlines():
         m = MARKER.match(line)
@@ -57,9 +59,14 @@ def calls(p):
             cur = (m.group(1), m.group(2), [])
             segs.append(cur)
         elif cur is not None:
-            t = trace(line)
-            if t and t.entry == cur[1]:
-                cur[2].append(t)
+            cur[2].append(line)
+    return segs
+
+
+def calls(p):
+    """[(step, entry, stdout line, [trace of the entry in its segment])]."""
+    out = [l for l in p.stdout.splitlines() if re.match(r"^\S+ miopen\w+ status=", l)]
+    segs = [(s, e, [t for t in map(trace, lines) if t and t.entry == e]) for s, e, lines in segments(p)]
     if len(segs) != len(out):
         sys.exit(f"FAIL: {len(segs)} markers but {len(out)} call lines")
     return [(s, e, o, t) for (s, e, t), o in zip(segs, out)]
@@ -109,20 +116,9 @@ def expect_sequence(step, entry, t):
     return None if ok else "-> MIOpen Private (declined: MIOpen's own solution)"
 
 
-COMMAND = "MIOpen(HIP): Command ["
-
-
 def commands(p):
     """The driver lines of each call, in call order."""
-    out, cur = [], None
-    for line in p.stderr.splitlines():
-        m = MARKER.match(line)
-        if m:
-            cur = (m.group(1), m.group(2), [])
-            out.append(cur)
-        elif cur is not None and line.startswith(COMMAND):
-            cur[2].append(line)
-    return out
+    return [(s, e, [l for l in lines if l.startswith(COMMAND)]) for s, e, lines in segments(p)]
 
 
 def driver_line(a):

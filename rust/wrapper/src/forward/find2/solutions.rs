@@ -97,3 +97,58 @@ pub fn get(address: usize) -> Option<Known> {
 pub fn forget(address: usize) {
     with(|m| m.remove(&address));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use miopen_forwarding_core::conv::{self, ConvParams, Direction};
+    use miopen_forwarding_core::tensor::Tensor;
+
+    fn problem() -> Problem {
+        let t = |dims: Vec<i64>, strides: Vec<i64>| Tensor { dtype: 1, dims, strides };
+        let conv = ConvParams {
+            mode: 0,
+            pads: vec![0, 0],
+            strides: vec![1, 1],
+            dilations: vec![1, 1],
+            groups: 1,
+            deterministic: 0,
+            fp16_alt_impl: 0,
+        };
+        Problem {
+            direction: Direction::Forward,
+            x: t(vec![1, 1, 2, 2], vec![4, 4, 2, 1]),
+            w: t(vec![1, 1, 1, 1], vec![1, 1, 1, 1]),
+            y: t(vec![1, 1, 2, 2], vec![4, 4, 2, 1]),
+            conv,
+        }
+    }
+
+    #[test]
+    fn a_hipdnn_solution_is_known_by_its_address_until_forgotten() {
+        let p = problem();
+        let graph = conv::translate(&p).expect("translates");
+        let solved = SolvedProblem { problem: p.clone(), time_ms: 0.5, workspace: 0 };
+        let a = create(HipdnnSolution { solved, graph: graph.clone(), serial: serial() });
+        let b = create(HipdnnSolution {
+            solved: SolvedProblem { problem: p.clone(), time_ms: 1.0, workspace: 0 },
+            graph: graph.clone(),
+            serial: serial(),
+        });
+        assert_ne!(a, b);
+        let (Some(Known::Hipdnn(sa)), Some(Known::Hipdnn(sb))) = (get(a), get(b)) else { panic!("not known") };
+        assert_eq!(sa.solved.time_ms, 0.5);
+        assert_ne!(sa.serial, sb.serial, "serials are unique where addresses may be reused");
+        forget(a);
+        assert!(get(a).is_none());
+        assert!(get(b).is_some());
+        // A MIOpen solution's address: observed, then forgotten by its destroy.
+        let miopens = 0x7000_0000usize;
+        assert!(get(miopens).is_none(), "an unknown solution is MIOpen's");
+        observe(miopens, ObservedSolution { problem: p, graph, plan_workspace: 64, serial: serial() });
+        assert!(matches!(get(miopens), Some(Known::Observed(o)) if o.plan_workspace == 64));
+        forget(miopens);
+        forget(b);
+        assert!(get(miopens).is_none() && get(b).is_none() && get(0).is_none());
+    }
+}
