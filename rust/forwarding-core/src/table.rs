@@ -125,6 +125,15 @@ pub const HOOKS: &[(&str, Hook)] = &[
     ("miopenDestroyOperatorArgs", Hook::FusionRecord),
 ];
 
+/// Forwarded entry points a MIOpen header may lack: added after a release
+/// the wrapper supports, and called by no handler through its `_impl` (the
+/// handler of one binds nothing of its own). A header without one still gets
+/// the forwarding handlers; the entry point then has no stub at all, as in
+/// the library it wraps. `miopenExecuteFusionPlan_v2` is in rocm-libraries'
+/// `projects/miopen/include/miopen/miopen.h` but not in MIOpen 3.3.0's
+/// (ROCm/MIOpen @2d1fd99 `include/miopen/miopen.h`).
+pub const OPTIONAL_ENTRY_POINTS: &[&str] = &["miopenExecuteFusionPlan_v2"];
+
 /// Exports of `libMIOpen.so` that MIOpen does not have: the wrapper's own
 /// API (declared in `include/miopen/hipdnn_forwarding.h`). The release gates
 /// accept exactly these as additions.

@@ -12,18 +12,45 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn regenerate() -> String {
+fn options() -> ParseOptions {
     let r = root();
-    let opts = ParseOptions {
+    ParseOptions {
         include_dirs: vec![
             r.join("test/mini-miopen/include"),
             r.join("src_patches/standin/miopen-include"),
             r.join("src_patches/standin/hip-include"),
         ],
         defines: vec![],
-    };
-    let api = header::parse(&r.join("test/mini-miopen/include/miopen/miopen.h"), &opts).expect("header parses");
-    forward_bindings::generate(&api, &opts).expect("bindings generate")
+    }
+}
+
+fn test_bed_api(opts: &ParseOptions) -> header::Api {
+    header::parse(&root().join("test/mini-miopen/include/miopen/miopen.h"), opts).expect("header parses")
+}
+
+fn regenerate() -> String {
+    let opts = options();
+    forward_bindings::generate(&test_bed_api(&opts), &opts).expect("bindings generate")
+}
+
+/// MIOpen 3.3.0's header has no `miopenExecuteFusionPlan_v2` (an optional
+/// entry point): the handlers still apply to it. Without a required one
+/// (`miopenExecuteFusionPlan`) they do not.
+#[test]
+fn a_header_without_an_optional_entry_point_still_gets_the_handlers() {
+    use miopen_forwarding_core::table::OPTIONAL_ENTRY_POINTS;
+    use miopen_wrap::generate::forward_abi::handlers_apply;
+    let full = test_bed_api(&options());
+    assert!(handlers_apply(&full));
+    for optional in OPTIONAL_ENTRY_POINTS {
+        let mut api = full.clone();
+        api.entry_points.retain(|e| e.name != *optional);
+        assert_eq!(api.entry_points.len() + 1, full.entry_points.len(), "{optional} is in the test bed's header");
+        assert!(handlers_apply(&api), "without {optional}");
+    }
+    let mut api = full.clone();
+    api.entry_points.retain(|e| e.name != "miopenExecuteFusionPlan");
+    assert!(!handlers_apply(&api), "without a required entry point");
 }
 
 #[test]

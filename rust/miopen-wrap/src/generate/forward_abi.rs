@@ -52,13 +52,17 @@ pub fn bound_names() -> Vec<&'static str> {
 }
 
 /// Whether the header is one the forwarding handlers are built on: it
-/// declares every function they bind (a MIOpen header). A header that lacks
-/// some (a test header of the generator's own tests) gets no forwarding
-/// bindings; a wrapper build on it fails where a handler names what is
-/// missing.
+/// declares every function they bind (a MIOpen header), except those of
+/// `table::OPTIONAL_ENTRY_POINTS`, which a MIOpen release may lack. A header
+/// that lacks others (a test header of the generator's own tests) gets no
+/// forwarding bindings; a wrapper build on it fails where a handler names
+/// what is missing.
 pub fn handlers_apply(api: &Api) -> bool {
     let names = api.names();
-    bound_names().into_iter().all(|n| names.iter().any(|a| a == n))
+    bound_names()
+        .into_iter()
+        .filter(|n| !table::OPTIONAL_ENTRY_POINTS.contains(n))
+        .all(|n| names.iter().any(|a| a == n))
 }
 
 /// C text bindgen reads after `miopen.h`: the survivor calls' prototypes.

@@ -196,7 +196,7 @@ void ExpectStderrInFreshProcess(const char* var, const char* value, Calls calls,
         "");
 }
 
-// A fresh, empty directory under the build's temp area.
+// A fresh, empty directory under /tmp, removed when the test program exits.
 std::string MakeTempDir(const char* tag);
 
 } // namespace mmt

@@ -2,9 +2,36 @@
 #include "common.hpp"
 
 #include <cstdlib>
+#include <filesystem>
 #include <unistd.h>
 
 namespace mmt {
+
+namespace {
+// The directories MakeTempDir made, removed when the test program exits (a
+// test may hand one to a handle or an environment variable that outlives it).
+// Only by the process that made them: a death test's child exits too.
+struct TempDirs
+{
+    std::vector<std::string> made;
+    pid_t owner = getpid();
+    ~TempDirs()
+    {
+        if(getpid() != owner)
+            return;
+        for(const auto& d : made)
+        {
+            std::error_code ignored;
+            std::filesystem::remove_all(d, ignored);
+        }
+    }
+};
+TempDirs& temp_dirs()
+{
+    static TempDirs dirs;
+    return dirs;
+}
+} // namespace
 
 std::string MakeTempDir(const char* tag)
 {
@@ -13,7 +40,10 @@ std::string MakeTempDir(const char* tag)
     buf.push_back('\0');
     const char* d = mkdtemp(buf.data());
     EXPECT_NE(d, nullptr);
-    return d ? std::string(d) : std::string();
+    if(d == nullptr)
+        return std::string();
+    temp_dirs().made.emplace_back(d);
+    return std::string(d);
 }
 
 } // namespace mmt
