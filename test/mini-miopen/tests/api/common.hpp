@@ -165,6 +165,9 @@ private:
     std::optional<std::string> previous;
 };
 
+// Removes the directories MakeTempDir made in this process (at exit too).
+void RemoveTempDirs();
+
 // Like MIOpen, the test bed reads its logging variables once per process, at
 // the first logging call. Each configuration therefore runs in a fresh process
 // (a threadsafe-style death test re-executes the test) with `var` set to
@@ -188,8 +191,10 @@ void ExpectStderrInFreshProcess(const char* var, const char* value, Calls calls,
             if(!problem.empty())
             {
                 std::fprintf(stderr, "%s\n-- stderr was:\n%s\n", problem.c_str(), err.c_str());
+                RemoveTempDirs();
                 std::_Exit(1);
             }
+            RemoveTempDirs(); // the child re-ran the test body: its own dirs
             std::_Exit(0);
         },
         testing::ExitedWithCode(0),

@@ -15,7 +15,7 @@ struct TempDirs
 {
     std::vector<std::string> made;
     pid_t owner = getpid();
-    ~TempDirs()
+    void remove()
     {
         if(getpid() != owner)
             return;
@@ -24,7 +24,9 @@ struct TempDirs
             std::error_code ignored;
             std::filesystem::remove_all(d, ignored);
         }
+        made.clear();
     }
+    ~TempDirs() { remove(); }
 };
 TempDirs& temp_dirs()
 {
@@ -32,6 +34,8 @@ TempDirs& temp_dirs()
     return dirs;
 }
 } // namespace
+
+void RemoveTempDirs() { temp_dirs().remove(); }
 
 std::string MakeTempDir(const char* tag)
 {
