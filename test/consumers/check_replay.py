@@ -28,7 +28,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wrapper_test import HIPDNN, environment, trace  # noqa: E402
+from wrapper_test import HIPDNN, environment, trace, verdict  # noqa: E402
 
 PLAIN = re.compile(r"^miopenConvolution(Forward|BackwardData|BackwardWeights)(Immediate)?$")
 FUSED = {"miopenConvolutionBiasActivationForward", "miopenExecuteFusionPlan", "miopenExecuteFusionPlan_v2"}
@@ -118,12 +118,7 @@ def main():
           f"fused {calls['fused'][True]}/{sum(calls['fused'].values())}")
     for k, v in why.most_common():
         print(f"  not on hipDNN: {v:3d} x {k}")
-    if problems:
-        for p in problems:
-            print(f"FAIL: {p}")
-        return 1
-    print("check_replay: PASSED")
-    return 0
+    return verdict("check_replay", problems, shown=len(problems))
 
 
 if __name__ == "__main__":
