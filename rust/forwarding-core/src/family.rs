@@ -104,6 +104,8 @@ pub enum Family {
     FusionPlan,
     ConvFind2,
     BnForwardInference,
+    BnForwardTraining,
+    BnBackward,
 }
 
 /// One family: its documented name and its group.
@@ -128,6 +130,8 @@ pub const FAMILIES: &[FamilyRow] = &[
     row(Family::FusionPlan, "fusion_plan", Group::Fusion),
     row(Family::ConvFind2, "conv_find2", Group::Find2),
     row(Family::BnForwardInference, "bn_fwd_inference", Group::Batchnorm),
+    row(Family::BnForwardTraining, "bn_fwd_training", Group::Batchnorm),
+    row(Family::BnBackward, "bn_bwd", Group::Batchnorm),
 ];
 
 // A family is one bit of a `FamilySet`, indexed by its value: the rows must

@@ -3,12 +3,25 @@
 //! A group adds one variant holding its own graph spec; the fusion-plan
 //! group builds the convolution group's fused graph, so it has none.
 
+use crate::family::Group;
 use crate::{batchnorm, conv};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum GraphKey {
     Conv(conv::GraphSpec),
     Batchnorm(batchnorm::GraphSpec),
+    BnTraining(batchnorm::training::GraphSpec),
+    BnBackward(batchnorm::backward::GraphSpec),
+}
+
+impl GraphKey {
+    /// The family group whose graph this is (the per-group backend probe).
+    pub fn group(&self) -> Group {
+        match self {
+            GraphKey::Conv(_) => Group::Convolution,
+            GraphKey::Batchnorm(_) | GraphKey::BnTraining(_) | GraphKey::BnBackward(_) => Group::Batchnorm,
+        }
+    }
 }
 
 /// A plan belongs to the MIOpen handle (hence hipDNN handle) that built it.

@@ -47,7 +47,7 @@ const fn row(entry_point: &'static str, family: Family) -> Forwarded {
 }
 
 use Family::{
-    BnForwardInference as BNI, ConvBackwardData as BD, ConvBackwardWeights as BW, ConvBiasActivation as CBA,
+    BnBackward as BNB, BnForwardInference as BNI, BnForwardTraining as BNT, ConvBackwardData as BD, ConvBackwardWeights as BW, ConvBiasActivation as CBA,
     ConvFind2 as FIND2, ConvForward as F, FusionPlan as FP,
 };
 
@@ -107,6 +107,10 @@ pub const FORWARDING_TABLE: &[Forwarded] = &[
     row("miopenGetSolutionSolverId", FIND2),
     row("miopenBatchNormalizationForwardInference", BNI),
     row("miopenBatchNormalizationForwardInference_V2", BNI),
+    row("miopenBatchNormalizationForwardTraining", BNT),
+    row("miopenBatchNormalizationForwardTraining_V2", BNT),
+    row("miopenBatchNormalizationBackward", BNB),
+    row("miopenBatchNormalizationBackward_V2", BNB),
 ];
 
 /// Entry points observed (never forwarded) while forwarding is enabled.

@@ -8,6 +8,7 @@ mod common;
 use std::path::Path;
 
 use hipdnn_backend::loader::{self, Candidate, LoadError, Plan};
+use hipdnn_backend::probe;
 
 /// A backend with every pinned symbol whose descriptor-type meanings and
 /// attribute types follow `defines` (`OLD_NUMBERING`, `CONV_MODE_INT64`).
@@ -20,8 +21,8 @@ fn shaped_backend(dir: &Path, defines: &[&str]) -> std::path::PathBuf {
 #include <stdio.h>
 #include <string.h>
 enum { OK = 0, BAD_PARAM = 2, NOT_SUPPORTED = 8 };
-enum { T_INT64 = 3, T_CONV_MODE = 24, T_POINTWISE_MODE = 25 };
-enum { K_NONE, K_CONV, K_POINTWISE };
+enum { T_DATA_TYPE = 1, T_INT64 = 3, T_CONV_MODE = 24, T_POINTWISE_MODE = 25 };
+enum { K_NONE, K_CONV, K_POINTWISE, K_BN_INF, K_BN_TRAIN, K_BN_BWD };
 static char last[64];
 static int kind(intptr_t t) {
     switch (t) {
@@ -33,6 +34,13 @@ static int kind(intptr_t t) {
 #else
     case 18: return K_POINTWISE;
     case 19: return K_CONV;
+#endif
+#ifdef BN_OLD_NUMBERING
+    case 20: return K_BN_INF; /* inference with variance, unnumbered enum */
+#else
+    case 20: return K_BN_BWD;
+    case 21: return K_BN_INF;
+    case 27: return K_BN_TRAIN;
 #endif
     default: return -1;
     }
@@ -54,6 +62,8 @@ int hipdnnBackendSetAttribute(void* d, int n, int t, int64_t c, const void* e) {
 #endif
     }
     if (n == 2300 && k == K_POINTWISE) return t == T_POINTWISE_MODE ? OK : BAD_PARAM;
+    if ((n == 1907 && k == K_BN_INF) || (n == 2912 && k == K_BN_TRAIN) || (n == 2100 && k == K_BN_BWD))
+        return t == T_DATA_TYPE ? OK : BAD_PARAM;
     return NOT_SUPPORTED;
 }
 int hipdnnBackendDestroyDescriptor(void* d) { (void)d; return OK; }
@@ -93,6 +103,23 @@ fn mismatch(defines: &[&str]) -> String {
 fn the_pinned_revision_passes() {
     let b = open(&[]).unwrap();
     assert_eq!(b.version.to_string(), "0.4.0.ab12cd3");
+    assert_eq!(probe::probe_group(&b.api, "batchnorm"), Ok(()));
+}
+
+#[test]
+fn older_batchnorm_numbering_loads_and_fails_only_the_batchnorm_group() {
+    // The convolution types are the pinned ones: the backend loads (conv
+    // forwards); the batchnorm probe names each batchnorm type once.
+    let b = open(&["BN_OLD_NUMBERING"]).expect("the baseline probe passes");
+    let m = probe::probe_group(&b.api, "batchnorm").expect_err("batchnorm types differ");
+    assert!(m.contains("its ABI differs from the one the wrapper pins"), "{m}");
+    assert!(m.contains("descriptor type 21 (OPERATION_BATCHNORM_INFERENCE_VARIANCE_EXT) cannot be created"), "{m}");
+    assert!(m.contains("descriptor type 27 (OPERATION_BATCHNORM_EXT) cannot be created"), "{m}");
+    assert!(m.contains("descriptor type 20 does not take BATCHNORM_BACKWARD_COMP_TYPE_EXT (2100)"), "{m}");
+    // Groups without probes of their own have nothing to fail.
+    for g in ["convolution", "fusion", "find2"] {
+        assert_eq!(probe::probe_group(&b.api, g), Ok(()), "{g}");
+    }
 }
 
 #[test]

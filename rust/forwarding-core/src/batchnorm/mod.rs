@@ -1,6 +1,11 @@
 //! The batchnorm problem model: MIOpen descriptor fields in, a hipDNN graph
 //! spec or a decline reason out (the `batchnorm` group).
 //!
+//! Three operations, one module each for the two added by the training
+//! pass: [`training`] (`…ForwardTraining(_V2)`, hipDNN's batchnorm training,
+//! type 27) and [`backward`] (`…Backward(_V2)`, type 20); this file is the
+//! inference and the rules the three share.
+//!
 //! `miopenBatchNormalizationForwardInference(_V2)` becomes hipDNN's
 //! batchnorm inference *with variance* (the form the MIOpen provider runs,
 //! with spatial mode, alpha 1 and beta 0 fixed). Anything the provider's
@@ -40,6 +45,11 @@ pub mod uid {
     pub const BIAS: i64 = 5;
     pub const Y: i64 = 6;
     pub const EPSILON: i64 = 7;
+    pub const INV_VARIANCE: i64 = 8;
+    pub const DY: i64 = 9;
+    pub const DX: i64 = 10;
+    pub const DSCALE: i64 = 11;
+    pub const DBIAS: i64 = 12;
 }
 
 /// The hipDNN graph of one inference; epsilon as its bit pattern, so the
@@ -62,29 +72,29 @@ impl GraphSpec {
     }
 }
 
+/// The mode: spatial is forwarded, per-activation declined with its reason.
+pub(crate) fn spatial(mode: u32) -> Result<(), Decline> {
+    match mode {
+        miopen_bn_mode::SPATIAL => Ok(()),
+        miopen_bn_mode::PER_ACTIVATION => decline("per-activation batchnorm (hipDNN's MIOpen provider runs spatial only)"),
+        m => decline(format!("batchnorm mode {m} (invalid: MIOpen decides)")),
+    }
+}
+
+/// A graph tensor of the caller's lengths and strides.
+pub(crate) fn spec(uid: i64, name: &'static str, t: &Tensor, dtype: ElemType) -> TensorSpec {
+    TensorSpec { uid, name, dtype, dims: t.dims.clone(), strides: t.strides.clone(), is_virtual: false }
+}
+
 /// Translate an inference problem, or say why not.
 pub fn translate(p: &Problem) -> Result<GraphSpec, Decline> {
-    match p.mode {
-        miopen_bn_mode::SPATIAL => {}
-        miopen_bn_mode::PER_ACTIVATION => {
-            return decline("per-activation batchnorm (hipDNN's MIOpen provider runs spatial only)")
-        }
-        m => return decline(format!("batchnorm mode {m} (invalid: MIOpen decides)")),
-    }
-    let io = io_type(p)?;
-    layout(p)?;
+    spatial(p.mode)?;
+    let io = io_type(&p.x, &p.y)?;
+    layout(&p.x, &p.y)?;
     let params = [("scale", &p.scale), ("bias", &p.bias), ("mean", &p.mean), ("variance", &p.variance)];
     for (name, t) in params {
         check_param(name, t, &p.x)?;
     }
-    let spec = |uid, name, t: &Tensor, dtype| TensorSpec {
-        uid,
-        name,
-        dtype,
-        dims: t.dims.clone(),
-        strides: t.strides.clone(),
-        is_virtual: false,
-    };
     Ok(GraphSpec {
         x: spec(uid::X, "x", &p.x, io),
         y: spec(uid::Y, "y", &p.y, io),
@@ -96,27 +106,26 @@ pub fn translate(p: &Problem) -> Result<GraphSpec, Decline> {
     })
 }
 
-/// x and y: 4-D or 5-D, one shape, one forwarded type.
-fn io_type(p: &Problem) -> Result<ElemType, Decline> {
-    let rank = p.x.dims.len();
+/// x and y (or dy, dx): 4-D or 5-D, one shape, one forwarded type.
+pub(crate) fn io_type(x: &Tensor, y: &Tensor) -> Result<ElemType, Decline> {
+    let rank = x.dims.len();
     if !(4..=5).contains(&rank) {
         return decline(format!("x has {rank} dimensions (forwarded: 4 or 5; MIOpen decides)"));
     }
-    if p.y.dims != p.x.dims || p.y.strides.len() != rank || p.x.strides.len() != rank {
+    if y.dims != x.dims || y.strides.len() != rank || x.strides.len() != rank {
         return decline("y's lengths differ from x's (invalid problem: MIOpen decides)");
     }
-    if p.x.dims.iter().chain(&p.x.strides).chain(&p.y.strides).any(|&v| v <= 0) {
+    if x.dims.iter().chain(&x.strides).chain(&y.strides).any(|&v| v <= 0) {
         return decline("x or y has a non-positive length or stride (invalid problem: MIOpen decides)");
     }
-    if p.y.dtype != p.x.dtype {
+    if y.dtype != x.dtype {
         return decline(format!(
             "x is {} but y is {} (invalid problem: MIOpen decides)",
-            miopen_type::name(p.x.dtype),
-            miopen_type::name(p.y.dtype)
+            miopen_type::name(x.dtype),
+            miopen_type::name(y.dtype)
         ));
     }
-    ElemType::from_miopen(p.x.dtype)
-        .ok_or_else(|| Decline(format!("type {} (not forwarded)", miopen_type::name(p.x.dtype))))
+    ElemType::from_miopen(x.dtype).ok_or_else(|| Decline(format!("type {} (not forwarded)", miopen_type::name(x.dtype))))
 }
 
 /// The dimensions from outermost to innermost of a channel-first
@@ -148,8 +157,8 @@ fn packed_as(t: &Tensor, channels_last: bool) -> bool {
 
 /// x and y packed in one of NCHW / NHWC (NCDHW / NDHWC), the layouts the
 /// provider takes (the strides say which; the graph carries them as they are).
-fn layout(p: &Problem) -> Result<(), Decline> {
-    if [false, true].into_iter().any(|last| packed_as(&p.x, last) && packed_as(&p.y, last)) {
+pub(crate) fn layout(x: &Tensor, y: &Tensor) -> Result<(), Decline> {
+    if [false, true].into_iter().any(|last| packed_as(x, last) && packed_as(y, last)) {
         return Ok(());
     }
     decline(
@@ -159,7 +168,7 @@ fn layout(p: &Problem) -> Result<(), Decline> {
 
 /// A per-channel tensor: x's rank, (1, C, 1, ...), fp32 (the provider's
 /// type table; MIOpen also takes x's own type for fp16 and bf16).
-fn check_param(name: &str, t: &Tensor, x: &Tensor) -> Result<(), Decline> {
+pub(crate) fn check_param(name: &str, t: &Tensor, x: &Tensor) -> Result<(), Decline> {
     let c = x.dims[1];
     let shape_ok =
         t.dims.len() == x.dims.len() && t.dims.iter().enumerate().all(|(i, &d)| d == if i == 1 { c } else { 1 });
@@ -183,6 +192,19 @@ fn check_param(name: &str, t: &Tensor, x: &Tensor) -> Result<(), Decline> {
         None => decline(format!("{name} is {} (MIOpen decides)", miopen_type::name(t.dtype))),
     }
 }
+
+/// Training and backward: the provider computes batch statistics and wants
+/// more than one value per channel (its `validateSpatialDimensions`).
+pub(crate) fn more_than_one_per_channel(x: &Tensor) -> Result<(), Decline> {
+    let per_channel: i64 = x.dims[0] * x.dims[2..].iter().product::<i64>();
+    if per_channel > 1 {
+        return Ok(());
+    }
+    decline("one value per channel (N × spatial = 1; hipDNN's MIOpen provider requires more for batch statistics)")
+}
+
+pub mod backward;
+pub mod training;
 
 #[cfg(test)]
 mod tests;

@@ -498,6 +498,51 @@ unsafe extern "C" {
     ) -> miopenStatus_t;
 }
 unsafe extern "C" {
+    pub fn miopenBatchNormalizationForwardTraining_impl(
+        handle: miopenHandle_t,
+        bn_mode: miopenBatchNormMode_t,
+        alpha: *mut ::std::os::raw::c_void,
+        beta: *mut ::std::os::raw::c_void,
+        xDesc: miopenTensorDescriptor_t,
+        x: *const ::std::os::raw::c_void,
+        yDesc: miopenTensorDescriptor_t,
+        y: *mut ::std::os::raw::c_void,
+        bnScaleBiasMeanVarDesc: miopenTensorDescriptor_t,
+        bnScale: *mut ::std::os::raw::c_void,
+        bnBias: *mut ::std::os::raw::c_void,
+        expAvgFactor: f64,
+        resultRunningMean: *mut ::std::os::raw::c_void,
+        resultRunningVariance: *mut ::std::os::raw::c_void,
+        epsilon: f64,
+        resultSaveMean: *mut ::std::os::raw::c_void,
+        resultSaveInvVariance: *mut ::std::os::raw::c_void,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenBatchNormalizationForwardTraining_V2_impl(
+        handle: miopenHandle_t,
+        bn_mode: miopenBatchNormMode_t,
+        alpha: *mut ::std::os::raw::c_void,
+        beta: *mut ::std::os::raw::c_void,
+        xDesc: miopenTensorDescriptor_t,
+        x: *const ::std::os::raw::c_void,
+        yDesc: miopenTensorDescriptor_t,
+        y: *mut ::std::os::raw::c_void,
+        scaleDesc: miopenTensorDescriptor_t,
+        biasVarDesc: miopenTensorDescriptor_t,
+        savedMeanDesc: miopenTensorDescriptor_t,
+        savedVarDesc: miopenTensorDescriptor_t,
+        bnScale: *mut ::std::os::raw::c_void,
+        bnBias: *mut ::std::os::raw::c_void,
+        expAvgFactor: f64,
+        resultRunningMean: *mut ::std::os::raw::c_void,
+        resultRunningVariance: *mut ::std::os::raw::c_void,
+        epsilon: f64,
+        resultSaveMean: *mut ::std::os::raw::c_void,
+        resultSaveInvVariance: *mut ::std::os::raw::c_void,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
     pub fn miopenBatchNormalizationForwardInference_impl(
         handle: miopenHandle_t,
         bn_mode: miopenBatchNormMode_t,
@@ -534,6 +579,55 @@ unsafe extern "C" {
         estimatedMean: *mut ::std::os::raw::c_void,
         estimatedVariance: *mut ::std::os::raw::c_void,
         epsilon: f64,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenBatchNormalizationBackward_impl(
+        handle: miopenHandle_t,
+        bn_mode: miopenBatchNormMode_t,
+        alphaDataDiff: *const ::std::os::raw::c_void,
+        betaDataDiff: *const ::std::os::raw::c_void,
+        alphaParamDiff: *const ::std::os::raw::c_void,
+        betaParamDiff: *const ::std::os::raw::c_void,
+        xDesc: miopenTensorDescriptor_t,
+        x: *const ::std::os::raw::c_void,
+        dyDesc: miopenTensorDescriptor_t,
+        dy: *const ::std::os::raw::c_void,
+        dxDesc: miopenTensorDescriptor_t,
+        dx: *mut ::std::os::raw::c_void,
+        bnScaleBiasDiffDesc: miopenTensorDescriptor_t,
+        bnScale: *const ::std::os::raw::c_void,
+        resultBnScaleDiff: *mut ::std::os::raw::c_void,
+        resultBnBiasDiff: *mut ::std::os::raw::c_void,
+        epsilon: f64,
+        savedMean: *const ::std::os::raw::c_void,
+        savedInvVariance: *const ::std::os::raw::c_void,
+    ) -> miopenStatus_t;
+}
+unsafe extern "C" {
+    pub fn miopenBatchNormalizationBackward_V2_impl(
+        handle: miopenHandle_t,
+        bn_mode: miopenBatchNormMode_t,
+        alphaDataDiff: *const ::std::os::raw::c_void,
+        betaDataDiff: *const ::std::os::raw::c_void,
+        alphaParamDiff: *const ::std::os::raw::c_void,
+        betaParamDiff: *const ::std::os::raw::c_void,
+        xDesc: miopenTensorDescriptor_t,
+        x: *const ::std::os::raw::c_void,
+        dyDesc: miopenTensorDescriptor_t,
+        dy: *const ::std::os::raw::c_void,
+        dxDesc: miopenTensorDescriptor_t,
+        dx: *mut ::std::os::raw::c_void,
+        scaleDesc: miopenTensorDescriptor_t,
+        biasDesc: miopenTensorDescriptor_t,
+        savedMeanDesc: miopenTensorDescriptor_t,
+        savedVarDesc: miopenTensorDescriptor_t,
+        bnScale: *const ::std::os::raw::c_void,
+        resultBnScaleDiff: *mut ::std::os::raw::c_void,
+        resultBnBiasDiff: *mut ::std::os::raw::c_void,
+        epsilon: f64,
+        savedMean: *const ::std::os::raw::c_void,
+        savedInvVariance: *const ::std::os::raw::c_void,
     ) -> miopenStatus_t;
 }
 unsafe extern "C" {

@@ -8,8 +8,10 @@ use std::ffi::c_void;
 
 use miopen_forwarding_core::Config;
 
+use super::backward::{self, Backward};
 use super::handlers::{self, Inference};
-use super::read::Descriptors;
+use super::read::{Descriptors, PassDescriptors};
+use super::training::{self, Training};
 use crate::forward::common::run;
 use crate::forward::miopen_sys as sys;
 
@@ -106,4 +108,210 @@ pub fn miopenBatchNormalizationForwardInference_V2(
         epsilon,
     };
     run(index, config, || handlers::inference(&c))
+}
+
+pub fn miopenBatchNormalizationForwardTraining(
+    index: usize,
+    config: Cfg,
+    handle: H,
+    bn_mode: Mode,
+    alpha: Out,
+    beta: Out,
+    xDesc: Td,
+    x: In,
+    yDesc: Td,
+    y: Out,
+    bnScaleBiasMeanVarDesc: Td,
+    bnScale: Out,
+    bnBias: Out,
+    expAvgFactor: f64,
+    resultRunningMean: Out,
+    resultRunningVariance: Out,
+    epsilon: f64,
+    resultSaveMean: Out,
+    resultSaveInvVariance: Out,
+) -> Option<u32> {
+    let p = bnScaleBiasMeanVarDesc;
+    miopenBatchNormalizationForwardTraining_V2(
+        index,
+        config,
+        handle,
+        bn_mode,
+        alpha,
+        beta,
+        xDesc,
+        x,
+        yDesc,
+        y,
+        p,
+        p,
+        p,
+        p,
+        bnScale,
+        bnBias,
+        expAvgFactor,
+        resultRunningMean,
+        resultRunningVariance,
+        epsilon,
+        resultSaveMean,
+        resultSaveInvVariance,
+    )
+}
+
+/// `expAvgFactor` only weighs running statistics, which are declined.
+pub fn miopenBatchNormalizationForwardTraining_V2(
+    index: usize,
+    config: Cfg,
+    handle: H,
+    bn_mode: Mode,
+    alpha: Out,
+    beta: Out,
+    xDesc: Td,
+    x: In,
+    yDesc: Td,
+    y: Out,
+    scaleDesc: Td,
+    biasVarDesc: Td,
+    savedMeanDesc: Td,
+    savedVarDesc: Td,
+    bnScale: Out,
+    bnBias: Out,
+    _expAvgFactor: f64,
+    resultRunningMean: Out,
+    resultRunningVariance: Out,
+    epsilon: f64,
+    resultSaveMean: Out,
+    resultSaveInvVariance: Out,
+) -> Option<u32> {
+    let c = Training {
+        config,
+        handle,
+        mode: bn_mode,
+        alpha,
+        beta,
+        d: PassDescriptors {
+            x: xDesc,
+            io: yDesc,
+            dx: yDesc,
+            scale: scaleDesc,
+            bias: biasVarDesc,
+            saved_mean: savedMeanDesc,
+            saved_variance: savedVarDesc,
+        },
+        x,
+        y,
+        scale: bnScale,
+        bias: bnBias,
+        running_mean: resultRunningMean,
+        running_variance: resultRunningVariance,
+        epsilon,
+        saved_mean: resultSaveMean,
+        saved_inv_variance: resultSaveInvVariance,
+    };
+    run(index, config, || training::training(&c))
+}
+
+pub fn miopenBatchNormalizationBackward(
+    index: usize,
+    config: Cfg,
+    handle: H,
+    bn_mode: Mode,
+    alphaDataDiff: In,
+    betaDataDiff: In,
+    alphaParamDiff: In,
+    betaParamDiff: In,
+    xDesc: Td,
+    x: In,
+    dyDesc: Td,
+    dy: In,
+    dxDesc: Td,
+    dx: Out,
+    bnScaleBiasDiffDesc: Td,
+    bnScale: In,
+    resultBnScaleDiff: Out,
+    resultBnBiasDiff: Out,
+    epsilon: f64,
+    savedMean: In,
+    savedInvVariance: In,
+) -> Option<u32> {
+    let p = bnScaleBiasDiffDesc;
+    miopenBatchNormalizationBackward_V2(
+        index,
+        config,
+        handle,
+        bn_mode,
+        alphaDataDiff,
+        betaDataDiff,
+        alphaParamDiff,
+        betaParamDiff,
+        xDesc,
+        x,
+        dyDesc,
+        dy,
+        dxDesc,
+        dx,
+        p,
+        p,
+        p,
+        p,
+        bnScale,
+        resultBnScaleDiff,
+        resultBnBiasDiff,
+        epsilon,
+        savedMean,
+        savedInvVariance,
+    )
+}
+
+pub fn miopenBatchNormalizationBackward_V2(
+    index: usize,
+    config: Cfg,
+    handle: H,
+    bn_mode: Mode,
+    alphaDataDiff: In,
+    betaDataDiff: In,
+    alphaParamDiff: In,
+    betaParamDiff: In,
+    xDesc: Td,
+    x: In,
+    dyDesc: Td,
+    dy: In,
+    dxDesc: Td,
+    dx: Out,
+    scaleDesc: Td,
+    biasDesc: Td,
+    savedMeanDesc: Td,
+    savedVarDesc: Td,
+    bnScale: In,
+    resultBnScaleDiff: Out,
+    resultBnBiasDiff: Out,
+    epsilon: f64,
+    savedMean: In,
+    savedInvVariance: In,
+) -> Option<u32> {
+    let c = Backward {
+        config,
+        handle,
+        mode: bn_mode,
+        scales: [alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff],
+        d: PassDescriptors {
+            x: xDesc,
+            io: dyDesc,
+            dx: dxDesc,
+            scale: scaleDesc,
+            bias: biasDesc,
+            saved_mean: savedMeanDesc,
+            saved_variance: savedVarDesc,
+        },
+        x,
+        dy,
+        dx,
+        scale: bnScale,
+        dscale: resultBnScaleDiff,
+        dbias: resultBnBiasDiff,
+        epsilon,
+        saved_mean: savedMean,
+        saved_inv_variance: savedInvVariance,
+    };
+    run(index, config, || backward::backward(&c))
 }

@@ -17,7 +17,7 @@ use miopen_forwarding_core::Config;
 
 use super::graph;
 use super::read::{self, Descriptors};
-use crate::forward::common::graph::{self as common_graph, DATA_ALIGNMENT};
+use crate::forward::common::graph::{self as common_graph, Operations, DATA_ALIGNMENT};
 use crate::forward::common::steps::{self, declined, failed, flatten, misaligned, success, Step};
 use crate::forward::common::{read as common_read, Outcome, Workspace};
 use crate::forward::miopen_sys as sys;
@@ -52,11 +52,7 @@ const NAMES: [&str; 6] = ["x", "estimatedMean", "estimatedVariance", "bnScale", 
 /// What MIOpen checks of the arguments that hipDNN does not, or computes
 /// differently: each is left to MIOpen Private.
 fn parity(c: &Inference) -> Step<()> {
-    if c.config.env.log_driver_cmd {
-        return declined(
-            "MIOPEN_ENABLE_LOGGING_CMD is on (MIOpen logs a MIOpenDriver bnorm line; the wrapper does not write it for batchnorm)",
-        );
-    }
+    no_driver_line(c.config)?;
     let a = common_read::scale(c.alpha, "alpha").or_else(declined)?;
     let b = common_read::scale(c.beta, "beta").or_else(declined)?;
     if a != 1.0 || b != 0.0 {
@@ -67,17 +63,44 @@ fn parity(c: &Inference) -> Step<()> {
             "estimatedMean or estimatedVariance is null (MIOpen computes the batch's statistics: a training pass)",
         );
     }
-    let ptrs = c.buffers();
+    buffers_usable(&c.buffers(), &NAMES)
+}
+
+/// The group's calls while `MIOPEN_ENABLE_LOGGING_CMD` is on: MIOpen logs a
+/// `MIOpenDriver bnorm` line the wrapper does not write (yet), so MIOpen runs them.
+pub(super) fn no_driver_line(config: &Config) -> Step<()> {
+    if config.env.log_driver_cmd {
+        return declined(
+            "MIOPEN_ENABLE_LOGGING_CMD is on (MIOpen logs a MIOpenDriver bnorm line; the wrapper does not write it for batchnorm)",
+        );
+    }
+    Ok(())
+}
+
+/// Every buffer the graph binds is non-null (else MIOpen decides) and
+/// 16-byte aligned (hipDNN's tensors require it).
+pub(super) fn buffers_usable(ptrs: &[*mut c_void], names: &[&str]) -> Step<()> {
     if ptrs.iter().any(|p| p.is_null()) {
         return declined("a data pointer is null (MIOpen decides)");
     }
     if ptrs.iter().fold(0usize, |acc, &p| acc | p as usize).is_multiple_of(DATA_ALIGNMENT) {
         return Ok(());
     }
-    match ptrs.iter().zip(NAMES).find_map(|(&p, name)| misaligned(p, name)) {
+    match ptrs.iter().zip(names).find_map(|(&p, name)| misaligned(p, name)) {
         Some(why) => declined(why),
         None => Ok(()),
     }
+}
+
+/// The plan of `key` (built or reused), run on `ptrs` with no workspace:
+/// the provider's batchnorm plans need none and MIOpen's batchnorm takes
+/// none, so a plan that needs one is declined.
+pub(super) fn run_plan(config: &Config, key: &Rc<PlanKey>, ops: Operations, uids: &[i64], ptrs: &[*mut c_void]) -> Step<Outcome> {
+    let r = steps::ready(config, key, ops)?;
+    let none = Workspace { ptr: std::ptr::null_mut(), size: 0 };
+    r.fits(&none)?;
+    common_graph::execute(&r.plan, r.hd, uids, ptrs, none.ptr).map_err(failed)?;
+    Ok(success(r.note()))
 }
 
 fn plan_key(c: &Inference) -> Step<Rc<PlanKey>> {
@@ -91,10 +114,6 @@ pub fn inference(c: &Inference) -> Outcome {
     flatten((|| {
         parity(c)?;
         let key = plan_key(c)?;
-        let r = steps::ready(c.config, &key, graph::operations)?;
-        let none = Workspace { ptr: std::ptr::null_mut(), size: 0 };
-        r.fits(&none)?;
-        common_graph::execute(&r.plan, r.hd, &UIDS, &c.buffers(), none.ptr).map_err(failed)?;
-        Ok(success(r.note()))
+        run_plan(c.config, &key, graph::operations, &UIDS, &c.buffers())
     })())
 }

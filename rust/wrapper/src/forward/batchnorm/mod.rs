@@ -1,18 +1,20 @@
-//! The batchnorm group: `miopenBatchNormalizationForwardInference` and its
-//! `_V2` form (family `bn_fwd_inference`). Training and backward are not
-//! onboarded yet: their rows are not in the forwarding table, so they pass
-//! through to MIOpen Private.
+//! The batchnorm group: `miopenBatchNormalizationForwardInference`,
+//! `…ForwardTraining` and `…Backward`, each with its `_V2` form (families
+//! `bn_fwd_inference`, `bn_fwd_training`, `bn_bwd`).
 //!
 //! - [`entry`]: one function per forwarded entry point (the generated
 //!   routed body calls it);
-//! - `handlers`: argument parity, then the plan, run on the caller's buffers;
+//! - `handlers` (inference and the steps all three share), `training`,
+//!   `backward`: argument parity, then the plan, run on the caller's buffers;
 //! - `read`: the descriptors through Private's getters;
 //! - `graph`: the batchnorm operation in a hipDNN graph.
 
+mod backward;
 pub mod entry;
 mod graph;
 mod handlers;
 mod read;
+mod training;
 
 /// `miopenDestroy(h)` for the group's own state: none (its plans are the
 /// shared plan cache's, released by `common::release`).

@@ -9,6 +9,8 @@ use std::sync::OnceLock;
 
 use hipdnn_backend::api::Api;
 use hipdnn_backend::loader::{self, Backend, SearchInputs};
+use hipdnn_backend::probe;
+use miopen_forwarding_core::family::Group;
 
 use crate::diagnostics;
 
@@ -20,6 +22,39 @@ pub fn api() -> Result<&'static Api, &'static str> {
         Ok(b) => Ok(&b.api),
         Err(e) => Err(e.as_str()),
     }
+}
+
+/// One outcome per group of its own probe ([`probe::probe_group`]), kept
+/// for the process like the load's: one diagnostic per group.
+static GROUP_PROBES: [OnceLock<Result<(), String>>; Group::ALL.len()] = [const { OnceLock::new() }; Group::ALL.len()];
+
+/// Whether the loaded backend serves `group`'s operation types: its probes
+/// run at the group's first call that would build a plan. A failure makes
+/// only that group unavailable (its calls fail as with an absent backend).
+pub fn group_ready(api: &Api, group: Group) -> Result<(), &'static str> {
+    let slot = Group::ALL.iter().position(|g| *g == group).map(|i| &GROUP_PROBES[i]);
+    let Some(slot) = slot else {
+        return Ok(());
+    };
+    match slot.get_or_init(|| probe_group(api, group)) {
+        Ok(()) => Ok(()),
+        Err(e) => Err(e.as_str()),
+    }
+}
+
+fn probe_group(api: &Api, group: Group) -> Result<(), String> {
+    probe::probe_group(api, group.name()).map_err(|why| {
+        let status = miopen_forwarding_core::status::UNAVAILABLE;
+        diagnostics::error(&format!(
+            "MIOPEN_HIPDNN_FORWARDING=enabled but the hipDNN backend cannot run the {name} group: {why}. Every \
+             {name} call that would be forwarded fails with {}; the other groups still forward. To run {name} on \
+             MIOpen instead set MIOPEN_DISABLE_HIPDNN_FOR={name}, or use a hipDNN built from a revision the wrapper \
+             pins (docs/hipdnn-compatibility.md).",
+            miopen_forwarding_core::status::miopen::name(status),
+            name = group.name(),
+        ));
+        format!("the {} group's operation types: {why}", group.name())
+    })
 }
 
 /// The backend if it was already loaded (never triggers a load).

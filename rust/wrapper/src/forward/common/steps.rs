@@ -105,11 +105,15 @@ impl Ready {
 }
 
 fn api() -> Step<&'static Api> {
-    backend::api().map_err(|e| Outcome::Failed {
+    backend::api().map_err(unavailable)
+}
+
+fn unavailable(e: &str) -> Outcome {
+    Outcome::Failed {
         status: status::UNAVAILABLE,
         hipdnn: last_error::NO_HIPDNN_STATUS,
         why: format!("hipDNN backend unavailable: {e}"),
-    })
+    }
 }
 
 /// The plan of `key`: from this thread's slot, else the plan cache, else
@@ -119,7 +123,9 @@ pub fn ready(config: &Config, key: &Rc<PlanKey>, ops: Operations) -> Step<Ready>
     if let Some((hd, plan)) = state::from_slot(key) {
         return Ok(Ready { hd, plan, hit: true });
     }
-    match state::ready(config, api()?, key, ops) {
+    let api = api()?;
+    backend::group_ready(api, key.graph.group()).map_err(unavailable)?;
+    match state::ready(config, api, key, ops) {
         Ok((hd, l)) => {
             let hit = l.is_hit();
             Ok(Ready { hd, plan: l.into_value(), hit })
