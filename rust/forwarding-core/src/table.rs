@@ -47,8 +47,8 @@ const fn row(entry_point: &'static str, family: Family) -> Forwarded {
 }
 
 use Family::{
-    BnBackward as BNB, BnForwardInference as BNI, BnForwardTraining as BNT, ConvBackwardData as BD, ConvBackwardWeights as BW, ConvBiasActivation as CBA,
-    ConvFind2 as FIND2, ConvForward as F, FusionPlan as FP,
+    BnBackward as BNB, BnForwardInference as BNI, BnForwardTraining as BNT, ConvBackwardData as BD,
+    ConvBackwardWeights as BW, ConvBiasActivation as CBA, ConvFind2 as FIND2, ConvForward as F, FusionPlan as FP,
 };
 
 /// The forwarding set (RFC §4.4), with each entry's family.

@@ -50,7 +50,12 @@ const fn conv_mode_on(descriptor: i32, descriptor_name: &'static str) -> Probe {
 
 /// The compute type (FLOAT) set as a DATA_TYPE: an attribute only the
 /// pinned meaning of a batchnorm operation type takes.
-const fn compute_type_on(descriptor: i32, descriptor_name: &'static str, attribute: i32, attribute_name: &'static str) -> Probe {
+const fn compute_type_on(
+    descriptor: i32,
+    descriptor_name: &'static str,
+    attribute: i32,
+    attribute_name: &'static str,
+) -> Probe {
     Probe {
         descriptor,
         descriptor_name,

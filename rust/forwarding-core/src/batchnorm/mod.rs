@@ -76,7 +76,9 @@ impl GraphSpec {
 pub(crate) fn spatial(mode: u32) -> Result<(), Decline> {
     match mode {
         miopen_bn_mode::SPATIAL => Ok(()),
-        miopen_bn_mode::PER_ACTIVATION => decline("per-activation batchnorm (hipDNN's MIOpen provider runs spatial only)"),
+        miopen_bn_mode::PER_ACTIVATION => {
+            decline("per-activation batchnorm (hipDNN's MIOpen provider runs spatial only)")
+        }
         m => decline(format!("batchnorm mode {m} (invalid: MIOpen decides)")),
     }
 }
@@ -125,7 +127,8 @@ pub(crate) fn io_type(x: &Tensor, y: &Tensor) -> Result<ElemType, Decline> {
             miopen_type::name(y.dtype)
         ));
     }
-    ElemType::from_miopen(x.dtype).ok_or_else(|| Decline(format!("type {} (not forwarded)", miopen_type::name(x.dtype))))
+    ElemType::from_miopen(x.dtype)
+        .ok_or_else(|| Decline(format!("type {} (not forwarded)", miopen_type::name(x.dtype))))
 }
 
 /// The dimensions from outermost to innermost of a channel-first

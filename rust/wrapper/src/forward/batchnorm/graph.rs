@@ -9,8 +9,8 @@
 //! dscale, dbias required, mean and inverse variance both or neither).
 
 use hipdnn_backend::abi::{attr, attr_type, data_type, descriptor_type, Descriptor};
-use miopen_forwarding_core::batchnorm::{backward, training};
 use miopen_forwarding_core::batchnorm::uid;
+use miopen_forwarding_core::batchnorm::{backward, training};
 use miopen_forwarding_core::graph_key::GraphKey;
 
 use crate::forward::common::graph::{not_this_group, Builder, Failure};
@@ -62,10 +62,7 @@ pub fn training_operations(b: &mut Builder, key: &GraphKey) -> Result<Vec<Descri
         (attr::OPERATION_BATCHNORM_X_EXT, b.tensor(&g.x)?),
         (attr::OPERATION_BATCHNORM_SCALE_EXT, b.tensor(&g.scale)?),
         (attr::OPERATION_BATCHNORM_BIAS_EXT, b.tensor(&g.bias)?),
-        (
-            attr::OPERATION_BATCHNORM_EPSILON_EXT,
-            b.value_tensor(uid::EPSILON, "epsilon", data_type::DOUBLE, &epsilon)?,
-        ),
+        (attr::OPERATION_BATCHNORM_EPSILON_EXT, b.value_tensor(uid::EPSILON, "epsilon", data_type::DOUBLE, &epsilon)?),
         (attr::OPERATION_BATCHNORM_Y_EXT, b.tensor(&g.y)?),
     ];
     if let Some(training::Saved { mean, inv_variance }) = &g.saved {

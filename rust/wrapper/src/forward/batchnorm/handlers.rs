@@ -95,7 +95,13 @@ pub(super) fn buffers_usable(ptrs: &[*mut c_void], names: &[&str]) -> Step<()> {
 /// The plan of `key` (built or reused), run on `ptrs` with no workspace:
 /// the provider's batchnorm plans need none and MIOpen's batchnorm takes
 /// none, so a plan that needs one is declined.
-pub(super) fn run_plan(config: &Config, key: &Rc<PlanKey>, ops: Operations, uids: &[i64], ptrs: &[*mut c_void]) -> Step<Outcome> {
+pub(super) fn run_plan(
+    config: &Config,
+    key: &Rc<PlanKey>,
+    ops: Operations,
+    uids: &[i64],
+    ptrs: &[*mut c_void],
+) -> Step<Outcome> {
     let r = steps::ready(config, key, ops)?;
     let none = Workspace { ptr: std::ptr::null_mut(), size: 0 };
     r.fits(&none)?;
