@@ -1,6 +1,7 @@
-// Differential test of the batchnorm family (forward inference, legacy and
-// _V2) through the public API: --cases random problems from --seed, each
-// result checked against this program's own double-precision reference.
+// Differential test of the batchnorm family through the public API, one
+// operation per run (--op inference|training|backward, legacy and _V2 forms):
+// --cases random problems from --seed, each result checked against this
+// program's own double-precision reference.
 // test/consumers/check_differential.py runs it disabled and enabled on each
 // hipDNN engine and compares outcomes and routing.
 //
@@ -10,8 +11,14 @@
 // a null estimate (MIOpen then uses the batch's statistics) or a buffer off
 // the 16-byte alignment.
 //
+// Training: y and (when both buffers are given) the saved mean and inverse
+// variance; a few cases pass running statistics (checked against MIOpen's
+// update). Backward: dx, dscale, dbias from the saved statistics (computed
+// here) or, when a saved buffer is null, from the batch's own with epsilon,
+// mostly hipDNN's default 1e-5.
+//
 // Output, one line per case on stdout:
-//   case <i> inf <legacy|v2> <type> <layout> <rank> dims=... eps=... [flags]
+//   case <i> <inf|trn|bwd> <legacy|v2> <type> <layout> <rank> dims=... eps=... [flags]
 //        status=<miopenStatus> step=compute maxerr=<e> result=<ok|rejected|mismatch> [why=...]
 // and on stderr `bn_differential: case <i>` before each case's calls.
 #include <miopen/hipdnn_forwarding.h>
@@ -41,9 +48,21 @@ struct Problem
     double epsilon = 1e-5;
     float alpha = 1.0f, beta = 0.0f;
     miopenBatchNormMode_t mode = miopenBNSpatial;
-    bool null_mean = false;
-    int misaligned = 0; // bytes x's pointer is off
+    bool null_mean = false; // inference: no estimate; backward: no saved statistics (one of them null)
+    int misaligned = 0;     // bytes x's pointer is off
+    bool save = true;       // training: both saved-statistics buffers given
+    bool running = false;   // training: running mean and variance given
+    double factor = 0.1;    // training: expAvgFactor
 };
+
+enum class Op
+{
+    Inference,
+    Training,
+    Backward
+};
+
+const char* op_dir(Op op) { return op == Op::Inference ? "inf" : op == Op::Training ? "trn" : "bwd"; }
 
 const char* type_name(miopenDataType_t t)
 {
@@ -63,7 +82,7 @@ const char* status_name(miopenStatus_t s)
     }
 }
 
-Problem draw(Rng& r)
+Problem draw(Rng& r, Op op)
 {
     Problem p;
     const int rank = r.chance(0.3) ? 5 : 4;
@@ -85,6 +104,18 @@ Problem draw(Rng& r)
     p.null_mean = r.chance(0.03);
     if(r.chance(0.05))
         p.misaligned = p.io == miopenFloat ? 4 : 2;
+    if(op == Op::Training)
+    {
+        p.save = !r.chance(0.2);
+        p.running = r.chance(0.1);
+        p.factor = r.value() * 0.5 + 0.25;
+    }
+    if(op == Op::Backward)
+    {
+        p.null_mean = r.chance(0.4);
+        if(!r.chance(0.15))
+            p.epsilon = 1e-5; // hipDNN's default: forwardable without saved statistics
+    }
     return p;
 }
 
@@ -114,6 +145,7 @@ struct Buffer
     std::vector<unsigned char> bytes;
     size_t off = 0;
     void* ptr() { return bytes.data() + off; }
+    const void* ptr() const { return bytes.data() + off; }
 };
 
 Buffer alloc(miopenDataType_t t, size_t elems, size_t misaligned)
@@ -234,6 +266,241 @@ Outcome run_case(miopenHandle_t h, const Problem& p, Rng& r, bool corrupt, int c
     return o;
 }
 
+// The tensors of one problem: x's strides and span, the per-channel shape,
+// and each channel's element offsets (for the references).
+struct Geometry
+{
+    int rank = 0, c = 0;
+    std::vector<int> st, pd, ps;
+    size_t span = 1;
+    std::vector<std::vector<size_t>> channel_offsets;
+};
+
+Geometry geometry(const Problem& p)
+{
+    Geometry g;
+    g.rank = static_cast<int>(p.dims.size());
+    g.st = strides_of(p);
+    for(int d = 0; d < g.rank; ++d)
+        g.span += size_t(p.dims[size_t(d)] - 1) * size_t(g.st[size_t(d)]);
+    g.c = p.dims[1];
+    g.pd.assign(size_t(g.rank), 1);
+    g.pd[1] = g.c;
+    g.ps.assign(size_t(g.rank), g.c);
+    g.ps[1] = 1;
+    g.channel_offsets.resize(size_t(g.c));
+    std::vector<int> idx(size_t(g.rank), 0);
+    for(bool more = true; more;)
+    {
+        size_t off = 0;
+        for(int d = 0; d < g.rank; ++d)
+            off += size_t(idx[size_t(d)]) * size_t(g.st[size_t(d)]);
+        g.channel_offsets[size_t(idx[1])].push_back(off);
+        more = false;
+        for(int d = g.rank - 1; d >= 0 && !more; --d)
+        {
+            if(++idx[size_t(d)] < p.dims[size_t(d)])
+                more = true;
+            else
+                idx[size_t(d)] = 0;
+        }
+    }
+    return g;
+}
+
+// The io descriptor (x's lengths and strides) and the per-channel one.
+struct Descriptors
+{
+    miopenTensorDescriptor_t io = nullptr, param = nullptr;
+    Descriptors(const Problem& p, const Geometry& g)
+    {
+        miopenCreateTensorDescriptor(&io);
+        miopenCreateTensorDescriptor(&param);
+        miopenSetTensorDescriptor(io, p.io, g.rank, p.dims.data(), g.st.data());
+        miopenSetTensorDescriptor(param, p.param, g.rank, g.pd.data(), g.ps.data());
+    }
+    ~Descriptors()
+    {
+        miopenDestroyTensorDescriptor(io);
+        miopenDestroyTensorDescriptor(param);
+    }
+};
+
+Buffer random_io(const Problem& p, const Geometry& g, Rng& r, size_t misaligned)
+{
+    Buffer b = alloc(p.io, g.span, misaligned);
+    for(size_t i = 0; i < g.span; ++i)
+        store_elem(p.io, b.ptr(), i, 4.0f * r.value());
+    return b;
+}
+
+Buffer filled(miopenDataType_t t, size_t n, float v)
+{
+    Buffer b = alloc(t, n, 0);
+    for(size_t i = 0; i < n; ++i)
+        store_elem(t, b.ptr(), i, v);
+    return b;
+}
+
+// Batch mean and biased variance of one channel, in double.
+void moments(const Problem& p, const Buffer& x, const std::vector<size_t>& mine, double& mean, double& var)
+{
+    double s = 0, s2 = 0;
+    for(size_t off : mine)
+        s += load_elem(p.io, x.ptr(), off);
+    mean = s / double(mine.size());
+    for(size_t off : mine)
+        s2 += std::pow(load_elem(p.io, x.ptr(), off) - mean, 2);
+    var = s2 / double(mine.size());
+}
+
+void track(Outcome& o, double got, double want)
+{
+    o.maxerr = std::max(o.maxerr, std::fabs(got - want) / (1.0 + std::fabs(want)));
+}
+
+void judge(Outcome& o, const Problem& p)
+{
+    if(!(o.maxerr <= tolerance(p.io)))
+        o.why = "tolerance";
+}
+
+Outcome run_training(miopenHandle_t h, const Problem& p, Rng& r, bool corrupt, int calls)
+{
+    const Geometry g = geometry(p);
+    const Descriptors d(p, g);
+    const size_t c = size_t(g.c);
+    Buffer x = random_io(p, g, r, size_t(p.misaligned)), y = filled(p.io, g.span, 99.0f);
+    Buffer scale = alloc(p.param, c, 0), bias = alloc(p.param, c, 0), rm = alloc(p.param, c, 0),
+           rv = alloc(p.param, c, 0), sm = filled(p.param, c, -7.0f), sv = filled(p.param, c, -7.0f);
+    std::vector<double> rm0(c), rv0(c);
+    for(size_t i = 0; i < c; ++i)
+    {
+        store_elem(p.param, scale.ptr(), i, r.value());
+        store_elem(p.param, bias.ptr(), i, r.value());
+        store_elem(p.param, rm.ptr(), i, r.value());
+        store_elem(p.param, rv.ptr(), i, 0.25f + std::fabs(r.value()));
+        rm0[i] = load_elem(p.param, rm.ptr(), i);
+        rv0[i] = load_elem(p.param, rv.ptr(), i);
+    }
+    float alpha = p.alpha, beta = p.beta;
+    void* run_mean = p.running ? rm.ptr() : nullptr;
+    void* run_var = p.running ? rv.ptr() : nullptr;
+    void* save_mean = p.save ? sm.ptr() : nullptr;
+    void* save_inv = p.save ? sv.ptr() : nullptr;
+    Outcome o;
+    for(int call = 0; call < calls; ++call)
+    {
+        o.status = p.v2 ? miopenBatchNormalizationForwardTraining_V2(
+                              h, p.mode, &alpha, &beta, d.io, x.ptr(), d.io, y.ptr(), d.param, d.param, d.param,
+                              d.param, scale.ptr(), bias.ptr(), p.factor, run_mean, run_var, p.epsilon, save_mean, save_inv)
+                        : miopenBatchNormalizationForwardTraining(h, p.mode, &alpha, &beta, d.io, x.ptr(), d.io, y.ptr(),
+                                                                  d.param, scale.ptr(), bias.ptr(), p.factor, run_mean,
+                                                                  run_var, p.epsilon, save_mean, save_inv);
+    }
+    if(o.status != miopenStatusSuccess)
+        return o;
+    if(corrupt)
+        store_elem(p.io, y.ptr(), g.channel_offsets[0][0], load_elem(p.io, y.ptr(), g.channel_offsets[0][0]) + 1.0f);
+    for(size_t ch = 0; ch < c; ++ch)
+    {
+        const auto& mine = g.channel_offsets[ch];
+        double m = 0, v = 0;
+        moments(p, x, mine, m, v);
+        const double inv = 1.0 / std::sqrt(v + p.epsilon);
+        const double sc = load_elem(p.param, scale.ptr(), ch), bi = load_elem(p.param, bias.ptr(), ch);
+        for(size_t off : mine)
+            track(o, load_elem(p.io, y.ptr(), off), sc * (load_elem(p.io, x.ptr(), off) - m) * inv + bi);
+        if(p.save)
+        {
+            track(o, load_elem(p.param, sm.ptr(), ch), m);
+            track(o, load_elem(p.param, sv.ptr(), ch), inv);
+        }
+        if(p.running) // MIOpen's update, once per call; the variance unbiased
+        {
+            const double n = double(mine.size()), unbiased = n > 1 ? v * n / (n - 1) : v;
+            double want_m = rm0[ch], want_v = rv0[ch];
+            for(int call = 0; call < calls; ++call)
+            {
+                want_m = (1 - p.factor) * want_m + p.factor * m;
+                want_v = (1 - p.factor) * want_v + p.factor * unbiased;
+            }
+            track(o, load_elem(p.param, rm.ptr(), ch), want_m);
+            track(o, load_elem(p.param, rv.ptr(), ch), want_v);
+        }
+    }
+    judge(o, p);
+    return o;
+}
+
+Outcome run_backward(miopenHandle_t h, const Problem& p, Rng& r, bool corrupt, int calls)
+{
+    const Geometry g = geometry(p);
+    const Descriptors d(p, g);
+    const size_t c = size_t(g.c);
+    Buffer x = random_io(p, g, r, size_t(p.misaligned)), dy = random_io(p, g, r, 0), dx = filled(p.io, g.span, 99.0f);
+    Buffer scale = alloc(p.param, c, 0), ds = filled(p.param, c, 99.0f), db = filled(p.param, c, 99.0f),
+           sm = alloc(p.param, c, 0), sv = alloc(p.param, c, 0);
+    for(size_t ch = 0; ch < c; ++ch)
+    {
+        store_elem(p.param, scale.ptr(), ch, r.value());
+        double m = 0, v = 0;
+        moments(p, x, g.channel_offsets[ch], m, v);
+        store_elem(p.param, sm.ptr(), ch, float(m)); // what a training pass saved
+        store_elem(p.param, sv.ptr(), ch, float(1.0 / std::sqrt(v + p.epsilon)));
+    }
+    // Without saved statistics: one or both saved buffers null.
+    const int which_null = p.null_mean ? r.range(0, 2) : -1;
+    const void* saved_mean = which_null == 0 || which_null == 2 ? nullptr : sm.ptr();
+    const void* saved_inv = which_null == 1 || which_null == 2 ? nullptr : sv.ptr();
+    const float ad = p.alpha, bd = 0.0f, ap = 1.0f, bp = p.beta;
+    Outcome o;
+    for(int call = 0; call < calls; ++call)
+    {
+        o.status = p.v2 ? miopenBatchNormalizationBackward_V2(h, p.mode, &ad, &bd, &ap, &bp, d.io, x.ptr(), d.io, dy.ptr(),
+                                                              d.io, dx.ptr(), d.param, d.param, d.param, d.param,
+                                                              scale.ptr(), ds.ptr(), db.ptr(), p.epsilon, saved_mean,
+                                                              saved_inv)
+                        : miopenBatchNormalizationBackward(h, p.mode, &ad, &bd, &ap, &bp, d.io, x.ptr(), d.io, dy.ptr(),
+                                                           d.io, dx.ptr(), d.param, scale.ptr(), ds.ptr(), db.ptr(),
+                                                           p.epsilon, saved_mean, saved_inv);
+    }
+    if(o.status != miopenStatusSuccess)
+        return o;
+    if(corrupt)
+        store_elem(p.io, dx.ptr(), g.channel_offsets[0][0], load_elem(p.io, dx.ptr(), g.channel_offsets[0][0]) + 1.0f);
+    const bool use_saved = saved_mean != nullptr && saved_inv != nullptr;
+    for(size_t ch = 0; ch < c; ++ch)
+    {
+        const auto& mine = g.channel_offsets[ch];
+        double m = 0, v = 0, inv = 0;
+        moments(p, x, mine, m, v);
+        inv = 1.0 / std::sqrt(v + p.epsilon);
+        if(use_saved)
+        {
+            m = load_elem(p.param, sm.ptr(), ch);
+            inv = load_elem(p.param, sv.ptr(), ch);
+        }
+        double sum_dy = 0, sum_dy_xhat = 0;
+        for(size_t off : mine)
+        {
+            const double gy = load_elem(p.io, dy.ptr(), off);
+            sum_dy += gy;
+            sum_dy_xhat += gy * (load_elem(p.io, x.ptr(), off) - m) * inv;
+        }
+        const double n = double(mine.size()), k = load_elem(p.param, scale.ptr(), ch) * inv / n;
+        for(size_t off : mine)
+        {
+            const double xhat = (load_elem(p.io, x.ptr(), off) - m) * inv;
+            track(o, load_elem(p.io, dx.ptr(), off), k * (n * load_elem(p.io, dy.ptr(), off) - sum_dy - xhat * sum_dy_xhat));
+        }
+        track(o, load_elem(p.param, ds.ptr(), ch), sum_dy_xhat);
+        track(o, load_elem(p.param, db.ptr(), ch), sum_dy);
+    }
+    judge(o, p);
+    return o;
+}
+
 std::string describe(const Problem& p)
 {
     std::string s = std::string(p.v2 ? "v2 " : "legacy ") + type_name(p.io) + " ";
@@ -255,6 +522,14 @@ std::string describe(const Problem& p)
         s += " null-mean";
     if(p.misaligned)
         s += " misaligned=" + std::to_string(p.misaligned);
+    return s;
+}
+
+std::string describe(const Problem& p, Op op)
+{
+    std::string s = describe(p);
+    if(op == Op::Training)
+        s += std::string(p.save ? "" : " no-save") + (p.running ? " running" : "");
     return s;
 }
 
@@ -282,9 +557,18 @@ int main(int argc, char** argv)
     int calls = 1;
     bool report_errors = false;
     unsigned long long seed = 1;
+    Op op = Op::Inference;
     for(int i = 1; i + 1 < argc; i += 2)
     {
         const std::string a = argv[i];
+        if(a == "--op")
+        {
+            const std::string v = argv[i + 1];
+            op = v == "training" ? Op::Training : v == "backward" ? Op::Backward : Op::Inference;
+            if(v != "inference" && op == Op::Inference)
+                return 2;
+            continue;
+        }
         const unsigned long long v = std::strtoull(argv[i + 1], nullptr, 10);
         if(a == "--cases")
             cases = long(v);
@@ -298,7 +582,7 @@ int main(int argc, char** argv)
             report_errors = v != 0;
         else
         {
-            std::fprintf(stderr, "usage: %s [--cases N] [--seed S] [--corrupt-case I] [--calls K] [--report-errors 0|1]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--op inference|training|backward] [--cases N] [--seed S] [--corrupt-case I] [--calls K] [--report-errors 0|1]\n", argv[0]);
             return 2;
         }
     }
@@ -309,15 +593,17 @@ int main(int argc, char** argv)
     for(long i = 0; i < cases; ++i)
     {
         Rng r{mix64(seed * 0x100000001B3ull + std::uint64_t(i))};
-        const Problem p = draw(r);
+        const Problem p = draw(r, op);
         std::fprintf(stderr, "bn_differential: case %ld\n", i);
         std::fflush(stderr);
-        const Outcome o = run_case(h, p, r, i == corrupt_case, calls);
+        const Outcome o = op == Op::Inference ? run_case(h, p, r, i == corrupt_case, calls)
+                          : op == Op::Training ? run_training(h, p, r, i == corrupt_case, calls)
+                                               : run_backward(h, p, r, i == corrupt_case, calls);
         if(report_errors && o.status != miopenStatusSuccess)
             report_error(o.status);
         const char* result = o.status != miopenStatusSuccess ? "rejected" : o.why.empty() ? "ok" : "mismatch";
         (o.status != miopenStatusSuccess ? rejected : o.why.empty() ? ok : mismatch)++;
-        std::printf("case %ld inf %s status=%s step=compute maxerr=%.3g result=%s%s%s\n", i, describe(p).c_str(),
+        std::printf("case %ld %s %s status=%s step=compute maxerr=%.3g result=%s%s%s\n", i, op_dir(op), describe(p, op).c_str(),
                     status_name(o.status), o.maxerr, result, o.why.empty() ? "" : " why=", o.why.c_str());
     }
     std::fprintf(stderr, "bn_differential: done\n");

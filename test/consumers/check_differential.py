@@ -3,7 +3,8 @@
 
 Runs test/consumers/conv_differential, fusion_differential (the fusion-plan
 API) or bn_differential (the batchnorm family's: its compute calls are
-miopenBatchNormalizationForwardInference and its _V2, direction `inf`); the
+miopenBatchNormalizationForwardInference, …ForwardTraining or …Backward and
+their _V2, directions `inf`, `trn`, `bwd`); the
 program's name is the marker prefix; same --cases/--seed every time
 
   * once with MIOPEN_HIPDNN_FORWARDING=disabled (pass-through to MIOpen
@@ -75,8 +76,12 @@ COMPUTE = {
 }
 # fusion_differential: the execute call of each API version.
 FUSION_COMPUTE = {"v1": "miopenExecuteFusionPlan", "v2": "miopenExecuteFusionPlan_v2"}
-# bn_differential: api `legacy` or `v2`.
-BN_COMPUTE = {"legacy": "miopenBatchNormalizationForwardInference", "v2": "miopenBatchNormalizationForwardInference_V2"}
+# bn_differential: direction `inf`, `trn` or `bwd` (--op), api `legacy` or `v2`.
+BN_COMPUTE = {
+    "inf": "miopenBatchNormalizationForwardInference",
+    "trn": "miopenBatchNormalizationForwardTraining",
+    "bwd": "miopenBatchNormalizationBackward",
+}
 # The compute call of a Find 2.0 case (--api find2), every direction.
 FIND2_COMPUTE = "miopenRunSolution"
 # Steps before a case's compute call: a case rejected there has no compute trace.
@@ -89,8 +94,8 @@ def compute_entry(c):
         return FIND2_COMPUTE
     if c["dir"] == "fusion":
         return FUSION_COMPUTE.get(c["api"])
-    if c["dir"] == "inf":
-        return BN_COMPUTE.get(c["api"])
+    if c["dir"] in BN_COMPUTE:
+        return BN_COMPUTE[c["dir"]] + ("_V2" if c["api"] == "v2" else "")
     return COMPUTE.get((c["dir"], c["api"] == "immediate"))
 
 
@@ -334,6 +339,8 @@ def main():
     ap.add_argument("--corrupt-case", type=int, help="passed to the program (negative test)")
     ap.add_argument("--api", choices=("legacy", "find2"), default="legacy",
                     help="passed to the program: its legacy sequences, or every case through Find 2.0")
+    ap.add_argument("--op", choices=("inference", "training", "backward"),
+                    help="passed to bn_differential: the batchnorm operation its cases call")
     ap.add_argument("--ld-library-path", help="prepended to LD_LIBRARY_PATH in every run (negative test: "
                     "a library without the wrapper)")
     ap.add_argument("--work-dir", help="user dbs and run logs (default: a temporary directory)")
@@ -383,6 +390,8 @@ def main():
     args = [a.binary, "--cases", str(a.cases), "--seed", str(a.seed)]
     if a.api != "legacy":  # fusion_differential has one API and takes no --api
         args += ["--api", a.api]
+    if a.op:
+        args += ["--op", a.op]
     if a.corrupt_case is not None:
         args += ["--corrupt-case", str(a.corrupt_case)]
     started = time.monotonic()

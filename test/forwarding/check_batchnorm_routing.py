@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""The batchnorm family's routing contract in a build whose forwarding set
-has it (run on bn_differential, whose cases are each one inference call):
+"""The batchnorm families' routing contract in a build whose forwarding set
+has them (run on bn_differential, whose cases are each one call of the
+operation --op names: inference, training or backward):
 
   * enabled: some calls -> hipDNN, every other one declined with a reason;
-  * MIOPEN_DISABLE_HIPDNN_FOR=bn_fwd_inference, =batchnorm, =*: every call
+  * MIOPEN_DISABLE_HIPDNN_FOR=<family> (bn_fwd_inference, bn_fwd_training,
+    bn_bwd), =batchnorm, =*: every call
     -> MIOpen Private, opted out; =convolution: batchnorm still forwards
     (the group's umbrella is itself);
   * MIOPEN_ENABLE_LOGGING_CMD=1: every call declined, naming the variable;
@@ -17,7 +19,12 @@ has it (run on bn_differential, whose cases are each one inference call):
     reported forwarded; for each such call miopenGetLastForwardedError says
     failed, with the hipDNN status (-1: none ran; 13: EXECUTION_FAILED) and
     the entry point, and miopenGetErrorString has the `[hipDNN-forwarded] `
-    prefix; a call MIOpen itself rejects has neither.
+    prefix; a call MIOpen itself rejects has neither;
+  * a backend whose batchnorm types are numbered otherwise
+    (MINI_HIPDNN_TEST_REVISION_SHAPE=batchnorm-unnumbered; the per-group
+    probe): the calls hipDNN would run return miopenStatusNotInitialized,
+    with one diagnostic naming the batchnorm group (convolution keeps
+    forwarding: check_forwarding.py's revision shapes).
 
 --expect-opted-out <value> (negative control) requires every call opted out
 under that value of MIOPEN_DISABLE_HIPDNN_FOR and nothing else.
@@ -33,15 +40,23 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from wrapper_test import HIPDNN, PRIVATE, run, summary_rows, traces  # noqa: E402
 
 ERROR = re.compile(r"^bn_differential: error outcome=(\d+) hipdnn=(-?\d+) entry=(\S+) prefixed=(\d)$")
-ENTRIES = ("miopenBatchNormalizationForwardInference", "miopenBatchNormalizationForwardInference_V2")
+# --op -> the compute entry point (and its _V2) and the family.
+OPS = {
+    "inference": ("miopenBatchNormalizationForwardInference", "bn_fwd_inference"),
+    "training": ("miopenBatchNormalizationForwardTraining", "bn_fwd_training"),
+    "backward": ("miopenBatchNormalizationBackward", "bn_bwd"),
+}
+ENTRIES = ()
+GROUP_DIAGNOSTIC = "the hipDNN backend cannot run the batchnorm group"
 
 
 BACKEND = {}
+OP = []
 
 
 def routes(binary, cases, extra, calls=1):
     env = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "MIOPEN_LOG_LEVEL": "5", **BACKEND, **extra}
-    cmd = [binary, "--cases", str(cases), "--seed", "3", "--calls", str(calls), "--report-errors", "1"]
+    cmd = [binary, "--cases", str(cases), "--seed", "3", "--calls", str(calls), "--report-errors", "1", *OP]
     r = run(cmd, env, timeout=120)
     if r.returncode != 0:
         sys.exit(f"FAIL: {binary} exited {r.returncode} under {extra}:\n{r.stderr[-2000:]}")
@@ -77,7 +92,12 @@ def main():
     ap.add_argument("--cases", type=int, default=60)
     ap.add_argument("--backend-dir", required=True, help="HIPDNN_BACKEND_LIBRARY_PATH")
     ap.add_argument("--expect-opted-out")
+    ap.add_argument("--op", choices=sorted(OPS), default="inference")
     a = ap.parse_args()
+    global ENTRIES
+    entry, family = OPS[a.op]
+    ENTRIES = (entry, entry + "_V2")
+    OP.extend(["--op", a.op])
     BACKEND["HIPDNN_BACKEND_LIBRARY_PATH"] = a.backend_dir
     problems = []
     if a.expect_opted_out is not None:
@@ -91,14 +111,14 @@ def main():
     forwarded = collections.Counter(t.entry for t in bn if t.target == HIPDNN)
     if not forwarded or any(t.target != HIPDNN and not t.declined for t in bn):
         problems.append(f"enabled: {sum(forwarded.values())} forwarded; every other call must be declined")
-    if any(t.family != "bn_fwd_inference" for t in bn):
-        problems.append("a batchnorm trace line names another family")
+    if any(t.family != family for t in bn):
+        problems.append(f"a batchnorm trace line names another family than {family}")
     rows = summary_rows(err)
     for e in ENTRIES:
         got = sum(v for (entry, decision), v in rows.items() if entry == e and decision == HIPDNN)
         if got != forwarded[e]:
             problems.append(f"exit summary: {e} forwarded {got}, the trace says {forwarded[e]}")
-    for value in ("bn_fwd_inference", "batchnorm", "*"):
+    for value in (family, "batchnorm", "*"):
         if not opted_out(routes(a.binary, a.cases, {"MIOPEN_DISABLE_HIPDNN_FOR": value})[0]):
             problems.append(f"MIOPEN_DISABLE_HIPDNN_FOR={value}: not every call opted out")
     if not any(t.target == HIPDNN for t in routes(a.binary, a.cases, {"MIOPEN_DISABLE_HIPDNN_FOR": "convolution"})[0]):
@@ -124,6 +144,13 @@ def main():
     if len(errors) != want or any(t.target == HIPDNN for t in failing):
         problems.append(f"execute failing: {len(errors)} calls with an error status, expected {want}")
     problems += attribution("execute failing", failing_err, want, 13)
+    shaped, shaped_err = routes(a.binary, a.cases, {"MINI_HIPDNN_TEST_REVISION_SHAPE": "batchnorm-unnumbered"})
+    refused = [t for t in shaped if t.target == "error miopenStatusNotInitialized"]
+    if len(refused) != want or any(t.target == HIPDNN for t in shaped):
+        problems.append(f"batchnorm types renumbered: {len(refused)} calls miopenStatusNotInitialized, expected {want}")
+    if shaped_err.count(GROUP_DIAGNOSTIC) != 1 or "MIOPEN_DISABLE_HIPDNN_FOR=batchnorm" not in shaped_err:
+        problems.append(f"batchnorm types renumbered: {shaped_err.count(GROUP_DIAGNOSTIC)} group diagnostics, "
+                        "expected one that says what to set")
     for p in problems:
         print(f"FAIL: {p}")
     print("check_batchnorm_routing: " + ("FAILED" if problems else "PASSED")

@@ -244,7 +244,10 @@ def loader_revision_shapes(c):
                 ["hipDNN version 0.0.1", "descriptor type 18 does not take POINTWISE_MODE"], "0.0.1 of the older revision",
                 backend=True)
     forwards_like_disabled(c, {"MINI_HIPDNN_TEST_REVISION_SHAPE": "no-tensor-alignment"}, "no-tensor-alignment")
-    print("revision shapes: older numbering and INT64 CONV_MODE refused by the probe; no alignment attribute forwards")
+    # The probe is per group: batchnorm types numbered otherwise leave convolution forwarding.
+    forwards_like_disabled(c, {"MINI_HIPDNN_TEST_REVISION_SHAPE": "batchnorm-unnumbered"}, "batchnorm-unnumbered")
+    print("revision shapes: older numbering and INT64 CONV_MODE refused by the probe; no alignment attribute "
+          "and renumbered batchnorm types forward convolution")
 
 
 def loader_missing_symbol(c):

@@ -1,5 +1,5 @@
 /*
- * mini-hipdnn engine plugin ABI, version 3 (3: batchnorm inference).
+ * mini-hipdnn engine plugin ABI, version 4 (3: batchnorm inference; 4: batchnorm training and backward).
  *
  * This ABI is OURS (the test bed's), not hipDNN's: hipDNN's real plugin SDK
  * is a large C++ interface.  A plugin is a shared library exporting
@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION 3u
+#define MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION 4u
 #define MINI_HIPDNN_MAX_DIMS 8
 #define MINI_HIPDNN_MAX_SPATIAL 6
 
@@ -40,7 +40,9 @@ typedef enum
     MINI_HIPDNN_OP_CONV_BWD_DATA = 2,   /* dy (in), w (in) -> dx (out) */
     MINI_HIPDNN_OP_CONV_BWD_FILTER = 3, /* x (in), dy (in) -> dw (out) */
     MINI_HIPDNN_OP_POINTWISE = 4,       /* in0 [, in1] -> out0         */
-    MINI_HIPDNN_OP_BN_INFERENCE = 5     /* x, mean, variance, scale, bias (in), epsilon -> y (out) */
+    MINI_HIPDNN_OP_BN_INFERENCE = 5,    /* x, mean, variance, scale, bias (in), epsilon -> y (out) */
+    MINI_HIPDNN_OP_BN_TRAINING = 6,     /* x, scale, bias (in), epsilon -> y [, mean, inv variance] (out) */
+    MINI_HIPDNN_OP_BN_BACKWARD = 7      /* x, dy, scale [, mean, inv variance] (in) -> dx, dscale, dbias (out) */
 } miniHipdnnOpKind_t;
 
 typedef struct
@@ -67,6 +69,15 @@ typedef struct
      * indices, and epsilon (the pass-by-value tensor's value, widened) */
     int32_t bnMean, bnVariance, bnScale, bnBias;
     double epsilon;
+
+    /* batchnorm training: x, y, bnScale, bnBias, epsilon above; bnMean and
+     * bnVariance are the saved mean and inverse variance outputs (-1 when
+     * not set); bnRunning is 1 when the five running-statistics attributes
+     * are set (the test bed's engines run none of them).
+     * batchnorm backward: x, bnScale above, these; bnMean / bnVariance are
+     * the saved mean and inverse variance inputs (-1 when not set). */
+    int32_t bnRunning;
+    int32_t bnDy, bnDx, bnDscale, bnDbias;
 } miniHipdnnOp_t;
 
 typedef struct

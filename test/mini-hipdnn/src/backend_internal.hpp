@@ -107,6 +107,8 @@ enum class RevisionShape
     OldNumbering,      // "old-numbering": 17 batchnorm inference, 18 conv backward data, 19 SDPA, no pointwise
     ConvModeInt64,     // "conv-mode-int64": CONV_MODE only as HIPDNN_TYPE_INT64
     NoTensorAlignment, // "no-tensor-alignment": no HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, nothing checked
+    BatchnormUnnumbered, // "batchnorm-unnumbered": the unnumbered enum (@f0c57afb): 20 batchnorm inference
+                         // with variance, no batchnorm training or backward
 };
 bool revisionShape(RevisionShape shape);
 } // namespace mh

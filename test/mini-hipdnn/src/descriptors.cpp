@@ -226,6 +226,8 @@ const TypeName kTypeNames[] = {
     {HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, "POINTWISE"},
     {HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR, "CONVOLUTION_BACKWARD_DATA"},
     {HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT, "BATCHNORM_INFERENCE_VARIANCE"},
+    {HIPDNN_BACKEND_OPERATION_BATCHNORM_DESCRIPTOR_EXT, "BATCHNORM"},
+    {HIPDNN_BACKEND_OPERATION_BATCHNORM_BACKWARD_DESCRIPTOR_EXT, "BATCHNORM_BACKWARD"},
 };
 
 // MINI_HIPDNN_TEST_FAIL_FINALIZE=<token>[,<token>...]; a token is "all", a
@@ -541,6 +543,131 @@ void BnInferenceDesc::doFinalize()
 }
 
 // ---------------------------------------------------------------------------
+// batchnorm training and backward (BatchnormOperationDescriptor.cpp,
+// BatchnormBackwardOperationDescriptor.cpp)
+namespace
+{
+struct BnPassRules
+{
+    const char* what;
+    hipdnnBackendAttributeName_t compType;
+    std::vector<std::pair<hipdnnBackendAttributeName_t, const char*>> required;
+    // Optional groups: every attribute of one set, or none of them.
+    std::vector<std::vector<hipdnnBackendAttributeName_t>> together;
+    const char* togetherMessage[2];
+};
+
+const BnPassRules& bnPassRules(bool training)
+{
+    static const BnPassRules train{
+        "BatchnormOperationDescriptor",
+        HIPDNN_ATTR_BATCHNORM_COMP_TYPE_EXT,
+        {{HIPDNN_ATTR_OPERATION_BATCHNORM_X_EXT, "X"},
+         {HIPDNN_ATTR_OPERATION_BATCHNORM_SCALE_EXT, "SCALE"},
+         {HIPDNN_ATTR_OPERATION_BATCHNORM_BIAS_EXT, "BIAS"},
+         {HIPDNN_ATTR_OPERATION_BATCHNORM_EPSILON_EXT, "EPSILON"},
+         {HIPDNN_ATTR_OPERATION_BATCHNORM_Y_EXT, "Y"}},
+        {{HIPDNN_ATTR_OPERATION_BATCHNORM_MEAN_EXT, HIPDNN_ATTR_OPERATION_BATCHNORM_INV_VARIANCE_EXT},
+         {HIPDNN_ATTR_OPERATION_BATCHNORM_PREV_RUNNING_MEAN_EXT, HIPDNN_ATTR_OPERATION_BATCHNORM_PREV_RUNNING_VARIANCE_EXT,
+          HIPDNN_ATTR_OPERATION_BATCHNORM_MOMENTUM_EXT, HIPDNN_ATTR_OPERATION_BATCHNORM_NEXT_RUNNING_MEAN_EXT,
+          HIPDNN_ATTR_OPERATION_BATCHNORM_NEXT_RUNNING_VARIANCE_EXT}},
+        {"mean and inverse variance tensors must both be set or both be null",
+         "running statistics tensors must all be set or all be null"}};
+    static const BnPassRules bwd{
+        "BatchnormBackwardOperationDescriptor",
+        HIPDNN_ATTR_BATCHNORM_BACKWARD_COMP_TYPE_EXT,
+        {{HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DY_EXT, "DY"},
+         {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_X_EXT, "X"},
+         {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_SCALE_EXT, "SCALE"},
+         {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DX_EXT, "DX"},
+         {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DSCALE_EXT, "DSCALE"},
+         {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DBIAS_EXT, "DBIAS"}},
+        {{HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_MEAN_EXT, HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_INV_VARIANCE_EXT}},
+        {"mean and inverse variance tensors must both be set or both be null", ""}};
+    return training ? train : bwd;
+}
+
+bool bnPassTakes(const BnPassRules& r, hipdnnBackendAttributeName_t n)
+{
+    for(const auto& [a, label] : r.required)
+        if(a == n)
+            return true;
+    for(const auto& set : r.together)
+        for(auto a : set)
+            if(a == n)
+                return true;
+    return false;
+}
+} // namespace
+
+std::shared_ptr<TensorDesc> BnPassDesc::at(hipdnnBackendAttributeName_t n) const
+{
+    auto it = tensors.find(n);
+    return it == tensors.end() ? nullptr : it->second;
+}
+
+void BnPassDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t t, int64_t c, const void* e)
+{
+    const auto& r = bnPassRules(training());
+    const std::string w = std::string(r.what) + "::setAttribute";
+    requireOpenForSet(*this, w.c_str());
+    if(bnPassTakes(r, n))
+    {
+        tensors[n] = takeDesc<TensorDesc>(t, c, e, HIPDNN_BACKEND_TENSOR_DESCRIPTOR, w.c_str());
+        return;
+    }
+    if(n == HIPDNN_ATTR_OPERATION_NAME_EXT)
+    {
+        setChars(name, t, c, e, w.c_str());
+        return;
+    }
+    if(n != r.compType)
+    {
+        unknownAttr(n, w.c_str());
+    }
+    hipdnnDataType_t dt{};
+    setScalar(dt, HIPDNN_TYPE_DATA_TYPE, t, c, e, w.c_str());
+    failIf(bytesOf(dt) == 0, HIPDNN_STATUS_BAD_PARAM, w + ": unknown data type");
+    compType = dt;
+    compTypeSet = true;
+}
+
+void BnPassDesc::get(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t t, int64_t r, int64_t* c, void* e) const
+{
+    const auto& rules = bnPassRules(training());
+    const std::string w = std::string(rules.what) + "::getAttribute";
+    requireFinalizedForGet(*this, w.c_str());
+    if(bnPassTakes(rules, n))
+    {
+        giveDesc(at(n), t, r, c, e, w.c_str());
+        return;
+    }
+    if(n != rules.compType)
+    {
+        unknownAttr(n, w.c_str());
+    }
+    getScalar(compType, HIPDNN_TYPE_DATA_TYPE, t, r, c, e, w.c_str());
+}
+
+void BnPassDesc::doFinalize()
+{
+    const auto& r = bnPassRules(training());
+    const std::string w = std::string(r.what) + "::finalize() failed: ";
+    for(const auto& [a, label] : r.required)
+    {
+        failIf(!at(a), HIPDNN_STATUS_BAD_PARAM, w + label + " tensor not set");
+    }
+    failIf(!compTypeSet, HIPDNN_STATUS_BAD_PARAM, w + "compute data type not set");
+    for(size_t i = 0; i < r.together.size(); ++i)
+    {
+        size_t set = 0;
+        for(auto a : r.together[i])
+            set += at(a) ? 1 : 0;
+        failIf(set != 0 && set != r.together[i].size(), HIPDNN_STATUS_BAD_PARAM, w + r.togetherMessage[i]);
+    }
+}
+
+// ---------------------------------------------------------------------------
 // pointwise operation
 void PointwiseDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t t, int64_t c, const void* e)
 {
@@ -744,6 +871,28 @@ int32_t GraphDesc::tensorIndex(const std::shared_ptr<TensorDesc>& t)
     return static_cast<int32_t>(tensors.size() - 1);
 }
 
+namespace
+{
+// The engines get epsilon's value in the operation: a pass-by-value tensor
+// has no buffer, so it is not one of the flattened tensors.
+double epsilonValue(const TensorDesc& eps)
+{
+    const char* w = "GraphDescriptor::finalize";
+    failIf(eps.value.empty(), HIPDNN_STATUS_BAD_PARAM, std::string(w) + ": the epsilon tensor has no value (TENSOR_VALUE_EXT)");
+    if(eps.dataType == HIPDNN_DATA_DOUBLE)
+    {
+        double d = 0;
+        std::memcpy(&d, eps.value.data(), sizeof(double));
+        return d;
+    }
+    failIf(eps.dataType != HIPDNN_DATA_FLOAT, HIPDNN_STATUS_NOT_SUPPORTED,
+           std::string(w) + ": the test bed reads a FLOAT or DOUBLE epsilon only");
+    float f = 0;
+    std::memcpy(&f, eps.value.data(), sizeof(float));
+    return f;
+}
+} // namespace
+
 void GraphDesc::flattenBnInference(const BnInferenceDesc& bn, miniHipdnnOp_t& op)
 {
     const char* w = "GraphDescriptor::finalize";
@@ -756,22 +905,36 @@ void GraphDesc::flattenBnInference(const BnInferenceDesc& bn, miniHipdnnOp_t& op
     op.bnScale = tensorIndex(bn.scale);
     op.bnBias = tensorIndex(bn.bias);
     op.w = op.in0 = op.in1 = op.out0 = -1;
-    // The engines get epsilon's value in the operation: a pass-by-value
-    // tensor has no buffer, so it is not one of the flattened tensors.
-    const auto& eps = *bn.epsilon;
-    failIf(eps.value.empty(), HIPDNN_STATUS_BAD_PARAM, std::string(w) + ": the epsilon tensor has no value (TENSOR_VALUE_EXT)");
-    if(eps.dataType == HIPDNN_DATA_DOUBLE)
+    op.epsilon = epsilonValue(*bn.epsilon);
+}
+
+void GraphDesc::flattenBnPass(const BnPassDesc& bn, miniHipdnnOp_t& op)
+{
+    auto index = [&](hipdnnBackendAttributeName_t a) { return bn.at(a) ? tensorIndex(bn.at(a)) : -1; };
+    op.computeType = bn.compType;
+    op.w = op.in0 = op.in1 = op.out0 = op.y = op.bnBias = op.bnDy = op.bnDx = op.bnDscale = op.bnDbias = -1;
+    if(bn.training())
     {
-        std::memcpy(&op.epsilon, eps.value.data(), sizeof(double));
+        op.kind = MINI_HIPDNN_OP_BN_TRAINING;
+        op.x = index(HIPDNN_ATTR_OPERATION_BATCHNORM_X_EXT);
+        op.y = index(HIPDNN_ATTR_OPERATION_BATCHNORM_Y_EXT);
+        op.bnScale = index(HIPDNN_ATTR_OPERATION_BATCHNORM_SCALE_EXT);
+        op.bnBias = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BIAS_EXT);
+        op.bnMean = index(HIPDNN_ATTR_OPERATION_BATCHNORM_MEAN_EXT);
+        op.bnVariance = index(HIPDNN_ATTR_OPERATION_BATCHNORM_INV_VARIANCE_EXT);
+        op.bnRunning = bn.at(HIPDNN_ATTR_OPERATION_BATCHNORM_MOMENTUM_EXT) ? 1 : 0;
+        op.epsilon = epsilonValue(*bn.at(HIPDNN_ATTR_OPERATION_BATCHNORM_EPSILON_EXT));
+        return;
     }
-    else
-    {
-        failIf(eps.dataType != HIPDNN_DATA_FLOAT, HIPDNN_STATUS_NOT_SUPPORTED,
-               std::string(w) + ": the test bed reads a FLOAT or DOUBLE epsilon only");
-        float f = 0;
-        std::memcpy(&f, eps.value.data(), sizeof(float));
-        op.epsilon = f;
-    }
+    op.kind = MINI_HIPDNN_OP_BN_BACKWARD;
+    op.x = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_X_EXT);
+    op.bnScale = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_SCALE_EXT);
+    op.bnDy = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DY_EXT);
+    op.bnDx = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DX_EXT);
+    op.bnDscale = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DSCALE_EXT);
+    op.bnDbias = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DBIAS_EXT);
+    op.bnMean = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_MEAN_EXT);
+    op.bnVariance = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_INV_VARIANCE_EXT);
 }
 
 void GraphDesc::doFinalize()
@@ -804,6 +967,11 @@ void GraphDesc::doFinalize()
         else if(d->type == HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT)
         {
             flattenBnInference(static_cast<const BnInferenceDesc&>(*d), op);
+        }
+        else if(d->type == HIPDNN_BACKEND_OPERATION_BATCHNORM_DESCRIPTOR_EXT
+                || d->type == HIPDNN_BACKEND_OPERATION_BATCHNORM_BACKWARD_DESCRIPTOR_EXT)
+        {
+            flattenBnPass(static_cast<const BnPassDesc&>(*d), op);
         }
         else
         {
@@ -1284,9 +1452,20 @@ namespace
 // The descriptor type a number means on the revision the test bed plays:
 // the pinned numbering, or (MINI_HIPDNN_TEST_REVISION_SHAPE=old-numbering)
 // the older one, which had no pointwise operation, convolution backward
-// data at 18 and operations the test bed lacks at 17 and 19.
+// data at 18 and operations the test bed lacks at 17 and 19, or
+// (batchnorm-unnumbered) the unnumbered enum's batchnorm inference at 20.
 hipdnnBackendDescriptorType_t meaningOf(hipdnnBackendDescriptorType_t type)
 {
+    if(revisionShape(RevisionShape::BatchnormUnnumbered))
+    {
+        switch(type)
+        {
+        case 20: return HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT;
+        case 21:
+        case 27: return HIPDNN_INVALID_TYPE_EXT;
+        default: return type;
+        }
+    }
     if(!revisionShape(RevisionShape::OldNumbering))
     {
         return type;
@@ -1312,6 +1491,8 @@ std::shared_ptr<Desc> createDesc(hipdnnBackendDescriptorType_t number)
     case HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR: return std::make_shared<ConvDesc>(type);
     case HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR: return std::make_shared<PointwiseDesc>();
     case HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT: return std::make_shared<BnInferenceDesc>();
+    case HIPDNN_BACKEND_OPERATION_BATCHNORM_DESCRIPTOR_EXT:
+    case HIPDNN_BACKEND_OPERATION_BATCHNORM_BACKWARD_DESCRIPTOR_EXT: return std::make_shared<BnPassDesc>(type);
     case HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR: return std::make_shared<GraphDesc>();
     case HIPDNN_BACKEND_ENGINE_DESCRIPTOR: return std::make_shared<EngineDesc>();
     case HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR: return std::make_shared<EngineCfgDesc>();

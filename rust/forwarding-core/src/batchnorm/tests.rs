@@ -135,3 +135,94 @@ fn per_channel_tensors_must_be_fp32_of_the_derived_shape() {
     p.bias.strides = vec![6, 2, 1, 1];
     assert_eq!(cause(&p), "bias is not packed (stride 2 along C; hipDNN's MIOpen provider takes packed tensors only)");
 }
+
+fn training_problem(io: u32, dims: &[i64], save: bool) -> training::Problem {
+    let p = problem(io, dims, false);
+    training::Problem {
+        mode: p.mode,
+        x: p.x,
+        y: p.y,
+        scale: p.scale.clone(),
+        bias: p.bias,
+        saved_mean: p.mean,
+        saved_inv_variance: p.variance,
+        epsilon: 1e-3,
+        save,
+    }
+}
+
+fn backward_problem(dims: &[i64], use_saved: bool, epsilon: f64) -> backward::Problem {
+    let p = problem(HALF, dims, true);
+    backward::Problem {
+        mode: p.mode,
+        x: p.x.clone(),
+        dy: p.x.clone(),
+        dx: p.y,
+        scale: p.scale,
+        bias: p.bias,
+        saved_mean: p.mean,
+        saved_inv_variance: p.variance,
+        epsilon,
+        use_saved,
+    }
+}
+
+#[test]
+fn training_graph_has_the_saved_statistics_only_when_both_are_saved() {
+    let with = training::translate(&training_problem(BFLOAT16, &[2, 3, 4, 5], true)).unwrap();
+    let saved = with.saved.clone().expect("saved statistics");
+    assert_eq!((saved.mean.uid, saved.inv_variance.uid), (uid::MEAN, uid::INV_VARIANCE));
+    assert_eq!((with.x.dtype, saved.mean.dtype), (ElemType::BF16, ElemType::F32));
+    let without = training::translate(&training_problem(BFLOAT16, &[2, 3, 4, 5], false)).unwrap();
+    assert!(without.saved.is_none());
+    assert_ne!(with, without, "the plan key tells them apart");
+    assert_eq!(with.epsilon(), 1e-3);
+}
+
+#[test]
+fn training_epsilon_is_exact_in_the_key() {
+    let mut p = training_problem(FLOAT, &[2, 3, 4, 5], true);
+    let a = training::translate(&p).unwrap();
+    p.epsilon = f64::from_bits(p.epsilon.to_bits() + 1);
+    let b = training::translate(&p).unwrap();
+    assert_ne!(a, b);
+    assert_eq!(b.epsilon().to_bits(), p.epsilon.to_bits());
+}
+
+#[test]
+fn training_declines_what_the_provider_cannot_run() {
+    let mut p = training_problem(FLOAT, &[1, 3, 1, 1], true);
+    assert!(training::translate(&p).unwrap_err().0.starts_with("one value per channel"));
+    p = training_problem(FLOAT, &[2, 3, 4, 5], true);
+    p.mode = miopen_bn_mode::PER_ACTIVATION;
+    assert!(training::translate(&p).unwrap_err().0.starts_with("per-activation"));
+    p = training_problem(HALF, &[2, 3, 4, 5], true);
+    p.saved_mean.dtype = HALF;
+    assert!(training::translate(&p).unwrap_err().0.starts_with("savedMean is miopenHalf"));
+    p = training_problem(DOUBLE, &[2, 3, 4, 5], false);
+    assert!(training::translate(&p).unwrap_err().0.contains("not forwarded"));
+}
+
+#[test]
+fn backward_without_saved_statistics_forwards_only_the_providers_epsilon() {
+    let g = backward::translate(&backward_problem(&[2, 3, 4, 5], false, backward::PROVIDER_EPSILON)).unwrap();
+    assert!(g.saved.is_none());
+    let uids = [g.x.uid, g.dy.uid, g.dx.uid, g.scale.uid, g.dscale.uid, g.dbias.uid];
+    assert_eq!(uids, [uid::X, uid::DY, uid::DX, uid::SCALE, uid::DSCALE, uid::DBIAS]);
+    let off_by_one = f64::from_bits(backward::PROVIDER_EPSILON.to_bits() + 1);
+    let why = backward::translate(&backward_problem(&[2, 3, 4, 5], false, off_by_one)).unwrap_err().0;
+    assert!(why.starts_with("savedMean or savedInvVariance is null and epsilon is"), "{why}");
+    // With both saved statistics MIOpen does not use epsilon: any forwards.
+    let saved = backward::translate(&backward_problem(&[2, 3, 4, 5], true, 0.5)).unwrap();
+    assert!(saved.saved.is_some());
+}
+
+#[test]
+fn backward_declines_mismatched_gradients() {
+    let mut p = backward_problem(&[2, 3, 4, 5], true, 1e-5);
+    p.dx.dtype = FLOAT;
+    assert!(backward::translate(&p).is_err());
+    p = backward_problem(&[2, 3, 4, 5], true, 1e-5);
+    p.dy.dims[2] = 3;
+    assert!(backward::translate(&p).unwrap_err().0.contains("lengths differ"));
+}

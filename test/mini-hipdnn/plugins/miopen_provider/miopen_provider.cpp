@@ -21,7 +21,8 @@
 // and dilations, groups = x.C / w.C, fp32/fp16/bf16 with one type for x, w and
 // the output. The fused plan's workspace is hipDNN's provider's: the bytes of
 // x, w and the output, each rounded up to 256.
-//  * one batchnorm inference (with variance): bn_inference_plan.cpp.
+//  * one batchnorm inference (with variance), training or backward:
+//    bn_inference_plan.cpp, bn_pass_plans.cpp.
 #include "HipdnnConvolutionMode.h"
 #include "HipdnnDataType.h"
 #include "HipdnnPointwiseMode.h"
@@ -483,14 +484,17 @@ std::string problemKey(const miniHipdnnGraph_t& g, const Match& m)
     return k.str();
 }
 
-bool isBnInference(const miniHipdnnGraph_t* g)
+bool isBatchnorm(const miniHipdnnGraph_t* g)
 {
-    return g != nullptr && g->numOps == 1 && g->ops[0].kind == MINI_HIPDNN_OP_BN_INFERENCE;
+    if(g == nullptr || g->numOps != 1)
+        return false;
+    const int32_t k = g->ops[0].kind;
+    return k == MINI_HIPDNN_OP_BN_INFERENCE || k == MINI_HIPDNN_OP_BN_TRAINING || k == MINI_HIPDNN_OP_BN_BACKWARD;
 }
 
 int providerSupports(const miniHipdnnGraph_t* g)
 {
-    if(isBnInference(g))
+    if(isBatchnorm(g))
     {
         std::string why;
         return bn_plan::matches(*g, why) ? 1 : 0;
@@ -507,9 +511,9 @@ int providerSupports(const miniHipdnnGraph_t* g)
 
 int64_t providerWorkspace(const miniHipdnnGraph_t* g)
 {
-    if(isBnInference(g))
+    if(isBatchnorm(g))
     {
-        return 0; // the provider's batchnorm inference plan needs none
+        return 0; // the provider's batchnorm plans need none
     }
     Match m;
     Problem p;
@@ -655,7 +659,7 @@ bool executeConv(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const m
 
 int providerExecute(const miniHipdnnGraph_t* g, const miniHipdnnVariantPack_t* pack, char* err, size_t errLen)
 {
-    if(isBnInference(g) && pack != nullptr)
+    if(isBatchnorm(g) && pack != nullptr)
     {
         std::string error;
         if(bn_plan::execute(*g, pack, error))

@@ -354,6 +354,19 @@ void opIO(const miniHipdnnOp_t& op, std::vector<int32_t>& in, int32_t& out)
         in = {op.x, op.bnMean, op.bnVariance, op.bnScale, op.bnBias};
         out = op.y;
         break;
+    case MINI_HIPDNN_OP_BN_TRAINING: // also writes the saved statistics, which no other op reads
+        in = {op.x, op.bnScale, op.bnBias};
+        out = op.y;
+        break;
+    case MINI_HIPDNN_OP_BN_BACKWARD: // also writes dscale and dbias
+        in = {op.x, op.bnDy, op.bnScale};
+        if(op.bnMean >= 0)
+        {
+            in.push_back(op.bnMean);
+            in.push_back(op.bnVariance);
+        }
+        out = op.bnDx;
+        break;
     default:
         in = {op.in0};
         if(op.in1 >= 0)
@@ -464,12 +477,55 @@ bool validBnInference(const miniHipdnnGraph_t& g, const miniHipdnnOp_t& op)
     return true;
 }
 
+// Batchnorm training / backward: the io tensors of x's shape (rank 3 to 5),
+// the per-channel ones (1, C, 1, ...), the optional saved statistics both or
+// neither; running statistics are not run by the test bed's engines.
+bool validBnPass(const miniHipdnnGraph_t& g, const miniHipdnnOp_t& op)
+{
+    const bool training = op.kind == MINI_HIPDNN_OP_BN_TRAINING;
+    const std::vector<int32_t> io = training ? std::vector<int32_t>{op.x, op.y} : std::vector<int32_t>{op.x, op.bnDy, op.bnDx};
+    std::vector<int32_t> params = training ? std::vector<int32_t>{op.bnScale, op.bnBias}
+                                           : std::vector<int32_t>{op.bnScale, op.bnDscale, op.bnDbias};
+    if(op.bnRunning != 0 || (op.bnMean < 0) != (op.bnVariance < 0))
+    {
+        return false;
+    }
+    if(op.bnMean >= 0)
+    {
+        params.push_back(op.bnMean);
+        params.push_back(op.bnVariance);
+    }
+    for(int32_t t : io)
+    {
+        if(t < 0 || t >= g.numTensors || !storable(g.tensors[t].dataType))
+            return false;
+    }
+    const auto& x = g.tensors[op.x];
+    if(x.nbDims < 3 || x.nbDims > 5)
+        return false;
+    for(int32_t t : io)
+        for(int d = 0; d < x.nbDims; ++d)
+            if(g.tensors[t].nbDims != x.nbDims || g.tensors[t].dims[d] != x.dims[d])
+                return false;
+    for(int32_t t : params)
+    {
+        if(t < 0 || t >= g.numTensors || !storable(g.tensors[t].dataType) || g.tensors[t].nbDims != x.nbDims)
+            return false;
+        for(int d = 0; d < x.nbDims; ++d)
+            if(g.tensors[t].dims[d] != (d == 1 ? x.dims[1] : 1))
+                return false;
+    }
+    return true;
+}
+
 bool validOp(const miniHipdnnGraph_t& g, const miniHipdnnOp_t& op)
 {
     switch(op.kind)
     {
     case MINI_HIPDNN_OP_POINTWISE: return validPointwise(g, op);
     case MINI_HIPDNN_OP_BN_INFERENCE: return validBnInference(g, op);
+    case MINI_HIPDNN_OP_BN_TRAINING:
+    case MINI_HIPDNN_OP_BN_BACKWARD: return validBnPass(g, op);
     default: return validConv(g, op);
     }
 }
@@ -724,6 +780,130 @@ void bnInference(const miniHipdnnOp_t& op, const std::vector<View>& v)
     } while(nextIndex(idx, x.dims, x.nb));
 }
 
+// The element offset of `idx` in `v`.
+int64_t offsetIn(const View& v, const int64_t* idx)
+{
+    int64_t o = 0;
+    for(int d = 0; d < v.nb; ++d)
+        o += idx[d] * v.strides[d];
+    return o;
+}
+
+// Per-channel mean and biased variance of x, in double (two passes).
+void channelMoments(const View& x, std::vector<double>& mean, std::vector<double>& var)
+{
+    const int64_t C = x.dims[1];
+    int64_t m = 1;
+    for(int d = 0; d < x.nb; ++d)
+        m *= d == 1 ? 1 : x.dims[d];
+    mean.assign(static_cast<size_t>(C), 0.0);
+    var.assign(static_cast<size_t>(C), 0.0);
+    int64_t idx[MINI_HIPDNN_MAX_DIMS] = {};
+    do
+        mean[static_cast<size_t>(idx[1])] += x.load(offsetIn(x, idx));
+    while(nextIndex(idx, x.dims, x.nb));
+    for(auto& v : mean)
+        v /= static_cast<double>(m);
+    int64_t jdx[MINI_HIPDNN_MAX_DIMS] = {};
+    do
+    {
+        const double e = x.load(offsetIn(x, jdx)) - mean[static_cast<size_t>(jdx[1])];
+        var[static_cast<size_t>(jdx[1])] += e * e;
+    } while(nextIndex(jdx, x.dims, x.nb));
+    for(auto& v : var)
+        v /= static_cast<double>(m);
+}
+
+double perChannel(const View& p, int64_t c) { return p.load(c * p.strides[1]); }
+
+// Training: batch statistics, y = scale * (x - mean) / sqrt(var + eps) + bias;
+// the saved mean and inverse standard deviation when the graph has them.
+void bnTraining(const miniHipdnnOp_t& op, const std::vector<View>& v)
+{
+    const View& x = v[static_cast<size_t>(op.x)];
+    const View& y = v[static_cast<size_t>(op.y)];
+    const View& scale = v[static_cast<size_t>(op.bnScale)];
+    const View& bias = v[static_cast<size_t>(op.bnBias)];
+    std::vector<double> mean, var;
+    channelMoments(x, mean, var);
+    int64_t idx[MINI_HIPDNN_MAX_DIMS] = {};
+    do
+    {
+        const int64_t c = idx[1];
+        const double inv = 1.0 / std::sqrt(var[static_cast<size_t>(c)] + op.epsilon);
+        const double out = perChannel(scale, c) * (x.load(offsetIn(x, idx)) - mean[static_cast<size_t>(c)]) * inv
+                           + perChannel(bias, c);
+        y.store(offsetIn(y, idx), static_cast<float>(out));
+    } while(nextIndex(idx, x.dims, x.nb));
+    if(op.bnMean < 0)
+        return;
+    const View& sm = v[static_cast<size_t>(op.bnMean)];
+    const View& si = v[static_cast<size_t>(op.bnVariance)];
+    for(int64_t c = 0; c < x.dims[1]; ++c)
+    {
+        sm.store(c * sm.strides[1], static_cast<float>(mean[static_cast<size_t>(c)]));
+        si.store(c * si.strides[1], static_cast<float>(1.0 / std::sqrt(var[static_cast<size_t>(c)] + op.epsilon)));
+    }
+}
+
+// hipDNN's backward has no epsilon: without saved statistics they are
+// recomputed with hipDNN's default (BATCHNORM_DEFAULT_EPSILON).
+constexpr double kBatchnormDefaultEpsilon = 1e-5;
+
+// Backward: dbias = sum(dy), dscale = sum(dy * xhat),
+// dx = scale * inv / m * (m * dy - dbias - xhat * dscale), per channel.
+void bnBackward(const miniHipdnnOp_t& op, const std::vector<View>& v)
+{
+    const View& x = v[static_cast<size_t>(op.x)];
+    const View& dy = v[static_cast<size_t>(op.bnDy)];
+    const View& dx = v[static_cast<size_t>(op.bnDx)];
+    const View& scale = v[static_cast<size_t>(op.bnScale)];
+    const int64_t C = x.dims[1];
+    std::vector<double> mean, inv;
+    if(op.bnMean >= 0)
+    {
+        for(int64_t c = 0; c < C; ++c)
+        {
+            mean.push_back(perChannel(v[static_cast<size_t>(op.bnMean)], c));
+            inv.push_back(perChannel(v[static_cast<size_t>(op.bnVariance)], c));
+        }
+    }
+    else
+    {
+        channelMoments(x, mean, inv);
+        for(auto& s : inv)
+            s = 1.0 / std::sqrt(s + kBatchnormDefaultEpsilon);
+    }
+    std::vector<double> sumDy(static_cast<size_t>(C), 0.0), sumDyXhat(static_cast<size_t>(C), 0.0);
+    int64_t m = 1;
+    for(int d = 0; d < x.nb; ++d)
+        m *= d == 1 ? 1 : x.dims[d];
+    int64_t idx[MINI_HIPDNN_MAX_DIMS] = {};
+    do
+    {
+        const auto c = static_cast<size_t>(idx[1]);
+        const double g = dy.load(offsetIn(dy, idx));
+        sumDy[c] += g;
+        sumDyXhat[c] += g * (x.load(offsetIn(x, idx)) - mean[c]) * inv[c];
+    } while(nextIndex(idx, x.dims, x.nb));
+    int64_t jdx[MINI_HIPDNN_MAX_DIMS] = {};
+    do
+    {
+        const auto c = static_cast<size_t>(jdx[1]);
+        const double xhat = (x.load(offsetIn(x, jdx)) - mean[c]) * inv[c];
+        const double g = dy.load(offsetIn(dy, jdx));
+        const double k = perChannel(scale, jdx[1]) * inv[c] / static_cast<double>(m);
+        dx.store(offsetIn(dx, jdx), static_cast<float>(k * (static_cast<double>(m) * g - sumDy[c] - xhat * sumDyXhat[c])));
+    } while(nextIndex(jdx, x.dims, x.nb));
+    const View& ds = v[static_cast<size_t>(op.bnDscale)];
+    const View& db = v[static_cast<size_t>(op.bnDbias)];
+    for(int64_t c = 0; c < C; ++c)
+    {
+        ds.store(c * ds.strides[1], static_cast<float>(sumDyXhat[static_cast<size_t>(c)]));
+        db.store(c * db.strides[1], static_cast<float>(sumDy[static_cast<size_t>(c)]));
+    }
+}
+
 int refExecute(const miniHipdnnGraph_t* g, const miniHipdnnVariantPack_t* pack, char* err, size_t errLen)
 {
     auto failWith = [&](const char* msg) {
@@ -783,6 +963,8 @@ int refExecute(const miniHipdnnGraph_t* g, const miniHipdnnVariantPack_t* pack, 
         case MINI_HIPDNN_OP_CONV_BWD_DATA: convBwdData(op, views[op.x], views[op.w], views[op.y]); break;
         case MINI_HIPDNN_OP_CONV_BWD_FILTER: convBwdFilter(op, views[op.x], views[op.w], views[op.y]); break;
         case MINI_HIPDNN_OP_BN_INFERENCE: bnInference(op, views); break;
+        case MINI_HIPDNN_OP_BN_TRAINING: bnTraining(op, views); break;
+        case MINI_HIPDNN_OP_BN_BACKWARD: bnBackward(op, views); break;
         default:
             pointwise(op, views[op.in0], op.in1 >= 0 ? &views[op.in1] : nullptr, views[op.out0]);
             break;

@@ -1,0 +1,128 @@
+// The provider's batchnorm training and backward plans (test bed):
+// MiopenBatchnormFwdTrainingPlan.cpp and MiopenBatchnormBwdPlan.cpp, with
+// the applicability rules of MiopenBatchnormApplicabilityChecks.cpp (the
+// inference's, plus more than one value per channel, and the optional
+// saved statistics FLOAT of the derived shape). Each calls MIOpen Private's
+// _impl entry point with the provider's fixed arguments: spatial mode,
+// every alpha 1 and beta 0, no running statistics (the provider's table:
+// its training has none), and for the backward hipDNN's default epsilon
+// (its operation has none).
+#include "bn_inference_plan.hpp"
+#include "bn_plan_common.hpp"
+
+namespace bn_plan
+{
+namespace
+{
+
+// hipdnn_data_sdk::utilities::BATCHNORM_DEFAULT_EPSILON.
+constexpr double kDefaultEpsilon = 1e-5;
+
+bool moreThanOnePerChannel(const miniHipdnnTensor_t& x)
+{
+    int64_t m = x.dims[0];
+    for(int d = 2; d < x.nbDims; ++d)
+        m *= x.dims[d];
+    return m > 1;
+}
+
+// The saved statistics' indices, when the graph has them.
+std::vector<int32_t> saved(const miniHipdnnOp_t& op)
+{
+    return op.bnMean >= 0 ? std::vector<int32_t>{op.bnMean, op.bnVariance} : std::vector<int32_t>{};
+}
+
+bool executeTraining(const miniHipdnnGraph_t& g, const miniHipdnnVariantPack_t* pack, Descriptors& d)
+{
+    const auto& op = g.ops[0];
+    const bool save = op.bnMean >= 0;
+    std::vector<int32_t> order = {op.x, op.y, op.bnScale, op.bnBias};
+    for(int32_t i : saved(op))
+        order.push_back(i);
+    std::vector<void*> ptrs;
+    bool ok = d.check(miopenCreate_impl(&d.handle), "miopenCreate");
+    for(size_t i = 0; i < order.size() && ok; ++i)
+    {
+        ok = d.add(g.tensors[order[i]]);
+        ptrs.push_back(pointerFor(pack, g.tensors[order[i]].uid));
+    }
+    if(!ok)
+        return false;
+    float one = 1.0f, zero = 0.0f;
+    // Without saved statistics the scale's descriptor stands in for theirs
+    // (MIOpen reads a descriptor for each; nothing is written through it).
+    auto* meanDesc = save ? d.t[4] : d.t[2];
+    auto* varDesc = save ? d.t[5] : d.t[2];
+    return d.check(miopenBatchNormalizationForwardTraining_V2_impl(
+                       d.handle, miopenBNSpatial, &one, &zero, d.t[0], ptrs[0], d.t[1], ptrs[1], d.t[2], d.t[3],
+                       meanDesc, varDesc, ptrs[2], ptrs[3], 0.0, nullptr, nullptr, op.epsilon,
+                       save ? ptrs[4] : nullptr, save ? ptrs[5] : nullptr),
+                   "miopenBatchNormalizationForwardTraining_V2");
+}
+
+bool executeBackward(const miniHipdnnGraph_t& g, const miniHipdnnVariantPack_t* pack, Descriptors& d)
+{
+    const auto& op = g.ops[0];
+    const bool useSaved = op.bnMean >= 0;
+    std::vector<int32_t> order = {op.x, op.bnDy, op.bnDx, op.bnScale, op.bnDscale, op.bnDbias};
+    for(int32_t i : saved(op))
+        order.push_back(i);
+    std::vector<void*> ptrs;
+    bool ok = d.check(miopenCreate_impl(&d.handle), "miopenCreate");
+    for(size_t i = 0; i < order.size() && ok; ++i)
+    {
+        ok = d.add(g.tensors[order[i]]);
+        ptrs.push_back(pointerFor(pack, g.tensors[order[i]].uid));
+    }
+    if(!ok)
+        return false;
+    float one = 1.0f, zero = 0.0f;
+    // As the provider's non-fused plan: the scale's descriptor for the bias
+    // and for absent saved statistics.
+    auto* meanDesc = useSaved ? d.t[6] : d.t[3];
+    auto* varDesc = useSaved ? d.t[7] : d.t[3];
+    return d.check(miopenBatchNormalizationBackward_V2_impl(
+                       d.handle, miopenBNSpatial, &one, &zero, &one, &zero, d.t[0], ptrs[0], d.t[1], ptrs[1], d.t[2],
+                       ptrs[2], d.t[3], d.t[3], meanDesc, varDesc, ptrs[3], ptrs[4], ptrs[5], kDefaultEpsilon,
+                       useSaved ? ptrs[6] : nullptr, useSaved ? ptrs[7] : nullptr),
+                   "miopenBatchNormalizationBackward_V2");
+}
+
+} // namespace
+
+bool matchesPass(const miniHipdnnGraph_t& g, std::string& why)
+{
+    const auto& op = g.ops[0];
+    const bool training = op.kind == MINI_HIPDNN_OP_BN_TRAINING;
+    if(training && op.bnRunning != 0)
+    {
+        why = "Batchnorm training only supports computing batch statistics without updating running statistics.";
+        return false;
+    }
+    const bool io = training ? ioApplicable(g, {op.x, op.y}, why) : ioApplicable(g, {op.x, op.bnDy, op.bnDx}, why);
+    if(!io)
+        return false;
+    std::vector<int32_t> params = training ? std::vector<int32_t>{op.bnScale, op.bnBias}
+                                           : std::vector<int32_t>{op.bnScale, op.bnDscale, op.bnDbias};
+    for(int32_t i : saved(op))
+        params.push_back(i);
+    if(!paramsApplicable(g, params, g.tensors[op.x], why))
+        return false;
+    if(!moreThanOnePerChannel(g.tensors[op.x]))
+    {
+        why = "The product of the batch size and spatial dimensions must be greater than 1 for batchnorm.";
+        return false;
+    }
+    return true;
+}
+
+bool executePass(const miniHipdnnGraph_t& g, const miniHipdnnVariantPack_t* pack, std::string& error)
+{
+    Descriptors d;
+    const bool ok = g.ops[0].kind == MINI_HIPDNN_OP_BN_TRAINING ? executeTraining(g, pack, d) : executeBackward(g, pack, d);
+    if(!ok)
+        error = d.error;
+    return ok;
+}
+
+} // namespace bn_plan
