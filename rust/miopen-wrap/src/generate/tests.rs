@@ -156,26 +156,46 @@ miopenStatus_t miopenBatchNormalizationForwardInference(miopenHandle_t handle, m
     void* alpha, void* beta, const miopenTensorDescriptor_t xDesc, const void* x,
     const miopenTensorDescriptor_t yDesc, void* y, const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc,
     void* bnScale, void* bnBias, void* estimatedMean, void* estimatedVariance, double epsilon);
+miopenStatus_t miopenBatchNormalizationForwardTraining(miopenHandle_t handle, miopenBatchNormMode_t bn_mode,
+    void* alpha, void* beta, const miopenTensorDescriptor_t xDesc, const void* x,
+    const miopenTensorDescriptor_t yDesc, void* y, const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc,
+    void* bnScale, void* bnBias, double expAvgFactor, void* resultRunningMean, void* resultRunningVariance,
+    double epsilon, void* resultSaveMean, void* resultSaveInvVariance);
+miopenStatus_t miopenBatchNormalizationBackward(miopenHandle_t handle, miopenBatchNormMode_t bn_mode,
+    const void* alphaDataDiff, const void* betaDataDiff, const void* alphaParamDiff, const void* betaParamDiff,
+    const miopenTensorDescriptor_t xDesc, const void* x, const miopenTensorDescriptor_t dyDesc, const void* dy,
+    const miopenTensorDescriptor_t dxDesc, void* dx, const miopenTensorDescriptor_t bnScaleBiasDiffDesc,
+    const void* bnScale, void* resultBnScaleDiff, void* resultBnBiasDiff, double epsilon, const void* savedMean,
+    const void* savedInvVariance);
 /** @} */
 }
 "#;
 
 #[test]
 fn batchnorm_is_routed_only_in_a_set_that_names_it() {
-    let bn = "miopenBatchNormalizationForwardInference";
+    // Inference, training and backward (their rows in entry-point order).
+    let bns = [
+        ("miopenBatchNormalizationForwardInference", "BnForwardInference"),
+        ("miopenBatchNormalizationForwardTraining", "BnForwardTraining"),
+        ("miopenBatchNormalizationBackward", "BnBackward"),
+    ];
     // The default set (the convolution's groups): a plain pass-through, as before the group existed.
     let (d, m) = run_with_groups(BN_HEADER, &[], None);
     assert_eq!(m.forward_groups, ["convolution", "fusion", "find2"]);
     let s = std::fs::read_to_string(d.path().join("out/stubs.rs")).unwrap();
     assert!(!s.contains("crate::forward::batchnorm::entry::"), "{s}");
-    assert!(s.contains(&format!("crate::runtime::route(0);\n    impls::{bn}_impl(")), "{s}");
+    for (i, (bn, _)) in bns.iter().enumerate() {
+        assert!(s.contains(&format!("crate::runtime::route({i});\n    impls::{bn}_impl(")), "{bn}: {s}");
+    }
     // With batchnorm in the set: the routed body calls the group's entry.
     let (d, m) = run_with_groups(BN_HEADER, &[], Some("convolution,batchnorm"));
     assert_eq!(m.forward_groups, ["convolution", "batchnorm"]);
     let s = std::fs::read_to_string(d.path().join("out/stubs.rs")).unwrap();
-    assert!(s.contains(&format!("crate::forward::batchnorm::entry::{bn}(\n")), "{s}");
     let rows = std::fs::read_to_string(d.path().join("out/entry_points.rs")).unwrap();
-    assert!(rows.contains("forward: Some(miopen_forwarding_core::Family::BnForwardInference)"), "{rows}");
+    for (bn, family) in bns {
+        assert!(s.contains(&format!("crate::forward::batchnorm::entry::{bn}(\n")), "{bn}: {s}");
+        assert!(rows.contains(&format!("forward: Some(miopen_forwarding_core::Family::{family})")), "{rows}");
+    }
     syn::parse_file(&s).unwrap();
 }
 
