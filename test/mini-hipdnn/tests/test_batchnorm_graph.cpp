@@ -32,20 +32,6 @@ Dims derived(const Dims& x)
     return p;
 }
 
-hipdnnBackendDescriptor_t epsilonTensor(int64_t uid, hipdnnDataType_t dt, const void* bytes, int64_t n)
-{
-    hipdnnBackendDescriptor_t d = nullptr;
-    tu::check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &d), "create epsilon");
-    Dims one = {1};
-    tu::check(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid), "uid");
-    tu::check(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt), "dtype");
-    tu::check(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 1, one.data()), "dims");
-    tu::check(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 1, one.data()), "strides");
-    tu::check(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, n, bytes), "value");
-    tu::check(hipdnnBackendFinalize(d), "finalize epsilon");
-    return d;
-}
-
 struct Problem
 {
     Dims x = {2, 3, 4, 5};
@@ -86,7 +72,7 @@ protected:
             {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_BIAS_EXT, keep(tu::tensor(BIAS, p.param, pd, strides(pd)))},
             {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_Y_EXT, keep(tu::tensor(Y, p.io, p.x, strides(p.x)))},
             {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_EPSILON_EXT,
-             keep(epsilonTensor(EPS, HIPDNN_DATA_DOUBLE, &p.epsilon, 8))},
+             keep(tu::valueTensor(EPS, HIPDNN_DATA_DOUBLE, &p.epsilon, 8))},
         };
         auto d = create(HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT);
         for(const auto& [name, t] : tensors)

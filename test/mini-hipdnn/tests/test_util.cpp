@@ -400,4 +400,18 @@ hipdnnBackendDescriptor_t BackendTest::create(hipdnnBackendDescriptorType_t t)
     return keep(d);
 }
 
+hipdnnBackendDescriptor_t valueTensor(int64_t uid, hipdnnDataType_t dt, const void* bytes, int64_t n)
+{
+    hipdnnBackendDescriptor_t d = nullptr;
+    check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &d), "create value tensor");
+    std::vector<int64_t> one = {1};
+    check(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid), "uid");
+    check(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt), "dtype");
+    check(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 1, one.data()), "dims");
+    check(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 1, one.data()), "strides");
+    check(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, n, bytes), "value");
+    check(hipdnnBackendFinalize(d), "finalize value tensor");
+    return d;
+}
+
 } // namespace tu

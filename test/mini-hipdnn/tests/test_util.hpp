@@ -30,6 +30,10 @@ hipdnnBackendDescriptor_t tensor(int64_t uid,
                                  const std::vector<int64_t>& strides,
                                  bool isVirtual = false);
 
+// A finalized pass-by-value tensor (dims/strides [1]) holding `n` bytes, one
+// element of `dt` (HIPDNN_ATTR_TENSOR_VALUE_EXT).
+hipdnnBackendDescriptor_t valueTensor(int64_t uid, hipdnnDataType_t dt, const void* bytes, int64_t n);
+
 struct ConvParams
 {
     std::vector<int64_t> pre, post, stride, dilation;
