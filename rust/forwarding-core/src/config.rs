@@ -443,9 +443,9 @@ mod tests {
             "MIOpen(hipDNN wrapper): warning: MIOPEN_DISABLE_HIPDNN_FOR: unknown op family name(s) \
              \"conv_fwdd\", \"Conv_Bwd_Data\", \"all\" ignored; accepted names are `conv_fwd`, \
              `conv_bwd_data`, `conv_bwd_weights`, `conv_bias_activ`, `fusion_plan`, `conv_find2`, \
-             `bn_fwd_inference`, `convolution` (conv_fwd, conv_bwd_data, conv_bwd_weights, conv_bias_activ, \
-             fusion_plan, conv_find2), `fusion` (fusion_plan), `find2` (conv_find2), `batchnorm` \
-             (bn_fwd_inference) and `*` (every family)"
+             `bn_fwd_inference`, `bn_fwd_training`, `bn_bwd`, `convolution` (conv_fwd, conv_bwd_data, \
+             conv_bwd_weights, conv_bias_activ, fusion_plan, conv_find2), `fusion` (fusion_plan), `find2` \
+             (conv_find2), `batchnorm` (bn_fwd_inference, bn_fwd_training, bn_bwd) and `*` (every family)"
         );
         // Warned about even while disabled: the user set it for a reason.
         let off = Config::resolve(RawEnv { disable_for: Some("bogus"), ..RawEnv::default() });
