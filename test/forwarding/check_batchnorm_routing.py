@@ -93,6 +93,9 @@ def main():
     ap.add_argument("--backend-dir", required=True, help="HIPDNN_BACKEND_LIBRARY_PATH")
     ap.add_argument("--expect-opted-out")
     ap.add_argument("--op", choices=sorted(OPS), default="inference")
+    ap.add_argument("--revision-shape", default="batchnorm-unnumbered",
+                    help="the MINI_HIPDNN_TEST_REVISION_SHAPE whose batchnorm types the probe must refuse "
+                         "(negative control: one it accepts)")
     a = ap.parse_args()
     global ENTRIES
     entry, family = OPS[a.op]
@@ -144,7 +147,7 @@ def main():
     if len(errors) != want or any(t.target == HIPDNN for t in failing):
         problems.append(f"execute failing: {len(errors)} calls with an error status, expected {want}")
     problems += attribution("execute failing", failing_err, want, 13)
-    shaped, shaped_err = routes(a.binary, a.cases, {"MINI_HIPDNN_TEST_REVISION_SHAPE": "batchnorm-unnumbered"})
+    shaped, shaped_err = routes(a.binary, a.cases, {"MINI_HIPDNN_TEST_REVISION_SHAPE": a.revision_shape})
     refused = [t for t in shaped if t.target == "error miopenStatusNotInitialized"]
     if len(refused) != want or any(t.target == HIPDNN for t in shaped):
         problems.append(f"batchnorm types renumbered: {len(refused)} calls miopenStatusNotInitialized, expected {want}")
