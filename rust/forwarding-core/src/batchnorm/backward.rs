@@ -7,7 +7,8 @@
 //! the statistics with the caller's epsilon while the provider recomputes
 //! them with its fixed default, so only that exact epsilon is forwarded.
 
-use super::{check_param, io_type, layout, more_than_one_per_channel, spatial, spec, uid};
+pub use super::Saved;
+use super::{check_param, io_type, layout, more_than_one_per_channel, saved, spatial, spec, uid};
 use super::{decline, Decline, ElemType, Tensor, TensorSpec};
 
 /// The epsilon hipDNN's MIOpen provider passes to MIOpen's backward
@@ -28,13 +29,6 @@ pub struct Problem {
     pub saved_inv_variance: Tensor,
     pub epsilon: f64,
     pub use_saved: bool,
-}
-
-/// The saved statistics the backward reads: both or neither.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Saved {
-    pub mean: TensorSpec,
-    pub inv_variance: TensorSpec,
 }
 
 /// The hipDNN graph of one backward pass (no epsilon: see the module).
@@ -61,22 +55,14 @@ pub fn translate(p: &Problem) -> Result<GraphSpec, Decline> {
     more_than_one_per_channel(&p.x)?;
     check_param("scale", &p.scale, &p.x)?;
     check_param("bias", &p.bias, &p.x)?;
-    let saved = if p.use_saved {
-        check_param("savedMean", &p.saved_mean, &p.x)?;
-        check_param("savedInvVariance", &p.saved_inv_variance, &p.x)?;
-        Some(Saved {
-            mean: spec(uid::MEAN, "saved_mean", &p.saved_mean, ElemType::F32),
-            inv_variance: spec(uid::INV_VARIANCE, "saved_inv_variance", &p.saved_inv_variance, ElemType::F32),
-        })
-    } else if p.epsilon.to_bits() != PROVIDER_EPSILON.to_bits() {
+    let saved = saved(p.use_saved, &p.saved_mean, &p.saved_inv_variance, &p.x)?;
+    if saved.is_none() && p.epsilon.to_bits() != PROVIDER_EPSILON.to_bits() {
         return decline(format!(
             "savedMean or savedInvVariance is null and epsilon is {:e}: MIOpen recomputes the statistics with it, \
              hipDNN's backward has no epsilon and its MIOpen provider recomputes with {PROVIDER_EPSILON:e}",
             p.epsilon
         ));
-    } else {
-        None
-    };
+    }
     Ok(GraphSpec {
         x: spec(uid::X, "x", &p.x, io),
         dy: spec(uid::DY, "dy", &p.dy, io),

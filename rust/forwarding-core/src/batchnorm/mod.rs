@@ -72,6 +72,27 @@ impl GraphSpec {
     }
 }
 
+/// The saved batch statistics of training (outputs) and backward (inputs):
+/// both or neither (hipDNN's finalize rule for both operations).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Saved {
+    pub mean: TensorSpec,
+    pub inv_variance: TensorSpec,
+}
+
+/// The saved statistics' graph tensors when MIOpen uses them (`both`).
+pub(crate) fn saved(both: bool, mean: &Tensor, inv_variance: &Tensor, x: &Tensor) -> Result<Option<Saved>, Decline> {
+    if !both {
+        return Ok(None);
+    }
+    check_param("savedMean", mean, x)?;
+    check_param("savedInvVariance", inv_variance, x)?;
+    Ok(Some(Saved {
+        mean: spec(uid::MEAN, "saved_mean", mean, ElemType::F32),
+        inv_variance: spec(uid::INV_VARIANCE, "saved_inv_variance", inv_variance, ElemType::F32),
+    }))
+}
+
 /// The mode: spatial is forwarded, per-activation declined with its reason.
 pub(crate) fn spatial(mode: u32) -> Result<(), Decline> {
     match mode {

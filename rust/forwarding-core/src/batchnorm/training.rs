@@ -6,7 +6,8 @@
 //! says its training has none, so the handler declines a call that passes
 //! running buffers before it gets here.
 
-use super::{check_param, io_type, layout, more_than_one_per_channel, spatial, spec, uid};
+pub use super::Saved;
+use super::{check_param, io_type, layout, more_than_one_per_channel, saved, spatial, spec, uid};
 use super::{Decline, ElemType, Tensor, TensorSpec};
 
 /// A training call's descriptors and epsilon, as MIOpen reports them
@@ -24,13 +25,6 @@ pub struct Problem {
     pub saved_inv_variance: Tensor,
     pub epsilon: f64,
     pub save: bool,
-}
-
-/// The saved batch statistics: both or neither (hipDNN's finalize rule).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Saved {
-    pub mean: TensorSpec,
-    pub inv_variance: TensorSpec,
 }
 
 /// The hipDNN graph of one training pass; epsilon as its bit pattern.
@@ -58,16 +52,7 @@ pub fn translate(p: &Problem) -> Result<GraphSpec, Decline> {
     more_than_one_per_channel(&p.x)?;
     check_param("scale", &p.scale, &p.x)?;
     check_param("bias", &p.bias, &p.x)?;
-    let saved = if p.save {
-        check_param("savedMean", &p.saved_mean, &p.x)?;
-        check_param("savedInvVariance", &p.saved_inv_variance, &p.x)?;
-        Some(Saved {
-            mean: spec(uid::MEAN, "saved_mean", &p.saved_mean, ElemType::F32),
-            inv_variance: spec(uid::INV_VARIANCE, "saved_inv_variance", &p.saved_inv_variance, ElemType::F32),
-        })
-    } else {
-        None
-    };
+    let saved = saved(p.save, &p.saved_mean, &p.saved_inv_variance, &p.x)?;
     Ok(GraphSpec {
         x: spec(uid::X, "x", &p.x, io),
         y: spec(uid::Y, "y", &p.y, io),

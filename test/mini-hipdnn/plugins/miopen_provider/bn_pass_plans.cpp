@@ -32,21 +32,28 @@ std::vector<int32_t> saved(const miniHipdnnOp_t& op)
     return op.bnMean >= 0 ? std::vector<int32_t>{op.bnMean, op.bnVariance} : std::vector<int32_t>{};
 }
 
-bool executeTraining(const miniHipdnnGraph_t& g, const miniHipdnnVariantPack_t* pack, Descriptors& d)
+// A handle, one MIOpen descriptor per tensor of `order` (then the saved
+// statistics', when the graph has them) and their variant-pack pointers.
+bool bind(const miniHipdnnGraph_t& g, const miniHipdnnVariantPack_t* pack, std::vector<int32_t> order, Descriptors& d,
+          std::vector<void*>& ptrs)
 {
-    const auto& op = g.ops[0];
-    const bool save = op.bnMean >= 0;
-    std::vector<int32_t> order = {op.x, op.y, op.bnScale, op.bnBias};
-    for(int32_t i : saved(op))
+    for(int32_t i : saved(g.ops[0]))
         order.push_back(i);
-    std::vector<void*> ptrs;
     bool ok = d.check(miopenCreate_impl(&d.handle), "miopenCreate");
     for(size_t i = 0; i < order.size() && ok; ++i)
     {
         ok = d.add(g.tensors[order[i]]);
         ptrs.push_back(pointerFor(pack, g.tensors[order[i]].uid));
     }
-    if(!ok)
+    return ok;
+}
+
+bool executeTraining(const miniHipdnnGraph_t& g, const miniHipdnnVariantPack_t* pack, Descriptors& d)
+{
+    const auto& op = g.ops[0];
+    const bool save = op.bnMean >= 0;
+    std::vector<void*> ptrs;
+    if(!bind(g, pack, {op.x, op.y, op.bnScale, op.bnBias}, d, ptrs))
         return false;
     float one = 1.0f, zero = 0.0f;
     // Without saved statistics the scale's descriptor stands in for theirs
@@ -64,17 +71,8 @@ bool executeBackward(const miniHipdnnGraph_t& g, const miniHipdnnVariantPack_t* 
 {
     const auto& op = g.ops[0];
     const bool useSaved = op.bnMean >= 0;
-    std::vector<int32_t> order = {op.x, op.bnDy, op.bnDx, op.bnScale, op.bnDscale, op.bnDbias};
-    for(int32_t i : saved(op))
-        order.push_back(i);
     std::vector<void*> ptrs;
-    bool ok = d.check(miopenCreate_impl(&d.handle), "miopenCreate");
-    for(size_t i = 0; i < order.size() && ok; ++i)
-    {
-        ok = d.add(g.tensors[order[i]]);
-        ptrs.push_back(pointerFor(pack, g.tensors[order[i]].uid));
-    }
-    if(!ok)
+    if(!bind(g, pack, {op.x, op.bnDy, op.bnDx, op.bnScale, op.bnDscale, op.bnDbias}, d, ptrs))
         return false;
     float one = 1.0f, zero = 0.0f;
     // As the provider's non-fused plan: the scale's descriptor for the bias
