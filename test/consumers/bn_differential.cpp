@@ -18,7 +18,7 @@
 // mostly hipDNN's default 1e-5.
 //
 // Output, one line per case on stdout:
-//   case <i> <inf|trn|bwd> <legacy|v2> <type> <layout> <rank> dims=... eps=... [flags]
+//   case <i> <inf|trn|bnbwd> <legacy|v2> <type> <layout> <rank> dims=... eps=... [flags]
 //        status=<miopenStatus> step=compute maxerr=<e> result=<ok|rejected|mismatch> [why=...]
 // and on stderr `bn_differential: case <i>` before each case's calls.
 #include <miopen/hipdnn_forwarding.h>
@@ -62,7 +62,8 @@ enum class Op
     Backward
 };
 
-const char* op_dir(Op op) { return op == Op::Inference ? "inf" : op == Op::Training ? "trn" : "bwd"; }
+// The direction word of the case lines ("bwd" is conv_differential's backward-data).
+const char* op_dir(Op op) { return op == Op::Inference ? "inf" : op == Op::Training ? "trn" : "bnbwd"; }
 
 const char* type_name(miopenDataType_t t)
 {

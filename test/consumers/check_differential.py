@@ -4,7 +4,7 @@
 Runs test/consumers/conv_differential, fusion_differential (the fusion-plan
 API) or bn_differential (the batchnorm family's: its compute calls are
 miopenBatchNormalizationForwardInference, …ForwardTraining or …Backward and
-their _V2, directions `inf`, `trn`, `bwd`); the
+their _V2, directions `inf`, `trn`, `bnbwd`); the
 program's name is the marker prefix; same --cases/--seed every time
 
   * once with MIOPEN_HIPDNN_FORWARDING=disabled (pass-through to MIOpen
@@ -76,11 +76,12 @@ COMPUTE = {
 }
 # fusion_differential: the execute call of each API version.
 FUSION_COMPUTE = {"v1": "miopenExecuteFusionPlan", "v2": "miopenExecuteFusionPlan_v2"}
-# bn_differential: direction `inf`, `trn` or `bwd` (--op), api `legacy` or `v2`.
+# bn_differential: direction `inf`, `trn` or `bnbwd` (--op; conv_differential's
+# `bwd` is backward data), api `legacy` or `v2`.
 BN_COMPUTE = {
     "inf": "miopenBatchNormalizationForwardInference",
     "trn": "miopenBatchNormalizationForwardTraining",
-    "bwd": "miopenBatchNormalizationBackward",
+    "bnbwd": "miopenBatchNormalizationBackward",
 }
 # The compute call of a Find 2.0 case (--api find2), every direction.
 FIND2_COMPUTE = "miopenRunSolution"
