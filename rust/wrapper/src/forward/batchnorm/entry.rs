@@ -6,11 +6,12 @@
 
 use std::ffi::c_void;
 
+use miopen_forwarding_core::batchnorm::driver_cmd::Direction;
 use miopen_forwarding_core::Config;
 
 use super::handlers::{self, Inference};
+use super::logging::{run_logging_cmd, Logged};
 use super::read::Descriptors;
-use crate::forward::common::run;
 use crate::forward::miopen_sys as sys;
 
 type Cfg = &'static Config;
@@ -105,5 +106,13 @@ pub fn miopenBatchNormalizationForwardInference_V2(
         variance: estimatedVariance,
         epsilon,
     };
-    run(index, config, || handlers::inference(&c))
+    let logged = Logged {
+        x: xDesc,
+        stats: estMeanDesc,
+        mode: bn_mode,
+        direction: Direction::ForwardInference,
+        running: [estimatedMean, estimatedVariance].map(|p| p as In),
+        saved: [std::ptr::null(); 2],
+    };
+    run_logging_cmd(index, config, &logged, || handlers::inference(&c))
 }

@@ -7,11 +7,14 @@
 //!   routed body calls it);
 //! - `handlers`: argument parity, then the plan, run on the caller's buffers;
 //! - `read`: the descriptors through Private's getters;
-//! - `graph`: the batchnorm operation in a hipDNN graph.
+//! - `graph`: the batchnorm operation in a hipDNN graph;
+//! - `logging`: MIOpen's `MIOpenDriver bnorm` line for a call MIOpen does
+//!   not see (`MIOPEN_ENABLE_LOGGING_CMD`).
 
 pub mod entry;
 mod graph;
 mod handlers;
+mod logging;
 mod read;
 
 /// `miopenDestroy(h)` for the group's own state: none (its plans are the
