@@ -1,7 +1,8 @@
 // Argument parity of the batchnorm inference entry points (legacy and _V2):
 // calls MIOpen rejects (null handle, descriptors and buffers, alpha/beta
 // other than 1/0, bad modes, wrong shapes, mixed types), each next to a valid
-// twin, plus valid calls the wrapper declines. test/forwarding/check_parity.py
+// twin, plus valid calls the wrapper declines, and a descriptor set again
+// between two calls. test/forwarding/check_parity.py
 // runs it disabled and enabled and requires the same status and the same
 // bytes in y (which starts from one pattern) case by case, every `valid` case
 // forwarded and every other case left to MIOpen Private.
@@ -142,6 +143,13 @@ int main()
         const int dims[] = {2, 3, 4, 5}, strides[] = {64, 20, 5, 1};
         consumer::must(miopenSetTensorDescriptor(x_padded, miopenFloat, 4, dims, strides), "padded x");
     }
+    // One descriptor set again between two calls: the second call must see
+    // the change (the wrapper remembers what unchanged descriptors translated to).
+    auto x_reused = packed_tensor(miopenFloat, {2, 3, 4, 5});
+    const auto set_x_reused = [x_reused](int channels) {
+        const int dims[] = {2, channels, 4, 5}, strides[] = {20 * channels, 20, 5, 1};
+        consumer::must(miopenSetTensorDescriptor(x_reused, miopenFloat, 4, dims, strides), "reused x");
+    };
     const std::vector<Case> cases = {
         {"valid", [](Args&) {}},
         {"null handle", [](Args& a) { a.h = nullptr; }},
@@ -163,6 +171,14 @@ int main()
         {"x 3-D", [&](Args& a) {
              a.x = a.y = x3;
              a.scale = a.bias = a.mean = a.variance = p3;
+         }},
+        {"valid: x and y one reused descriptor", [&](Args& a) {
+             set_x_reused(3);
+             a.x = a.y = x_reused;
+         }},
+        {"the reused descriptor set to 2 channels (per-channel C differs)", [&](Args& a) {
+             set_x_reused(2);
+             a.x = a.y = x_reused;
          }},
         {"declined: null estimates (MIOpen computes the batch's statistics)",
          [](Args& a) { a.meanb = a.varianceb = nullptr; }},
