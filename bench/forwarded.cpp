@@ -167,6 +167,30 @@ hipdnnBackendDescriptor_t tensor(int64_t uid, std::vector<int64_t> dims)
 
 hipdnnBackendDescriptor_t plan_of(hipdnnHandle_t h, hipdnnBackendDescriptor_t op);
 
+// ns per call of `calls` executes of `plan`, each with a new variant pack:
+// per call, exactly what the wrapper asks of the backend.
+double time_executes(hipdnnHandle_t h, hipdnnBackendDescriptor_t plan, int64_t n, const int64_t* uids, void** ptrs,
+                     long calls)
+{
+    void* ws  = nullptr;
+    auto call = [&] {
+        auto vp = make(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
+        set(vp, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids);
+        set(vp, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs);
+        set(vp, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws);
+        hipdnnBackendFinalize(vp);
+        auto s = hipdnnBackendExecute(h, plan, vp);
+        hipdnnBackendDestroyDescriptor(vp);
+        return s;
+    };
+    must(call() == HIPDNN_STATUS_SUCCESS, "first execute");
+    auto t0 = std::chrono::steady_clock::now();
+    for(long i = 0; i < calls; ++i)
+        call();
+    auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
+}
+
 double backend_thread(long calls)
 {
     hipdnnHandle_t h;
@@ -191,24 +215,7 @@ double backend_thread(long calls)
     std::vector<float> xv(N * C * H * W, 1.0f), wv(K * C, 1.0f), yv(N * K * H * W);
     const int64_t uids[3] = {1, 2, 3};
     void* ptrs[3]         = {xv.data(), wv.data(), yv.data()};
-    void* ws              = nullptr;
-    // Per call, exactly what the wrapper asks of the backend.
-    auto call = [&] {
-        auto vp = make(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
-        set(vp, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 3, uids);
-        set(vp, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 3, ptrs);
-        set(vp, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws);
-        hipdnnBackendFinalize(vp);
-        auto s = hipdnnBackendExecute(h, plan, vp);
-        hipdnnBackendDestroyDescriptor(vp);
-        return s;
-    };
-    must(call() == HIPDNN_STATUS_SUCCESS, "first execute");
-    auto t0 = std::chrono::steady_clock::now();
-    for(long i = 0; i < calls; ++i)
-        call();
-    auto t1 = std::chrono::steady_clock::now();
-    return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
+    return time_executes(h, plan, 3, uids, ptrs, calls);
 }
 
 // A 1x1x4x4 fp32 batchnorm inference (spatial, alpha 1, beta 0).
@@ -304,25 +311,9 @@ double bn_backend_thread(long calls)
         mean(BN_C, 2.0f), var(BN_C, 1.0f);
     const int64_t uids[6] = {1, 2, 3, 4, 5, 6};
     void* ptrs[6]         = {xv.data(), mean.data(), var.data(), scale.data(), bias.data(), yv.data()};
-    void* ws              = nullptr;
-    // Per call, exactly what the wrapper asks of the backend.
-    auto call = [&] {
-        auto vp = make(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
-        set(vp, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 6, uids);
-        set(vp, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 6, ptrs);
-        set(vp, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws);
-        hipdnnBackendFinalize(vp);
-        auto s = hipdnnBackendExecute(h, plan, vp);
-        hipdnnBackendDestroyDescriptor(vp);
-        return s;
-    };
-    must(call() == HIPDNN_STATUS_SUCCESS, "first batchnorm execute");
-    auto t0 = std::chrono::steady_clock::now();
-    for(long i = 0; i < calls; ++i)
-        call();
-    auto t1 = std::chrono::steady_clock::now();
+    const double ns       = time_executes(h, plan, 6, uids, ptrs, calls);
     must(yv[0] == 0.5f, "the batchnorm result");
-    return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
+    return ns;
 }
 
 // One fused problem, executed `calls` times through one of the two APIs.

@@ -210,11 +210,9 @@ void LogCmdFindConvolution(miopenTensorDescriptor_t x,
 std::string BnormArgsForMIOpenDriver(const TensorDescriptor& x,
                                      const TensorDescriptor& sMean,
                                      miopenBatchNormMode_t bn_mode,
-                                     const void* runningMean,
-                                     const void* runningVariance,
-                                     const void* saveMean,
-                                     const void* saveInvVariance,
-                                     BatchNormDirection_t dir)
+                                     BatchNormDirection_t dir,
+                                     bool running,
+                                     bool saved)
 {
     std::ostringstream ss;
     const auto& l = x.GetLengths();
@@ -228,9 +226,9 @@ std::string BnormArgsForMIOpenDriver(const TensorDescriptor& x,
         ss << " --forw 0 -b 1";
     else
         ss << " --forw " << (dir == ForwardInference ? 2 : 1) << " -b 0";
-    if(runningMean != nullptr && runningVariance != nullptr)
+    if(running)
         ss << " -s 1";
-    if(saveMean != nullptr && saveInvVariance != nullptr)
+    if(saved)
         ss << " -r 1";
     ss << " --layout " << LayoutByStrides(x);
     return ss.str();
@@ -247,14 +245,11 @@ void LogCmdBNorm(miopenTensorDescriptor_t xDesc,
 {
     if(!IsLoggingCmd() || xDesc == nullptr || sMeanDesc == nullptr || deref(xDesc).GetNumDims() < 4)
         return;
-    MIOPEN_LOG_DRIVER_CMD(BnormArgsForMIOpenDriver(deref(xDesc),
-                                                   deref(sMeanDesc),
-                                                   bn_mode,
-                                                   runningMean,
-                                                   runningVariance,
-                                                   saveMean,
-                                                   saveInvVariance,
-                                                   dir));
+    // MIOpen's tests: both buffers of a pair given.
+    const bool running = runningMean != nullptr && runningVariance != nullptr;
+    const bool saved   = saveMean != nullptr && saveInvVariance != nullptr;
+    MIOPEN_LOG_DRIVER_CMD(
+        BnormArgsForMIOpenDriver(deref(xDesc), deref(sMeanDesc), bn_mode, dir, running, saved));
 }
 
 } // namespace debug

@@ -83,15 +83,13 @@ enum BatchNormDirection_t
 // The arguments after "./bin/MIOpenDriver " of a batchnorm call, e.g.
 //   bnorm -n 2 -c 3 -H 4 -W 5 -m 1 --forw 2 -b 0 -s 1 --layout NCHW
 // The sub-command is named after x's type and the statistics' (sMean) type;
-// -s 1 when both running statistics are given, -r 1 when both saved ones are.
+// -s 1 when `running` (both running statistics given), -r 1 when `saved`.
 std::string BnormArgsForMIOpenDriver(const TensorDescriptor& x,
                                      const TensorDescriptor& sMean,
                                      miopenBatchNormMode_t bn_mode,
-                                     const void* runningMean,
-                                     const void* runningVariance,
-                                     const void* saveMean,
-                                     const void* saveInvVariance,
-                                     BatchNormDirection_t dir);
+                                     BatchNormDirection_t dir,
+                                     bool running,
+                                     bool saved);
 
 // Log the line as [LogCmdBNorm] when MIOPEN_ENABLE_LOGGING_CMD is on. MIOpen
 // logs before it checks anything; a null descriptor or x of fewer than four
