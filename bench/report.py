@@ -141,8 +141,8 @@ def batchnorm_section(b):
         "spatial inference) through the library of the second build tree (forwarding set with `batchnorm`): "
         "disabled runs MIOpen Private's CPU kernel; enabled forwards it to hipDNN (reference engine); the backend "
         "alone runs the same batchnorm graph's plan with the same engine (variant pack, execute per call). The "
-        "wrapper's share is enabled minus backend: the routing decision, six descriptor reads, the plan key and "
-        "the plan-cache lookup.", "",
+        "wrapper's share is enabled minus backend: the routing decision, the descriptor memo's lookup (a repeat "
+        "with unchanged descriptors reads none of its six), the plan-cache lookup and the variant pack.", "",
         "| configuration | instructions per call |", "| --- | --- |",
         f"| disabled (MIOpen Private) | {i['disabled']:,.0f} |",
         f"| enabled (forwarded) | {i['enabled']:,.0f} |",
