@@ -4,8 +4,10 @@
 //   MIOpen(HIP): Command [LogCmdConvolution] ./bin/MIOpenDriver conv -n 1 -c 3 -H 8 -W 8 -k 4
 //       -y 3 -x 3 -p 1 -q 1 -u 1 -v 1 -l 1 -j 1 -m conv -g 1 -F 1 -t 1
 // (one line). The wrapper writes the same line for a convolution it forwards
-// (rust/forwarding-core/src/driver_cmd.rs); test/forwarding/check_environment.py
-// compares the two byte for byte.
+// (rust/forwarding-core/src/conv/driver_cmd.rs; batchnorm:
+// rust/forwarding-core/src/batchnorm/driver_cmd.rs);
+// test/forwarding/check_environment.py and check_bn_driver_line.py compare the
+// two byte for byte.
 #pragma once
 
 #include <miopen/miopen.h>
