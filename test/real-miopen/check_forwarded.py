@@ -17,8 +17,9 @@ forwarding disabled and MIOPEN_ENABLE_LOGGING_CMD on, and requires:
     MIOpen's for the others) equal the disabled run's (MIOpen's) for every
     kind of call MIOpen writes one for; the kinds it writes none for are
     listed;
-  * --corrupt: the consumer's negative control (one element of case 0 changed)
-    is reported as a mismatch.
+  * --corrupt: the consumer's negative control (one element of case 0
+    changed, and with --batchnorm of the first batchnorm case) is reported
+    as a mismatch.
 With --disabled-computes (a MIOpen that computes on the host, the test bed)
 the disabled run's results must be ok as well. With --batchnorm (a build whose
 forwarding set has batchnorm) the consumer adds its batchnorm inference cases
@@ -198,10 +199,18 @@ def main():
     if cba_made and not any(side == "disabled" for side, _ in other):
         unwritten.append("conv+bias+activation")
     # The negative control: one element of case 0 changed must be a mismatch.
-    rc_neg, out_neg, _ = run(a, enabled_env, ["--only", "0", "--corrupt", "0"])
-    neg = cases_of(out_neg).get(0, {}).get("result")
-    if rc_neg == 0 or neg != "mismatch":
-        problems.append(f"negative control: case 0 with one element changed reported {neg} (exit {rc_neg})")
+    # With --batchnorm, the first batchnorm case's too.
+    controls = [0]
+    if a.batchnorm:
+        bn = sorted(i for i, c in cases.items() if c["label"].startswith("bninf"))
+        controls += bn[:1]
+        if not bn:
+            problems.append("--batchnorm: the consumer reported no batchnorm case")
+    for k in controls:
+        rc_neg, out_neg, _ = run(a, enabled_env, ["--only", str(k), "--corrupt", str(k)])
+        neg = cases_of(out_neg).get(k, {}).get("result")
+        if rc_neg == 0 or neg != "mismatch":
+            problems.append(f"negative control: case {k} with one element changed reported {neg} (exit {rc_neg})")
 
     report = {
         "cases": len(cases), "results": dict(results), "forwarded_results_checked": checked,
