@@ -92,6 +92,29 @@ def fused(a):
                              for api in ("plan", "onecall")}}
 
 
+def batchnorm(a):
+    """Instructions per miopenBatchNormalizationForwardInference_V2 (1x1x4x4
+    fp32) through the library of a build whose forwarding set has batchnorm
+    (--batchnorm-lib: its lib/): disabled (MIOpen Private's CPU kernel),
+    enabled (forwarded, reference engine), and the backend alone running the
+    same graph's plan with the same engine; the wrapper's share is enabled
+    minus backend."""
+    if not a.batchnorm_lib:
+        return {"skipped": "no build with batchnorm in its forwarding set (bench/run.sh looks for BUILD-batchnorm)"}
+    fw = os.path.join(a.bench, "forwarded")
+    lib = {"LD_LIBRARY_PATH": a.batchnorm_lib}
+    backend = {"HIPDNN_BACKEND_LIBRARY_PATH": os.path.join(a.hipdnn, "lib")}
+    enabled = {**lib, **backend, "MIOPEN_HIPDNN_FORWARDING": "enabled"}
+    # The enabled configuration must forward: a library without the group would measure MIOpen.
+    trace = measure.run([fw, "batchnorm", "1", "1"], {**enabled, "MIOPEN_HIPDNN_LOG_ROUTING": "1"})
+    if "[bn_fwd_inference] -> hipDNN" not in trace:
+        raise RuntimeError(f"{a.batchnorm_lib}: batchnorm inference was not forwarded:\n{trace}")
+    configs = {"disabled": ("batchnorm", {**lib, "MIOPEN_HIPDNN_FORWARDING": "disabled"}),
+               "enabled": ("batchnorm", enabled), "backend": ("bn_backend", backend)}
+    return {"instructions": {label: measure.instructions_per_call(fw, env, n=5_000, args=[mode], tail=["1"])
+                             for label, (mode, env) in configs.items()}}
+
+
 def cold_start(a):
     """The first convolution of a fresh process, in microseconds."""
     fw = os.path.join(a.bench, "forwarded")
@@ -150,6 +173,7 @@ def main():
     ap.add_argument("--layer-iters", type=int, default=3)
     ap.add_argument("--layer-rounds", type=int, default=5)
     ap.add_argument("--max-layers", type=int, default=100)
+    ap.add_argument("--batchnorm-lib", help="lib/ of a build whose forwarding set has batchnorm (the batchnorm row)")
     ap.add_argument("--only", help="comma-separated sections to run (default: all)")
     ap.add_argument("--report-only", action="store_true", help="rewrite the report from the last results.json")
     a = ap.parse_args()
@@ -157,7 +181,7 @@ def main():
         report.write(json.load(open(os.path.join(a.bench, "results.json"))), a.docs)
         return
     sections = {"hop": hop, "load": load_cost, "steady": steady_state, "cold": cold_start, "e2e": end_to_end,
-                "fused": fused}
+                "fused": fused, "batchnorm": batchnorm}
     wanted = a.only.split(",") if a.only else list(sections)
     saved = os.path.join(a.bench, "results.json")
     # A subset (--only) updates the previous run's results; the report shows all.

@@ -19,6 +19,13 @@
 //   forwarded backend <calls> <threads>   the hipDNN backend alone doing what
 //       the wrapper asks of it per call (variant pack, execute) on a plan
 //       built once, with the same engine
+//   forwarded batchnorm <calls> <threads>   miopenBatchNormalizationForwardInference_V2
+//       (a 1x1x4x4 fp32 spatial inference) through libMIOpen.so: on MIOpen
+//       Private when disabled, forwarded when enabled with a library whose
+//       forwarding set has batchnorm (bench/run.sh: the second build tree's)
+//   forwarded bn_backend <calls> <threads>   the backend alone running the
+//       same batchnorm inference graph (type 21, epsilon by value) on a plan
+//       built once, with the same engine
 //
 // bench/run.sh runs both; the difference is the wrapper's share: the routing
 // decision, descriptor reads, plan-cache lookup and variant pack assembly.
@@ -32,6 +39,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -157,6 +165,32 @@ hipdnnBackendDescriptor_t tensor(int64_t uid, std::vector<int64_t> dims)
     return d;
 }
 
+hipdnnBackendDescriptor_t plan_of(hipdnnHandle_t h, hipdnnBackendDescriptor_t op);
+
+// ns per call of `calls` executes of `plan`, each with a new variant pack:
+// per call, exactly what the wrapper asks of the backend.
+double time_executes(hipdnnHandle_t h, hipdnnBackendDescriptor_t plan, int64_t n, const int64_t* uids, void** ptrs,
+                     long calls)
+{
+    void* ws  = nullptr;
+    auto call = [&] {
+        auto vp = make(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
+        set(vp, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids);
+        set(vp, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs);
+        set(vp, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws);
+        hipdnnBackendFinalize(vp);
+        auto s = hipdnnBackendExecute(h, plan, vp);
+        hipdnnBackendDestroyDescriptor(vp);
+        return s;
+    };
+    must(call() == HIPDNN_STATUS_SUCCESS, "first execute");
+    auto t0 = std::chrono::steady_clock::now();
+    for(long i = 0; i < calls; ++i)
+        call();
+    auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
+}
+
 double backend_thread(long calls)
 {
     hipdnnHandle_t h;
@@ -176,11 +210,66 @@ double backend_thread(long calls)
     set(op, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &w);
     set(op, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &y);
     must(hipdnnBackendFinalize(op) == HIPDNN_STATUS_SUCCESS, "finalize op");
+    auto plan = plan_of(h, op);
+
+    std::vector<float> xv(N * C * H * W, 1.0f), wv(K * C, 1.0f), yv(N * K * H * W);
+    const int64_t uids[3] = {1, 2, 3};
+    void* ptrs[3]         = {xv.data(), wv.data(), yv.data()};
+    return time_executes(h, plan, 3, uids, ptrs, calls);
+}
+
+// A 1x1x4x4 fp32 batchnorm inference (spatial, alpha 1, beta 0).
+const int BN_C = 1, BN_HW = 4;
+
+double bn_thread(long calls)
+{
+    miopenHandle_t h;
+    must(miopenCreate(&h) == miopenStatusSuccess, "miopenCreate");
+    miopenTensorDescriptor_t x, p;
+    miopenCreateTensorDescriptor(&x);
+    miopenCreateTensorDescriptor(&p);
+    miopenSet4dTensorDescriptor(x, miopenFloat, 1, BN_C, BN_HW, BN_HW);
+    miopenSet4dTensorDescriptor(p, miopenFloat, 1, BN_C, 1, 1);
+    std::vector<float> xv(BN_C * BN_HW * BN_HW, 2.0f), yv(xv.size()), scale(BN_C, 1.0f), bias(BN_C, 0.5f),
+        mean(BN_C, 2.0f), var(BN_C, 1.0f);
+    float alpha = 1.0f, beta = 0.0f;
+    auto call = [&] {
+        return miopenBatchNormalizationForwardInference_V2(h, miopenBNSpatial, &alpha, &beta, x, xv.data(), x,
+                                                           yv.data(), p, p, p, p, scale.data(), bias.data(),
+                                                           mean.data(), var.data(), 1e-5);
+    };
+    must(call() == miopenStatusSuccess, "first batchnorm inference");
+    auto t0 = std::chrono::steady_clock::now();
+    for(long i = 0; i < calls; ++i)
+        call();
+    auto t1 = std::chrono::steady_clock::now();
+    must(yv[0] == 0.5f, "the batchnorm result");
+    miopenDestroy(h);
+    return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
+}
+
+hipdnnBackendDescriptor_t bn_epsilon(int64_t uid, double epsilon)
+{
+    auto d                = make(HIPDNN_BACKEND_TENSOR_DESCRIPTOR);
+    hipdnnDataType_t type = HIPDNN_DATA_DOUBLE;
+    const int64_t one     = 1;
+    set(d, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid);
+    set(d, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &type);
+    set(d, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 1, &one);
+    set(d, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 1, &one);
+    set(d, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, sizeof epsilon, &epsilon);
+    must(hipdnnBackendFinalize(d) == HIPDNN_STATUS_SUCCESS, "finalize epsilon");
+    return d;
+}
+
+// The plan of one operation graph (heuristic fallback, its first engine).
+hipdnnBackendDescriptor_t plan_of(hipdnnHandle_t h, hipdnnBackendDescriptor_t op)
+{
     auto graph = make(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
     set(graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h);
     set(graph, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &op);
     must(hipdnnBackendFinalize(graph) == HIPDNN_STATUS_SUCCESS, "finalize graph");
-    auto heur                    = make(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
+    auto heur                     = make(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
     hipdnnBackendHeurMode_t hmode = HIPDNN_HEUR_MODE_FALLBACK;
     set(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph);
     set(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &hmode);
@@ -194,28 +283,37 @@ double backend_thread(long calls)
     auto plan = make(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
     set(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg);
     must(hipdnnBackendFinalize(plan) == HIPDNN_STATUS_SUCCESS, "finalize plan");
+    return plan;
+}
 
-    std::vector<float> xv(N * C * H * W, 1.0f), wv(K * C, 1.0f), yv(N * K * H * W);
-    const int64_t uids[3] = {1, 2, 3};
-    void* ptrs[3]         = {xv.data(), wv.data(), yv.data()};
-    void* ws              = nullptr;
-    // Per call, exactly what the wrapper asks of the backend.
-    auto call = [&] {
-        auto vp = make(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
-        set(vp, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 3, uids);
-        set(vp, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 3, ptrs);
-        set(vp, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws);
-        hipdnnBackendFinalize(vp);
-        auto s = hipdnnBackendExecute(h, plan, vp);
-        hipdnnBackendDestroyDescriptor(vp);
-        return s;
+double bn_backend_thread(long calls)
+{
+    hipdnnHandle_t h;
+    must(hipdnnCreate(&h) == HIPDNN_STATUS_SUCCESS, "hipdnnCreate");
+    const std::vector<int64_t> xd = {1, BN_C, BN_HW, BN_HW}, pd = {1, BN_C, 1, 1};
+    auto op = make(HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT);
+    const std::pair<hipdnnBackendAttributeName_t, hipdnnBackendDescriptor_t> tensors[] = {
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_X_EXT, tensor(1, xd)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_MEAN_EXT, tensor(2, pd)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_VARIANCE_EXT, tensor(3, pd)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_SCALE_EXT, tensor(4, pd)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_BIAS_EXT, tensor(5, pd)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_Y_EXT, tensor(6, xd)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_EPSILON_EXT, bn_epsilon(7, 1e-5)},
     };
-    must(call() == HIPDNN_STATUS_SUCCESS, "first execute");
-    auto t0 = std::chrono::steady_clock::now();
-    for(long i = 0; i < calls; ++i)
-        call();
-    auto t1 = std::chrono::steady_clock::now();
-    return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
+    for(const auto& [name, t] : tensors)
+        set(op, name, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &t);
+    hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
+    set(op, HIPDNN_ATTR_BATCHNORM_INF_VAR_COMP_TYPE_EXT, HIPDNN_TYPE_DATA_TYPE, 1, &comp);
+    must(hipdnnBackendFinalize(op) == HIPDNN_STATUS_SUCCESS, "finalize batchnorm");
+    auto plan = plan_of(h, op);
+    std::vector<float> xv(BN_C * BN_HW * BN_HW, 2.0f), yv(xv.size()), scale(BN_C, 1.0f), bias(BN_C, 0.5f),
+        mean(BN_C, 2.0f), var(BN_C, 1.0f);
+    const int64_t uids[6] = {1, 2, 3, 4, 5, 6};
+    void* ptrs[6]         = {xv.data(), mean.data(), var.data(), scale.data(), bias.data(), yv.data()};
+    const double ns       = time_executes(h, plan, 6, uids, ptrs, calls);
+    must(yv[0] == 0.5f, "the batchnorm result");
+    return ns;
 }
 
 // One fused problem, executed `calls` times through one of the two APIs.
@@ -281,22 +379,28 @@ int main(int argc, char** argv)
         return cold_start();
     if(argc == 4 && std::strcmp(argv[1], "fused") == 0)
         return fused(std::atol(argv[2]), std::strcmp(argv[3], "plan") == 0);
-    if(argc != 4 || (std::strcmp(argv[1], "wrapper") != 0 && std::strcmp(argv[1], "backend") != 0 &&
-                     std::strcmp(argv[1], "find2") != 0))
+    const std::pair<const char*, double (*)(long)> modes[] = {{"wrapper", wrapper_thread},
+                                                               {"find2", find2_thread},
+                                                               {"backend", backend_thread},
+                                                               {"batchnorm", bn_thread},
+                                                               {"bn_backend", bn_backend_thread}};
+    double (*thread_body)(long) = nullptr;
+    for(const auto& [name, body] : modes)
+        if(argc == 4 && std::strcmp(argv[1], name) == 0)
+            thread_body = body;
+    if(thread_body == nullptr)
     {
-        std::fprintf(stderr,
-                     "usage: forwarded wrapper|find2|backend <calls> <threads> | fused <calls> plan|onecall\n");
+        std::fprintf(stderr, "usage: forwarded wrapper|find2|backend|batchnorm|bn_backend <calls> <threads> | fused "
+                             "<calls> plan|onecall\n");
         return 2;
     }
-    const bool wrapper = std::strcmp(argv[1], "wrapper") == 0;
-    const bool find2   = std::strcmp(argv[1], "find2") == 0;
     const long calls   = std::atol(argv[2]);
     const int threads  = std::atoi(argv[3]);
     std::vector<double> ns(size_t(threads), 0.0);
     std::vector<std::thread> ts;
     for(int t = 0; t < threads; ++t)
         ts.emplace_back([&, t] {
-            ns[size_t(t)] = wrapper ? wrapper_thread(calls) : find2 ? find2_thread(calls) : backend_thread(calls);
+            ns[size_t(t)] = thread_body(calls);
         });
     for(auto& t : ts)
         t.join();

@@ -131,6 +131,25 @@ def fused_section(f):
             f"| difference | {i['plan'] - i['onecall']:+,.0f} |", ""]
 
 
+def batchnorm_section(b):
+    head = ["## Batchnorm inference: disabled vs enabled vs the backend alone", ""]
+    if "skipped" in b:
+        return head + [f"Not measured: {b['skipped']}.", ""]
+    i = b["instructions"]
+    return head + [
+        "Instructions per `miopenBatchNormalizationForwardInference_V2` (callgrind, 5,000 calls, a 1x1x4x4 fp32 "
+        "spatial inference) through the library of the second build tree (forwarding set with `batchnorm`): "
+        "disabled runs MIOpen Private's CPU kernel; enabled forwards it to hipDNN (reference engine); the backend "
+        "alone runs the same batchnorm graph's plan with the same engine (variant pack, execute per call). The "
+        "wrapper's share is enabled minus backend: the routing decision, the descriptor memo's lookup (a repeat "
+        "with unchanged descriptors reads none of its six), the plan-cache lookup and the variant pack.", "",
+        "| configuration | instructions per call |", "| --- | --- |",
+        f"| disabled (MIOpen Private) | {i['disabled']:,.0f} |",
+        f"| enabled (forwarded) | {i['enabled']:,.0f} |",
+        f"| hipDNN backend alone | {i['backend']:,.0f} |",
+        f"| wrapper's share (enabled - backend) | {i['enabled'] - i['backend']:+,.0f} |", ""]
+
+
 def e2e_section(e, params, plots, steady):
     rounds = params["layer_rounds"]
     lines = ["## End to end: ResNet-50 conv layers through MIOpenDriver", "",
@@ -194,6 +213,8 @@ def write(results, docs):
         lines += cold_section(results["cold"], plots)
     if "fused" in results:
         lines += fused_section(results["fused"])
+    if "batchnorm" in results:
+        lines += batchnorm_section(results["batchnorm"])
     if "e2e" in results:
         lines += e2e_section(results["e2e"], results["params"], plots, results.get("steady"))
     lines += open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "report_footer.md")).read().splitlines()

@@ -15,7 +15,12 @@ HD="$BUILD/test/mini-hipdnn"
 cmake -S bench -B "$OUT" -DCMAKE_PREFIX_PATH="$INSTALL" -DCMAKE_BUILD_TYPE=Release \
   -DMINI_HIPDNN_DIR="$PWD/test/mini-hipdnn" -DMINI_HIPDNN_LIB="$HD/lib/libhipdnn_backend.so" >/dev/null
 cmake --build "$OUT" -j 2 >/dev/null
+# The batchnorm row needs a library whose forwarding set has batchnorm: the
+# second tree scripts/test.sh builds (BENCH_BATCHNORM_BUILD overrides it).
+BN_BUILD=$(realpath -m "${BENCH_BATCHNORM_BUILD:-$BUILD-batchnorm}")
+BN_LIB=()
+[ -e "$BN_BUILD/lib/libMIOpen.so.1" ] && BN_LIB=(--batchnorm-lib "$BN_BUILD/lib")
 export MIOPEN_USER_DB_PATH="$OUT/user-db"
 export MIOPEN_WRAP_FACTS="$BUILD/test-facts.json"   # the code's facts, for the tests' environment scrub
 python3 bench/bench.py --build "$BUILD" --install "$INSTALL" --bench "$OUT" --baseline "$BUILD/baseline" \
-  --hipdnn "$HD" --layers bench/resnet50_layers.txt --docs docs "$@"
+  --hipdnn "$HD" --layers bench/resnet50_layers.txt --docs docs "${BN_LIB[@]}" "$@"

@@ -19,13 +19,15 @@
 #      immediate / workspace calls, every result checked against its own
 #      reference), the routing trace, the exit summary and MIOpen's driver
 #      command lines compared with the disabled run's
-#      (test/real-miopen/check_forwarded.py);
+#      (test/real-miopen/check_forwarded.py); with --forward-groups naming
+#      batchnorm, its batchnorm inference cases (legacy and _V2) too;
 #   4. facts for docs/adopting-in-miopen.md ("Real MIOpen"): export counts and
 #      differences, sizes, SONAME / DT_NEEDED / version nodes, RSS of the
 #      consumer process, build times (report.md and report.json).
 #
 #   scripts/real-miopen-check.sh <miopen-tree> [--work-dir DIR] [--half-include DIR]
 #                                [--jobs N] [--opt-level N] [--skip-deps] [--from-install]
+#                                [--forward-groups LIST]
 #   scripts/real-miopen-check.sh --ctest [<miopen-tree>] --work-dir DIR ...
 #
 #   <miopen-tree>      a MIOpen checkout (left untouched; copied). Git LFS
@@ -41,6 +43,10 @@
 #                      gates and the consumer compare the trees, not speed)
 #   --skip-deps        do not run scripts/setup-real-miopen-deps.sh
 #   --from-install     reuse DIR's installs; only run the checks and report
+#   --forward-groups LIST  the adopted build's compile-time forwarding set
+#                      (MIOPEN_HIPDNN_FORWARD_GROUPS, comma-separated, e.g.
+#                      convolution,fusion,find2,batchnorm; default: the
+#                      generator's default set)
 #   --ctest            the tree may also come from $MIOPEN_WRAP_REAL_MIOPEN_TREE;
 #                      with neither, print why and exit 77 (CTest: skipped)
 # Environment: MIOPEN_WRAP_BIN, a built miopen-wrap (else the adoption builds
@@ -51,7 +57,7 @@ set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 2; }
 
-SRC=""; WORK=/tmp/real-miopen-check; HALF_SRC=""; JOBS=$(nproc); OPT=""; DEPS=1; FROM_INSTALL=0; CTEST=0
+SRC=""; WORK=/tmp/real-miopen-check; HALF_SRC=""; JOBS=$(nproc); OPT=""; DEPS=1; FROM_INSTALL=0; CTEST=0; GROUPS_SET=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --work-dir) WORK=$2; shift 2 ;;
@@ -60,6 +66,7 @@ while [ $# -gt 0 ]; do
     --opt-level) OPT=$2; shift 2 ;;
     --skip-deps) DEPS=0; shift ;;
     --from-install) FROM_INSTALL=1; shift ;;
+    --forward-groups) GROUPS_SET=${2//;/,}; shift 2 ;;
     --ctest) CTEST=1; shift ;;
     -h|--help) usage ;;
     -*) echo "real-miopen-check: unknown option $1" >&2; usage ;;
@@ -141,14 +148,21 @@ if [ -n "$OPT" ]; then
   configure_args+=("-DCMAKE_CXX_FLAGS_RELEASE=-O$OPT -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O$OPT -DNDEBUG")
 fi
 fact opt_level "${OPT:-3 (Release)}"
+# The adopted side only: the pre-wrapper tree has no forwarding set.
+adopt_configure_args=()
+[ -n "$GROUPS_SET" ] && adopt_configure_args+=("-DMIOPEN_HIPDNN_FORWARD_GROUPS=$GROUPS_SET")
+fact forward_groups "${GROUPS_SET:-default}"
+FORWARDED_ARGS=()
+case ",$GROUPS_SET," in *,batchnorm,*) FORWARDED_ARGS+=(--batchnorm) ;; esac
 
-# build_side NAME DIR -- configure, build and install DIR/tree into DIR/install
+# build_side NAME DIR [CMAKE-ARG...] -- configure, build and install DIR/tree into DIR/install
 build_side() {
   local name=$1 dir=$2 t0 t1 t2 t3
+  local extra=("${@:3}")
   rm -rf "$dir/build" "$dir/install"
   ccache -z >/dev/null 2>&1
   t0=$(date +%s)
-  run "$name-configure" cmake -S "$dir/tree" -B "$dir/build" "${configure_args[@]}" \
+  run "$name-configure" cmake -S "$dir/tree" -B "$dir/build" "${configure_args[@]}" "${extra[@]}" \
       "-DCMAKE_INSTALL_PREFIX=$dir/install" || { step "$name-build" FAIL "configure (see $LOGS/$name-configure.log)"; return 1; }
   t1=$(date +%s)
   run "$name-build" nice -n 5 cmake --build "$dir/build" -j "$JOBS" || { step "$name-build" FAIL "see $LOGS/$name-build.log"; return 1; }
@@ -172,7 +186,7 @@ if [ $FROM_INSTALL -eq 0 ]; then
   if run adopt "${adopt_cmd[@]}" "$SRC" --work-dir "$ADOPT"; then
     step adopt ok "$(grep -m1 'survivors' "$LOGS/adopt.log" | sed 's/^ *//')"
   else step adopt FAIL "see $LOGS/adopt.log and $ADOPT/logs"; finish; fi
-  build_side adopt "$ADOPT" || finish
+  build_side adopt "$ADOPT" "${adopt_configure_args[@]}" || finish
 fi
 
 lib_of() { find "$1/install" -name "$2" \( -type f -o -type l \) | head -n1; }
@@ -293,7 +307,8 @@ check_forwarded() {
       -o "$CONS/forwarded_consumer" -L "$adopt_lib" -lMIOpen -Wl,--allow-shlib-undefined \
     || { step forwarded FAIL "see $LOGS/forwarded-consumer-build.log"; return; }
   if run forwarded python3 -B "$REPO/test/real-miopen/check_forwarded.py" --consumer "$CONS/forwarded_consumer" \
-       --lib-dir "$adopt_lib" --backend-dir "$hipdnn/lib" --work "$CONS/forwarded" --json "$WORK/forwarded.json"; then
+       --lib-dir "$adopt_lib" --backend-dir "$hipdnn/lib" --work "$CONS/forwarded" --json "$WORK/forwarded.json" \
+       "${FORWARDED_ARGS[@]}"; then
     step forwarded ok "$(head -n1 "$LOGS/forwarded.log" | sed 's/^check_forwarded: //')"
   else
     step forwarded FAIL "$(head -n1 "$LOGS/forwarded.log" | sed 's/^check_forwarded: //') (see $LOGS/forwarded.log)"

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace consumer {
@@ -108,6 +109,21 @@ inline const char* status_name(miopenStatus_t s)
     case miopenStatusVersionMismatch: return "miopenStatusVersionMismatch";
     }
     return "miopenStatusUnknownValue";
+}
+
+// One case line of the parity consumers (test/forwarding/check_parity.py):
+// `<prefix> status=<n> out=<FNV-1a of the outputs>`, `out=-` for a case
+// labelled `valid` (hipDNN computes its outputs: equal within tolerance,
+// not bit for bit). Returns whether a case meant to be invalid (neither
+// `valid` nor `declined`) succeeded.
+inline bool parity_line(const char* prefix, const char* label, miopenStatus_t s, std::uint64_t hash)
+{
+    const bool valid = std::strncmp(label, "valid", 5) == 0;
+    if(valid)
+        std::printf("%s status=%d out=-\n", prefix, int(s));
+    else
+        std::printf("%s status=%d out=%016llx\n", prefix, int(s), static_cast<unsigned long long>(hash));
+    return !valid && s == miopenStatusSuccess && std::strncmp(label, "declined", 8) != 0;
 }
 
 } // namespace consumer

@@ -7,6 +7,12 @@ checks, per call: the status returned, miopenGetLastForwardedError's record,
 miopenGetErrorString's prefix, the stderr diagnostic, and that nothing was
 run on MIOpen Private instead (MIOpen's own call log at level 5 shows every
 entry point it ran).
+
+--sequence convolution (GetWorkSpaceSize, Find, forward) or batchnorm (a
+build whose forwarding set has it: inference legacy, _V2, legacy again on
+one problem) picks the consumer's calls. --opt-out FAMILY (negative control)
+sets MIOPEN_DISABLE_HIPDNN_FOR=FAMILY in every enabled run, so no call
+reaches hipDNN and the check must fail.
 """
 import argparse
 import os
@@ -22,8 +28,37 @@ LINE = re.compile(r"^(.*?) status=(-?\d+) outcome=(\d) hipdnn=(-?\d+) entry=(\S+
 NOT_INITIALIZED, INTERNAL, UNKNOWN = 1, 5, 7
 
 
+class Sequence:
+    """The consumer's calls: `calls` in order (the last one is the compute
+    call whose y the consumer prints), `entries` the entry point behind each
+    call that MIOpen's level-5 log shows when Private runs it, `no_execute`
+    the calls that build a plan but run none (an execute fault leaves them
+    forwarded)."""
+
+    def __init__(self, arg, calls, entries, no_execute=()):
+        self.arg, self.calls, self.entries, self.no_execute = arg, calls, entries, no_execute
+
+    @property
+    def last(self):
+        return self.calls[-1]
+
+
+BN = "miopenBatchNormalizationForwardInference"
+SEQUENCES = {
+    "convolution": Sequence("convolution", ("GetWorkSpaceSize", "Find", "forward"),
+                            {"Find": "miopenFindConvolutionForwardAlgorithm", "forward": "miopenConvolutionForward"},
+                            no_execute=("GetWorkSpaceSize",)),
+    "batchnorm": Sequence("batchnorm", ("inference", "inference_V2", "inference again"),
+                          {"inference": BN, "inference_V2": f"{BN}_V2", "inference again": BN}),
+}
+SEQ = SEQUENCES["convolution"]
+OPT_OUT = {}
+
+
 def run(consumer, env, level=None):
-    p = run_scrubbed([consumer], dict(env, MIOPEN_LOG_LEVEL=level), timeout=60)
+    if env.get("MIOPEN_HIPDNN_FORWARDING") == "enabled":
+        env = dict(env, **OPT_OUT)
+    p = run_scrubbed([consumer, SEQ.arg], dict(env, MIOPEN_LOG_LEVEL=level), timeout=60)
     if p.returncode != 0:
         fail(f"consumer exited {p.returncode}: {p.stdout}\n{p.stderr}")
     calls = {}
@@ -38,7 +73,7 @@ def run(consumer, env, level=None):
 def classes(a, empty_dir):
     """name -> (env, {call: (status, hipdnn status, message needle)}, diagnostic needle or None)."""
     lib = {"HIPDNN_BACKEND_LIBRARY_PATH": a.backend_dir}
-    unavailable = {c: (NOT_INITIALIZED, -1, "hipDNN backend unavailable") for c in ("GetWorkSpaceSize", "Find", "forward")}
+    unavailable = {c: (NOT_INITIALIZED, -1, "hipDNN backend unavailable") for c in SEQ.calls}
     return {
         "backend absent": ({"HIPDNN_BACKEND_LIBRARY_PATH": "/nonexistent-hipdnn"}, unavailable,
                            "/nonexistent-hipdnn/libhipdnn_backend.so"),
@@ -49,14 +84,14 @@ def classes(a, empty_dir):
         "older revision (probe)": (dict(lib, MINI_HIPDNN_TEST_REVISION_SHAPE="old-numbering"), unavailable,
                                    "descriptor type 18"),
         "graph finalize fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_FINALIZE="OPERATIONGRAPH"),
-                                 {c: (INTERNAL, 9, "finalize graph failed") for c in ("GetWorkSpaceSize", "Find", "forward")},
+                                 {c: (INTERNAL, 9, "finalize graph failed") for c in SEQ.calls},
                                  None),
         "plan finalize fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_FINALIZE="EXECUTION_PLAN"),
-                                {c: (INTERNAL, 9, "finalize plan failed") for c in ("GetWorkSpaceSize", "Find", "forward")},
+                                {c: (INTERNAL, 9, "finalize plan failed") for c in SEQ.calls},
                                 None),
         "execute fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_EXECUTE="1"),
-                          {"GetWorkSpaceSize": (0, 0, ""), "Find": (UNKNOWN, 13, "execute failed"),
-                           "forward": (UNKNOWN, 13, "execute failed")}, None),
+                          {c: (0, 0, "") if c in SEQ.no_execute else (UNKNOWN, 13, "execute failed")
+                           for c in SEQ.calls}, None),
     }
 
 
@@ -88,11 +123,11 @@ def check_enabled(a, name, env, expect, diag):
         prefixed = c["errstr"].startswith(FORWARDED_ERROR)
         if prefixed != (status != 0):
             fail(f"{name}: {call}: miopenGetErrorString prefix is {prefixed} for status {status}: {c['errstr']!r}")
-    last = calls["forward"]
+    last = calls[SEQ.last]
     if calls["after a non-forwarded call"]["outcome"] != last["outcome"]:
         fail(f"{name}: a call outside the forwarding set changed the record")
     if last["status"] != 0 and "y[0]=7" not in out:
-        fail(f"{name}: the failed convolution wrote y, so it ran somewhere: {out}")
+        fail(f"{name}: the failed {SEQ.last} call wrote y, so it ran somewhere: {out}")
     if "null argument status=3" not in out:
         fail(f"{name}: miopenGetLastForwardedError(NULL) must return miopenStatusBadParm")
     # The diagnostic: one line for an unavailable backend, else one error line per failed call.
@@ -110,7 +145,7 @@ def check_enabled(a, name, env, expect, diag):
     _, _, err5 = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled"), level="5")
     _, _, disabled5 = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="disabled"), level="5")
     for call, (status, _h, _n) in expect.items():
-        ep = {"Find": "miopenFindConvolutionForwardAlgorithm", "forward": "miopenConvolutionForward"}.get(call)
+        ep = SEQ.entries.get(call)
         if ep and not miopen_ran(disabled5, ep):
             fail(f"{name}: the disabled run's log does not show {ep} (a retry would go unseen)")
         if status != 0 and ep and miopen_ran(err5, ep):
@@ -120,20 +155,20 @@ def check_enabled(a, name, env, expect, diag):
 
 def check_declined(a, name, env):
     calls, out, err = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled", MIOPEN_HIPDNN_LOG_ROUTING="1"))
-    for call in ("GetWorkSpaceSize", "Find", "forward"):
+    for call in SEQ.calls:
         c = calls.get(call)
         if c is None or (c["status"], c["outcome"]) != (0, 0) or c["errstr"].startswith("["):
             fail(f"{name}: {call}: declined, so MIOpen's success and no forwarded record: {c}")
     if "y[0]=7" in out:
-        fail(f"{name}: the declined convolution must have run on MIOpen Private: {out}")
+        fail(f"{name}: the declined {SEQ.last} call must have run on MIOpen Private: {out}")
     declines = [t.reason for t in traces(err) if t.target == PRIVATE
                 and t.reason.startswith(f"{DECLINED}hipDNN has no engine for this problem")]
-    if len(declines) != 3:
-        fail(f"{name}: each of the three calls traces the no-engine decline: {err}")
+    if len(declines) != len(SEQ.calls):
+        fail(f"{name}: each of the {len(SEQ.calls)} calls traces the no-engine decline: {err}")
     if any(l.startswith(f"{WRAPPER} error:") for l in err):
         fail(f"{name}: a decline is not an error: {err}")
     _, _, err5 = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled"), level="5")
-    for ep in ("miopenFindConvolutionForwardAlgorithm", "miopenConvolutionForward"):
+    for ep in sorted(set(SEQ.entries.values())):
         if not miopen_ran(err5, ep):
             fail(f"{name}: {ep} must have run on MIOpen Private")
     # The answer is remembered per problem: one graph built, two calls answered from memory.
@@ -171,7 +206,7 @@ def every_status(a):
         if hipdnn == 0:
             continue
         calls, _, _ = run(a.consumer, dict(lib, MINI_HIPDNN_TEST_FAIL_EXECUTE=f"status:{hipdnn}"))
-        f = calls["forward"]
+        f = calls[SEQ.last]
         if (f["status"], f["outcome"], f["hipdnn"]) != (miopen, 2, hipdnn) or not f["errstr"].startswith(FORWARDED_ERROR):
             fail(f"hipDNN status {hipdnn}: expected miopenStatus {miopen}, outcome failed, prefix; got {f}")
     print("every hipDNN status 1-15 from execute: translated as documented, attributed, prefixed")
@@ -181,7 +216,13 @@ def main():
     ap = argparse.ArgumentParser()
     for opt in ("consumer", "backend-dir", "missing-symbol-dir"):
         ap.add_argument(f"--{opt}", required=True)
+    ap.add_argument("--sequence", choices=sorted(SEQUENCES), default="convolution")
+    ap.add_argument("--opt-out", help="negative control: MIOPEN_DISABLE_HIPDNN_FOR for every enabled run")
     a = ap.parse_args()
+    global SEQ
+    SEQ = SEQUENCES[a.sequence]
+    if a.opt_out:
+        OPT_OUT["MIOPEN_DISABLE_HIPDNN_FOR"] = a.opt_out
     with tempfile.TemporaryDirectory() as empty:
         for name, (env, expect, diag) in classes(a, empty).items():
             check_enabled(a, name, env, expect, diag)
@@ -190,7 +231,8 @@ def main():
             check_declined(a, name, env)
             check_disabled(a, name, env)
     every_status(a)
-    print("every fault class: status, record, prefix and diagnostic as documented; invisible when disabled")
+    print(f"every fault class ({a.sequence}): status, record, prefix and diagnostic as documented; "
+          "invisible when disabled")
 
 
 if __name__ == "__main__":

@@ -17,13 +17,17 @@ forwarding disabled and MIOPEN_ENABLE_LOGGING_CMD on, and requires:
     MIOpen's for the others) equal the disabled run's (MIOpen's) for every
     kind of call MIOpen writes one for; the kinds it writes none for are
     listed;
-  * --corrupt: the consumer's negative control (one element of case 0 changed)
-    is reported as a mismatch.
+  * --corrupt: the consumer's negative control (one element of case 0
+    changed, and with --batchnorm of the first batchnorm case) is reported
+    as a mismatch.
 With --disabled-computes (a MIOpen that computes on the host, the test bed)
-the disabled run's results must be ok as well.
+the disabled run's results must be ok as well. With --batchnorm (a build whose
+forwarding set has batchnorm) the consumer adds its batchnorm inference cases
+(legacy and _V2), checked the same way: their trace lines, results and
+`[LogCmdBNorm]` driver lines, and every one of them must be forwarded.
 
   check_forwarded.py --consumer BIN --backend-dir DIR [--lib-dir DIR] --work DIR
-                     [--disabled-computes] [--json FILE]
+                     [--disabled-computes] [--batchnorm] [--json FILE]
 
 Prints a summary (cases by result, calls forwarded / declined by reason,
 driver lines compared) and writes it as JSON to --json.
@@ -42,16 +46,20 @@ from wrapper_test import (HIPDNN, PRIVATE, SUMMARY_ROW, fail, families, forwardi
 MARK = re.compile(r"^forwarded_consumer: case (\d+)$")
 CASE = re.compile(r"^case (\d+) (\S+) (\S+) (\S+) g(\d+) (\d)d (\S+) status=(-?\d+) step=(\S+) maxerr=(\S+) result=(\S+)$")
 DRIVER = re.compile(r"^MIOpen\(HIP\): Command \[(\w+)\] (\./bin/MIOpenDriver .*)$")
-CONV_LOGGERS = {"LogCmdConvolution", "LogCmdFindConvolution"}
-CONV_FAMILIES = families("convolution")
+# The driver lines compared per case (the lines of other loggers are counted).
+COMPARED_LOGGERS = {"LogCmdConvolution", "LogCmdFindConvolution", "LogCmdBNorm"}
+TRACED_FAMILIES = set(families("convolution"))
 COMPUTE = {"miopenConvolutionForward", "miopenConvolutionBackwardData", "miopenConvolutionBackwardWeights",
            "miopenConvolutionForwardImmediate", "miopenConvolutionBackwardDataImmediate",
            "miopenConvolutionBackwardWeightsImmediate", "miopenConvolutionBiasActivationForward"}
+BN_COMPUTE = {"miopenBatchNormalizationForwardInference", "miopenBatchNormalizationForwardInference_V2"}
 
 
 def run(a, env, args=()):
     if a.lib_dir:
         env = dict(env, LD_LIBRARY_PATH=a.lib_dir)
+    if a.batchnorm:
+        args = [*args, "--batchnorm"]
     with user_db(parent=a.work, cache_too=True) as db:
         p = run_scrubbed([a.consumer, *args], dict(env, **db), timeout=1800)
     return p.returncode, p.stdout.splitlines(), p.stderr.splitlines()
@@ -69,7 +77,7 @@ def per_case(err):
         if current is None:
             continue
         t, d = trace(line), DRIVER.match(line)
-        if t and t.family in CONV_FAMILIES:
+        if t and t.family in TRACED_FAMILIES:
             out[current]["trace"].append((t.entry, t.target, t.reason))
         elif d:
             out[current]["driver"].append((d.group(1), d.group(2)))
@@ -99,8 +107,12 @@ def main():
     ap.add_argument("--lib-dir")
     ap.add_argument("--work", required=True)
     ap.add_argument("--disabled-computes", action="store_true")
+    ap.add_argument("--batchnorm", action="store_true", help="add the consumer's batchnorm inference cases")
     ap.add_argument("--json")
     a = ap.parse_args()
+    if a.batchnorm:
+        TRACED_FAMILIES.update(families("batchnorm"))
+        COMPUTE.update(BN_COMPUTE)
     os.makedirs(a.work, exist_ok=True)
     if COMPUTE - set(forwarding_set()):
         fail(f"compute calls outside the forwarding table: {sorted(COMPUTE - set(forwarding_set()))}")
@@ -133,6 +145,9 @@ def main():
                 declined[reason_class(reason)] += 1
         computed = [(e, t, r) for e, t, r in routes if e in COMPUTE]
         forwarded = bool(computed) and all(t == HIPDNN for _, t, _ in computed)
+        if c["label"].startswith("bninf") and not forwarded:
+            problems.append(f"case {i} ({c['label']}): a batchnorm inference the provider runs was not forwarded "
+                            f"({computed})")
         if forwarded and c["result"] == "ok":
             checked += 1
         elif forwarded:
@@ -165,28 +180,37 @@ def main():
     for i in sorted(cases):
         on_all = split.get(i, {}).get("driver", [])
         off_all = split_off.get(i, {}).get("driver", [])
-        on = [l for l in on_all if l[0] in CONV_LOGGERS]
-        off = [l for l in off_all if l[0] in CONV_LOGGERS]
+        on = [l for l in on_all if l[0] in COMPARED_LOGGERS]
+        off = [l for l in off_all if l[0] in COMPARED_LOGGERS]
         for side, side_lines in (("enabled", on_all), ("disabled", off_all)):
             for logger, _ in side_lines:
-                if logger not in CONV_LOGGERS:
+                if logger not in COMPARED_LOGGERS:
                     other[(side, logger)] += 1
         if on != off:
             problems.append(f"case {i} ({cases[i]['label']}): driver lines differ:\n      enabled  {on}\n"
                             f"      disabled {off}")
             continue
         for logger, command in on:
-            kind = "Find" if logger == "LogCmdFindConvolution" else "Immediate" if " -S " in command else "legacy"
+            kind = ("batchnorm" if logger == "LogCmdBNorm" else "Find" if logger == "LogCmdFindConvolution"
+                    else "Immediate" if " -S " in command else "legacy")
             lines[kind] += 1
     cba_made = any(c["label"].startswith("cba") for c in cases.values())
-    unwritten = [k for k in ("Find", "legacy", "Immediate") if lines[k] == 0]
+    unwritten = [k for k in ("Find", "legacy", "Immediate") + (("batchnorm",) if a.batchnorm else ()) if lines[k] == 0]
     if cba_made and not any(side == "disabled" for side, _ in other):
         unwritten.append("conv+bias+activation")
     # The negative control: one element of case 0 changed must be a mismatch.
-    rc_neg, out_neg, _ = run(a, enabled_env, ["--only", "0", "--corrupt", "0"])
-    neg = cases_of(out_neg).get(0, {}).get("result")
-    if rc_neg == 0 or neg != "mismatch":
-        problems.append(f"negative control: case 0 with one element changed reported {neg} (exit {rc_neg})")
+    # With --batchnorm, the first batchnorm case's too.
+    controls = [0]
+    if a.batchnorm:
+        bn = sorted(i for i, c in cases.items() if c["label"].startswith("bninf"))
+        controls += bn[:1]
+        if not bn:
+            problems.append("--batchnorm: the consumer reported no batchnorm case")
+    for k in controls:
+        rc_neg, out_neg, _ = run(a, enabled_env, ["--only", str(k), "--corrupt", str(k)])
+        neg = cases_of(out_neg).get(k, {}).get("result")
+        if rc_neg == 0 or neg != "mismatch":
+            problems.append(f"negative control: case {k} with one element changed reported {neg} (exit {rc_neg})")
 
     report = {
         "cases": len(cases), "results": dict(results), "forwarded_results_checked": checked,

@@ -25,10 +25,15 @@
 // Before each case, `forwarded_consumer: case <i>` goes to stderr, so a
 // checker can split the routing trace and MIOpen's log per case.
 //
-//   forwarded_consumer [--only I] [--corrupt I]
+//   forwarded_consumer [--only I] [--corrupt I] [--batchnorm]
 // --corrupt I changes one element of case I's result before the comparison
-// (the negative control: it must be reported as a mismatch). Exit status 1
-// when any case mismatched or an output was written out of bounds.
+// (the negative control: it must be reported as a mismatch). --batchnorm
+// adds batchnorm inference cases after the convolution ones (for a build
+// whose forwarding set has batchnorm): fp32 / fp16 x (fp32 scale, bias,
+// mean, variance) x NCHW, NHWC x 2-D, 3-D x the legacy and _V2 entry
+// points, as `case <i> bninf <type> <layout> g1 <n>d <legacy|v2> ...`.
+// Exit status 1 when any case mismatched or an output was written out of
+// bounds.
 #include "../consumers/consumer_util.hpp"
 
 #include <miopen/miopen.h>
@@ -485,19 +490,104 @@ bool run_case(miopenHandle_t h, size_t i, const Case& c, bool corrupt)
     return !listed || r.status != miopenStatusSuccess || ok;
 }
 
+// A batchnorm inference case: x (2, 4, spatial...) of `type`, fp32
+// per-channel tensors, spatial mode, epsilon 1e-5.
+struct BnCase
+{
+    miopenDataType_t type;
+    bool nhwc;
+    int spatial;
+    bool v2;
+};
+
+std::vector<BnCase> bn_cases()
+{
+    std::vector<BnCase> v;
+    for(miopenDataType_t t : {miopenFloat, miopenHalf})
+        for(bool nhwc : {false, true})
+            for(int sp : {2, 3})
+                for(bool v2 : {false, true})
+                    v.push_back({t, nhwc, sp, v2});
+    return v;
+}
+
+// y = scale * (x - mean) / sqrt(variance + epsilon) + bias, in double;
+// returns false on a mismatch.
+bool run_bn_case(miopenHandle_t h, size_t i, const BnCase& c, bool corrupt)
+{
+    std::fprintf(stderr, "forwarded_consumer: case %zu\n", i);
+    std::fflush(stderr);
+    std::vector<int> dims{2, 4}, pdims(size_t(c.spatial) + 2, 1);
+    for(int e : c.spatial == 2 ? std::vector<int>{6, 5} : std::vector<int>{3, 4, 4})
+        dims.push_back(e);
+    pdims[1] = dims[1];
+    Tensor x(c.type, shape(dims, c.nhwc)), y(c.type, shape(dims, c.nhwc));
+    Tensor scale(miopenFloat, shape(pdims, false)), bias(miopenFloat, shape(pdims, false)),
+        mean(miopenFloat, shape(pdims, false)), var(miopenFloat, shape(pdims, false));
+    x.fill(1 + std::uint32_t(i));
+    y.fill(2 + std::uint32_t(i));
+    scale.fill(3 + std::uint32_t(i));
+    bias.fill(4 + std::uint32_t(i));
+    mean.fill(5 + std::uint32_t(i));
+    std::uint32_t seed = 6 + std::uint32_t(i);
+    for(int k = 0; k < dims[1]; ++k)
+        var.set(size_t(k), 0.25 + std::fabs(double(consumer::next_eighth(seed))));
+    const double eps = 1e-5;
+    std::vector<double> ref(x.s.elements()), mag(ref.size());
+    for_each_index(dims, [&](const std::vector<int>& idx) {
+        const size_t o = x.s.offset(idx), k = size_t(idx[1]);
+        const double norm = (x.at(o) - mean.at(k)) / std::sqrt(var.at(k) + eps);
+        ref[o]            = scale.at(k) * norm + bias.at(k);
+        mag[o]            = std::fabs(scale.at(k) * norm) + std::fabs(bias.at(k));
+    });
+    float alpha = 1.0f, beta = 0.0f;
+    Run r;
+    if(c.v2)
+        r.call("miopenBatchNormalizationForwardInference_V2",
+               miopenBatchNormalizationForwardInference_V2(h, miopenBNSpatial, &alpha, &beta, x.desc, x.data(), y.desc,
+                                                           y.data(), scale.desc, bias.desc, mean.desc, var.desc,
+                                                           scale.data(), bias.data(), mean.data(), var.data(), eps));
+    else
+        r.call("miopenBatchNormalizationForwardInference",
+               miopenBatchNormalizationForwardInference(h, miopenBNSpatial, &alpha, &beta, x.desc, x.data(), y.desc,
+                                                        y.data(), scale.desc, scale.data(), bias.data(), mean.data(),
+                                                        var.data(), eps));
+    if(corrupt)
+        y.set(0, y.at(0) + 1.0);
+    double maxerr    = 0;
+    const double tol = c.type == miopenHalf ? 4e-3 : 1e-5;
+    bool ok          = x.tail_intact() && y.tail_intact();
+    if(r.status == miopenStatusSuccess)
+        for(size_t o = 0; o < ref.size(); ++o)
+        {
+            const double err = std::fabs(y.at(o) - ref[o]) / std::max(mag[o], 1e-3);
+            maxerr           = std::max(maxerr, err);
+            ok               = ok && err <= tol;
+        }
+    const char* result = r.status != miopenStatusSuccess ? "failed" : ok ? "ok" : "mismatch";
+    std::printf("case %zu bninf %s %s g1 %dd %s status=%d step=%s maxerr=%.3g result=%s\n", i, type_name(c.type),
+                c.nhwc ? "NHWC" : "NCHW", c.spatial, c.v2 ? "v2" : "legacy", int(r.status), r.step.c_str(), maxerr,
+                result);
+    std::fflush(stdout);
+    return r.status != miopenStatusSuccess || ok;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     long only = -1, corrupt = -1;
+    bool batchnorm = false;
     for(int i = 1; i < argc; ++i)
     {
         const std::string a = argv[i];
         if((a == "--only" || a == "--corrupt") && i + 1 < argc)
             (a == "--only" ? only : corrupt) = std::strtol(argv[++i], nullptr, 10);
+        else if(a == "--batchnorm")
+            batchnorm = true;
         else
         {
-            std::fprintf(stderr, "usage: %s [--only I] [--corrupt I]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--only I] [--corrupt I] [--batchnorm]\n", argv[0]);
             return 2;
         }
     }
@@ -512,6 +602,13 @@ int main(int argc, char** argv)
     for(size_t i = 0; i < cases.size(); ++i)
         if(only < 0 || size_t(only) == i)
             mismatches += run_case(h, i, cases[i], long(i) == corrupt) ? 0 : 1;
+    const auto bn = batchnorm ? bn_cases() : std::vector<BnCase>{};
+    for(size_t j = 0; j < bn.size(); ++j)
+    {
+        const size_t i = cases.size() + j;
+        if(only < 0 || size_t(only) == i)
+            mismatches += run_bn_case(h, i, bn[j], long(i) == corrupt) ? 0 : 1;
+    }
     miopenDestroy(h);
     if(mismatches > 0)
         std::fprintf(stderr, "forwarded_consumer: %d case(s) mismatched the reference\n", mismatches);

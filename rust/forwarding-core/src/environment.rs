@@ -107,7 +107,7 @@ pub const AUDITED: &[Audited] = &[
         applies: switched_on,
         treatment: Treatment::Warn,
         scope: CONV,
-        why: "a forwarded convolution logs MIOpen's MIOpenDriver line from the wrapper; a forwarded miopenConvolutionBiasActivationForward logs none (MIOpen writes its line from the fusion plan)",
+        why: "a forwarded convolution or batchnorm call logs MIOpen's MIOpenDriver line from the wrapper; a forwarded miopenConvolutionBiasActivationForward logs none (MIOpen writes its line from the fusion plan)",
     },
     Audited {
         name: "MIOPEN_DISABLE_CACHE",
@@ -138,8 +138,8 @@ pub struct EnvPolicy {
     pub declines: Vec<(Option<Group>, String)>,
     /// The one-time warnings (without the wrapper's prefix).
     pub warnings: Vec<String>,
-    /// `MIOPEN_ENABLE_LOGGING_CMD` is on: a forwarded convolution writes the
-    /// MIOpenDriver line MIOpen would have (`crate::conv::driver_cmd`).
+    /// `MIOPEN_ENABLE_LOGGING_CMD` is on: a forwarded convolution or batchnorm call writes the
+    /// MIOpenDriver line MIOpen would have (`crate::conv::driver_cmd`, `crate::batchnorm::driver_cmd`).
     pub log_driver_cmd: bool,
 }
 

@@ -83,3 +83,12 @@ impl std::fmt::Display for Decline {
 pub fn decline<T>(cause: impl Into<String>) -> Result<T, Decline> {
     Err(Decline(cause.into()))
 }
+
+/// MIOpen's layout name of a tensor (`GetLayout_str` of a descriptor set
+/// without a layout enum): the labels ordered by (stride, length), largest
+/// first, ties kept in label order.
+pub fn layout_by_strides(t: &Tensor, labels: &str) -> String {
+    let mut order: Vec<usize> = (0..t.dims.len()).collect();
+    order.sort_by(|&a, &b| (t.strides[b], t.dims[b]).cmp(&(t.strides[a], t.dims[a])));
+    order.iter().map(|&i| labels.as_bytes()[i] as char).collect()
+}

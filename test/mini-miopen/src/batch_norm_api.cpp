@@ -6,6 +6,7 @@
 // comes before the _V2 it calls, miopenBatchNormalizationForwardInference
 // after its _V2.
 #include <miopen/batch_norm.hpp>
+#include <miopen/driver_arguments.hpp>
 #include <miopen/errors.hpp>
 #include <miopen/handle.hpp>
 #include <miopen/logger.hpp>
@@ -130,6 +131,10 @@ miopenBatchNormalizationForwardTraining_V2(miopenHandle_t handle,
                         savedMeanDesc, savedVarDesc, bnScale, bnBias, expAvgFactor,
                         resultRunningMean, resultRunningVariance, epsilon, resultSaveMean,
                         resultSaveInvVariance);
+    // Before any check, as MIOpen (src/batch_norm_api.cpp).
+    miopen::debug::LogCmdBNorm(xDesc, savedMeanDesc, bn_mode, resultRunningMean, resultRunningVariance,
+                               resultSaveMean, resultSaveInvVariance,
+                               miopen::debug::BatchNormDirection_t::ForwardTraining);
     return miopen::try_([&] {
         auto& h        = miopen::deref(handle);
         const auto& xd = miopen::deref(xDesc);
@@ -186,6 +191,9 @@ miopenBatchNormalizationForwardInference_V2(miopenHandle_t handle,
     MIOPEN_LOG_FUNCTION(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc,
                         estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean,
                         estimatedVariance, epsilon);
+    // The estimates stand in MIOpen's running-statistics slots (-s 1).
+    miopen::debug::LogCmdBNorm(xDesc, estMeanDesc, bn_mode, estimatedMean, estimatedVariance, nullptr,
+                               nullptr, miopen::debug::BatchNormDirection_t::ForwardInference);
     return miopen::try_([&] {
         auto& h        = miopen::deref(handle);
         const auto& xd = miopen::deref(xDesc);
@@ -336,6 +344,8 @@ miopenBatchNormalizationBackward_V2(miopenHandle_t handle,
                         betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, scaleDesc, biasDesc,
                         savedMeanDesc, savedVarDesc, bnScale, resultBnScaleDiff,
                         resultBnBiasDiff, epsilon, savedMean, savedInvVariance);
+    miopen::debug::LogCmdBNorm(xDesc, savedMeanDesc, bn_mode, nullptr, nullptr, savedMean, savedInvVariance,
+                               miopen::debug::BatchNormDirection_t::Backward);
     return miopen::try_([&] {
         auto& h         = miopen::deref(handle);
         const auto& xd  = miopen::deref(xDesc);

@@ -13,6 +13,8 @@
 //! differently, is declined with a cause; MIOpen Private then runs the call
 //! and returns its own status for an invalid one.
 
+pub mod driver_cmd;
+
 pub use crate::tensor::{decline, miopen_type, Decline, ElemType, Tensor, TensorSpec};
 
 /// MIOpen's `miopenBatchNormMode_t`.

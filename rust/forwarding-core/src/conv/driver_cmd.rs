@@ -8,7 +8,8 @@
 //! `MIOPEN_LOG_DRIVER_CMD`); the test bed's MIOpen writes it the same way and
 //! `test/forwarding/check_environment.py` compares the two byte for byte.
 
-use super::{miopen_mode, miopen_type, Direction, Problem, Tensor};
+use super::{miopen_mode, miopen_type, Direction, Problem};
+use crate::tensor::layout_by_strides;
 
 /// Which of MIOpen's logging helpers writes the line (its name is in it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,18 +137,10 @@ fn layouts(s: &mut String, p: &Problem, plain: &str) {
     }
 }
 
-/// MIOpen's layout name: the labels ordered by (stride, length), largest
-/// first, ties kept in label order.
-fn layout_by_strides(t: &Tensor, labels: &str) -> String {
-    let mut order: Vec<usize> = (0..t.dims.len()).collect();
-    order.sort_by(|&a, &b| (t.strides[b], t.dims[b]).cmp(&(t.strides[a], t.dims[a])));
-    order.iter().map(|&i| labels.as_bytes()[i] as char).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conv::ConvParams;
+    use crate::conv::{ConvParams, Tensor};
 
     fn packed(dtype: u32, dims: &[i64]) -> Tensor {
         let mut strides = vec![1; dims.len()];

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -194,4 +195,160 @@ TEST(Logging, ErrorsPrintByDefaultButNotWhenQuiet)
         return Contains(err, {"Error", "miopenStatusBadParm"});
     });
     ExpectLogAtLevel("1", SetNullTensor, Empty);
+}
+
+namespace {
+// The MIOpenDriver lines of a run, in order (MIOpen's error lines left out).
+std::vector<std::string> DriverLines(const std::string& err)
+{
+    std::vector<std::string> out;
+    std::size_t at = 0;
+    while(at < err.size())
+    {
+        const auto end  = err.find('\n', at);
+        const auto line = err.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        if(line.rfind("MIOpen(HIP): Command [", 0) == 0)
+            out.push_back(line);
+        at = end == std::string::npos ? err.size() : end + 1;
+    }
+    return out;
+}
+
+std::string BnLine(const std::string& args)
+{
+    return "MIOpen(HIP): Command [LogCmdBNorm] ./bin/MIOpenDriver " + args;
+}
+
+// `calls` under MIOPEN_ENABLE_LOGGING_CMD=1 in a fresh process must log
+// exactly `want` (hand-worked from MIOpen's BnormArgsForMIOpenDriver).
+template <class Calls>
+void ExpectBnLines(Calls calls, std::vector<std::string> want)
+{
+    for(auto& w : want)
+        w = BnLine(w);
+    mmt::ExpectStderrInFreshProcess("MIOPEN_ENABLE_LOGGING_CMD", "1", calls, [want](const std::string& err) {
+        const auto got = DriverLines(err);
+        if(got == want)
+            return std::string();
+        std::string s = "driver lines differ; expected:\n";
+        for(const auto& w : want)
+            s += "  " + w + "\n";
+        return s;
+    });
+}
+
+float* One() { return const_cast<float*>(&kOne); }
+float* Zero() { return const_cast<float*>(&kZero); }
+} // namespace
+
+TEST(BatchNormDriverLine, InferenceLegacyAndV2LogTheRunningStatisticsFlag)
+{
+    ExpectBnLines(
+        [] {
+            mmt::Handle h;
+            mmt::Tensor x(miopenFloat, {2, 3, 4, 5}), p(miopenFloat, {1, 3, 1, 1});
+            std::vector<float> xv(120, 1.0f), yv(120), s(3, 1.0f), b(3), m(3), v(3, 1.0f);
+            auto ok = miopenBatchNormalizationForwardInference(h, miopenBNSpatial, One(), Zero(), x, xv.data(),
+                                                               x, yv.data(), p, s.data(), b.data(), m.data(),
+                                                               v.data(), 1e-5) == miopenStatusSuccess;
+            ok = ok && miopenBatchNormalizationForwardInference_V2(h, miopenBNSpatial, One(), Zero(), x,
+                                                                   xv.data(), x, yv.data(), p, p, p, p,
+                                                                   s.data(), b.data(), m.data(), v.data(),
+                                                                   1e-5) == miopenStatusSuccess;
+            // Without estimates MIOpen computes the batch's statistics: no -s 1.
+            ok = ok && miopenBatchNormalizationForwardInference(h, miopenBNSpatial, One(), Zero(), x, xv.data(),
+                                                                x, yv.data(), p, s.data(), b.data(), nullptr,
+                                                                nullptr, 1e-5) == miopenStatusSuccess;
+            return ok ? std::string() : std::string("an inference call failed");
+        },
+        {"bnorm -n 2 -c 3 -H 4 -W 5 -m 1 --forw 2 -b 0 -s 1 --layout NCHW",
+         "bnorm -n 2 -c 3 -H 4 -W 5 -m 1 --forw 2 -b 0 -s 1 --layout NCHW",
+         "bnorm -n 2 -c 3 -H 4 -W 5 -m 1 --forw 2 -b 0 --layout NCHW"});
+}
+
+TEST(BatchNormDriverLine, TrainingAndBackwardFlags)
+{
+    ExpectBnLines(
+        [] {
+            mmt::Handle h;
+            mmt::Tensor x(miopenFloat, {2, 2, 3, 1}), p(miopenFloat, {1, 2, 1, 1});
+            std::vector<float> xv(12, 0.5f), yv(12), dy(12, 1.0f), dx(12), s(2, 1.0f), b(2), rm(2), rv(2, 1.0f),
+                sm(2), si(2), ds(2), db(2);
+            auto ok = miopenBatchNormalizationForwardTraining(h, miopenBNSpatial, One(), Zero(), x, xv.data(), x,
+                                                              yv.data(), p, s.data(), b.data(), 0.1, rm.data(),
+                                                              rv.data(), 1e-5, sm.data(),
+                                                              si.data()) == miopenStatusSuccess;
+            ok = ok && miopenBatchNormalizationForwardTraining_V2(h, miopenBNSpatial, One(), Zero(), x,
+                                                                  xv.data(), x, yv.data(), p, p, p, p, s.data(),
+                                                                  b.data(), 0.1, nullptr, nullptr, 1e-5,
+                                                                  sm.data(), si.data()) == miopenStatusSuccess;
+            ok = ok && miopenBatchNormalizationBackward(h, miopenBNSpatial, One(), Zero(), One(), Zero(), x,
+                                                        xv.data(), x, dy.data(), x, dx.data(), p, s.data(),
+                                                        ds.data(), db.data(), 1e-5, sm.data(),
+                                                        si.data()) == miopenStatusSuccess;
+            // One saved statistic alone is not "saved" (MIOpen wants both).
+            ok = ok && miopenBatchNormalizationBackward_V2(h, miopenBNSpatial, One(), Zero(), One(), Zero(), x,
+                                                           xv.data(), x, dy.data(), x, dx.data(), p, p, p, p,
+                                                           s.data(), ds.data(), db.data(), 1e-5, sm.data(),
+                                                           nullptr) == miopenStatusSuccess;
+            return ok ? std::string() : std::string("a training or backward call failed");
+        },
+        {"bnorm -n 2 -c 2 -H 3 -W 1 -m 1 --forw 1 -b 0 -s 1 -r 1 --layout NCHW",
+         "bnorm -n 2 -c 2 -H 3 -W 1 -m 1 --forw 1 -b 0 -r 1 --layout NCHW",
+         "bnorm -n 2 -c 2 -H 3 -W 1 -m 1 --forw 0 -b 1 -r 1 --layout NCHW",
+         "bnorm -n 2 -c 2 -H 3 -W 1 -m 1 --forw 0 -b 1 --layout NCHW"});
+}
+
+TEST(BatchNormDriverLine, TypesFiveDimsLayoutModeAndRejectedCallsStillLog)
+{
+    // MIOpen logs before it checks: these calls all fail (null buffers, an
+    // invalid mode) and each still logs its line.
+    ExpectBnLines(
+        [] {
+            mmt::Handle h;
+            // N=1 C=2 D=3 H=4 W=5 stored NDHWC.
+            mmt::Tensor x16(miopenHalf, {1, 2, 3, 4, 5}, {120, 1, 40, 10, 2});
+            mmt::Tensor p32(miopenFloat, {1, 2, 1, 1, 1}), p16(miopenHalf, {1, 2, 1, 1, 1});
+            mmt::Tensor xb(miopenBFloat16, {1, 2, 2, 2}, {8, 1, 4, 2}), pb(miopenBFloat16, {1, 2, 1, 1});
+            mmt::Tensor pb32(miopenFloat, {1, 2, 1, 1}), x64(miopenDouble, {1, 2, 2, 2});
+            float m[2] = {0, 0}, v[2] = {1, 1};
+            const auto infer = [&](miopenBatchNormMode_t mode, miopenTensorDescriptor_t x,
+                                   miopenTensorDescriptor_t p) {
+                return miopenBatchNormalizationForwardInference(h, mode, One(), Zero(), x, nullptr, x, nullptr, p,
+                                                                nullptr, nullptr, m, v, 1e-5);
+            };
+            const bool rejected = infer(miopenBNPerActivation, x16, p32) != miopenStatusSuccess &&
+                                  infer(miopenBNSpatial, x16, p16) != miopenStatusSuccess &&
+                                  infer(miopenBNSpatial, xb, pb) != miopenStatusSuccess &&
+                                  infer(miopenBNSpatial, xb, pb32) != miopenStatusSuccess &&
+                                  infer(static_cast<miopenBatchNormMode_t>(7), x64, pb32) != miopenStatusSuccess;
+            return rejected ? std::string() : std::string("a call with null buffers succeeded");
+        },
+        {"bnormfp16fp32 -n 1 -c 2 -D 3 -H 4 -W 5 -m 0 --forw 2 -b 0 -s 1 --layout NDHWC",
+         "bnormfp16 -n 1 -c 2 -D 3 -H 4 -W 5 -m 1 --forw 2 -b 0 -s 1 --layout NDHWC",
+         "bnormbfp16 -n 1 -c 2 -H 2 -W 2 -m 1 --forw 2 -b 0 -s 1 --layout NHWC",
+         "bnormbfp16fp32 -n 1 -c 2 -H 2 -W 2 -m 1 --forw 2 -b 0 -s 1 --layout NHWC",
+         "bnorm -n 1 -c 2 -H 2 -W 2 -m 7 --forw 2 -b 0 -s 1 --layout NCHW"});
+}
+
+TEST(BatchNormDriverLine, NoLineWithoutTheVariableOrWithoutADescriptor)
+{
+    const auto calls = [] {
+        mmt::Handle h;
+        mmt::Tensor x(miopenFloat, {1, 1, 2, 2}), p(miopenFloat, {1, 1, 1, 1}), x3(miopenFloat, {1, 1, 4});
+        float xv[4] = {1, 2, 3, 4}, yv[4], s = 1, b = 0, m = 0, v = 1;
+        miopenBatchNormalizationForwardInference_V2(h, miopenBNSpatial, One(), Zero(), nullptr, xv, x, yv, p, p,
+                                                    p, nullptr, &s, &b, &m, &v, 1e-5);
+        miopenBatchNormalizationForwardInference(h, miopenBNSpatial, One(), Zero(), x3, xv, x3, yv, p, &s, &b,
+                                                 &m, &v, 1e-5);
+        return miopenBatchNormalizationForwardInference(h, miopenBNSpatial, One(), Zero(), x, xv, x, yv, p, &s,
+                                                        &b, &m, &v, 1e-5) == miopenStatusSuccess
+                   ? std::string()
+                   : std::string("the valid call failed");
+    };
+    mmt::ExpectStderrInFreshProcess("MIOPEN_ENABLE_LOGGING_CMD", nullptr, calls, [](const std::string& err) {
+        return DriverLines(err).empty() ? std::string() : std::string("a driver line without the variable");
+    });
+    // With it, only the valid call's line: a null descriptor and a 3-D x log nothing.
+    ExpectBnLines(calls, {"bnorm -n 1 -c 1 -H 2 -W 2 -m 1 --forw 2 -b 0 -s 1 --layout NCHW"});
 }

@@ -6,10 +6,12 @@
 
 use std::ffi::c_void;
 
+use miopen_forwarding_core::batchnorm::driver_cmd::Direction;
 use miopen_forwarding_core::Config;
 
 use super::backward::{self, Backward};
 use super::handlers::{self, Inference};
+use super::logging::{run_logging_cmd, Logged};
 use super::read::{Descriptors, PassDescriptors};
 use super::training::{self, Training};
 use crate::forward::common::run;
@@ -107,7 +109,15 @@ pub fn miopenBatchNormalizationForwardInference_V2(
         variance: estimatedVariance,
         epsilon,
     };
-    run(index, config, || handlers::inference(&c))
+    let logged = Logged {
+        x: xDesc,
+        stats: estMeanDesc,
+        mode: bn_mode,
+        direction: Direction::ForwardInference,
+        running: [estimatedMean, estimatedVariance].map(|p| p as In),
+        saved: [std::ptr::null(); 2],
+    };
+    run_logging_cmd(index, config, &logged, || handlers::inference(&c))
 }
 
 pub fn miopenBatchNormalizationForwardTraining(

@@ -7,12 +7,15 @@
 //! - `handlers` (inference and the steps all three share), `training`,
 //!   `backward`: argument parity, then the plan, run on the caller's buffers;
 //! - `read`: the descriptors through Private's getters;
-//! - `graph`: the batchnorm operation in a hipDNN graph.
+//! - `graph`: the batchnorm operation in a hipDNN graph;
+//! - `logging`: MIOpen's `MIOpenDriver bnorm` line for a call MIOpen does
+//!   not see (`MIOPEN_ENABLE_LOGGING_CMD`).
 
 mod backward;
 pub mod entry;
 mod graph;
 mod handlers;
+mod logging;
 mod read;
 mod training;
 

@@ -1,0 +1,62 @@
+//! MIOpen's `MIOPEN_ENABLE_LOGGING_CMD` line for a forwarded batchnorm call:
+//! a call MIOpen Private does not see (forwarded, or failed on hipDNN)
+//! writes the `MIOpenDriver bnorm` line MIOpen would have. Each batchnorm
+//! entry point runs its handler through [`run_logging_cmd`] with the
+//! [`Logged`] arguments of its direction.
+
+use std::ffi::c_void;
+
+use miopen_forwarding_core::batchnorm::driver_cmd::{self, Cmd, Direction};
+use miopen_forwarding_core::Config;
+
+use crate::diagnostics;
+use crate::forward::common::{read, run, Outcome};
+use crate::forward::miopen_sys as sys;
+
+/// What MIOpen's line is made of: x, the statistics' descriptor (MIOpen's
+/// `sMeanDesc`), the mode, the pass, and the buffers whose presence sets
+/// `-s 1` (both running statistics; an inference call's estimates) and
+/// `-r 1` (both saved statistics).
+pub struct Logged {
+    pub x: sys::miopenTensorDescriptor_t,
+    pub stats: sys::miopenTensorDescriptor_t,
+    pub mode: u32,
+    pub direction: Direction,
+    pub running: [*const c_void; 2],
+    pub saved: [*const c_void; 2],
+}
+
+/// [`run`] for a batchnorm entry point: MIOpen logs every batchnorm call
+/// under `MIOPEN_ENABLE_LOGGING_CMD`.
+pub fn run_logging_cmd(
+    index: usize,
+    config: &Config,
+    logged: &Logged,
+    handler: impl FnOnce() -> Outcome,
+) -> Option<u32> {
+    run(index, config, || {
+        let outcome = handler();
+        if !matches!(outcome, Outcome::Declined(_)) && config.env.log_driver_cmd {
+            write_line(logged);
+        }
+        outcome
+    })
+}
+
+fn write_line(l: &Logged) {
+    let (Ok(x), Ok(stats)) = (read::tensor(l.x, "x"), read::tensor(l.stats, "stats")) else {
+        return;
+    };
+    let both = |p: [*const c_void; 2]| p.iter().all(|b| !b.is_null());
+    let cmd = Cmd {
+        x: &x,
+        stats_dtype: stats.dtype,
+        mode: l.mode,
+        direction: l.direction,
+        running: both(l.running),
+        saved: both(l.saved),
+    };
+    if let Some(line) = driver_cmd::line(&cmd) {
+        diagnostics::write_stderr(&line);
+    }
+}
