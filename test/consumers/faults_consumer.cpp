@@ -1,6 +1,7 @@
 // Failure attribution seen by a framework: GetWorkSpaceSize -> Find ->
-// convolution, and after each call what the wrapper's own API and
-// miopenGetErrorString say. test/forwarding/check_faults.py runs it with the
+// convolution (argument `fusion`: a fusion plan's compile, workspace and
+// execute; `find2`: a Find 2.0 search and its run), and after each call what
+// the wrapper's own API and miopenGetErrorString say. test/forwarding/check_faults.py runs it with the
 // hipDNN test bed's fault knobs. One stdout line per call:
 //   <label> status=<n> outcome=<n> hipdnn=<n> entry=<name> errstr=<text> msg=<text>
 #include "consumer_util.hpp"
@@ -9,6 +10,7 @@
 #include <miopen/miopen.h>
 
 #include <cstdio>
+#include <string>
 #include <vector>
 
 namespace {
@@ -26,14 +28,106 @@ void report(const char* label, miopenStatus_t s)
                 e.message ? e.message : "(null)");
 }
 
+// --- the fusion-plan sequence (faults_consumer fusion) -------------------------
+// Compile -> GetWorkSpaceSize -> miopenExecuteFusionPlan_v2 of conv (3x3, pad
+// 1) -> bias -> RELU, the plan a framework executes with a workspace; after
+// a failed compile the framework falls back (no execute).
+int fusion(miopenHandle_t h)
+{
+    using consumer::tensor4d;
+    auto x = tensor4d(1, 2, 5, 5), w = tensor4d(3, 2, 3, 3), y = tensor4d(1, 3, 5, 5), b = tensor4d(1, 3, 1, 1);
+    miopenConvolutionDescriptor_t c;
+    miopenCreateConvolutionDescriptor(&c);
+    miopenInitConvolutionDescriptor(c, miopenConvolution, 1, 1, 1, 1, 1, 1);
+    std::vector<float> xv(50, 0.5f), wv(54, 0.25f), yv(75, 7.0f), bv(3, 1.0f);
+    miopenFusionPlanDescriptor_t plan;
+    miopenFusionOpDescriptor_t conv_op, bias_op, act_op;
+    miopenCreateFusionPlan(&plan, miopenVerticalFusion, x);
+    miopenCreateOpConvForward(plan, &conv_op, c, w);
+    miopenCreateOpBiasForward(plan, &bias_op, b);
+    miopenCreateOpActivationForward(plan, &act_op, miopenActivationRELU);
+    const miopenStatus_t compiled = miopenCompileFusionPlan(h, plan);
+    report("compile", compiled);
+    if(compiled == miopenStatusSuccess)
+    {
+        size_t ws = 0;
+        report("GetWorkSpaceSize", miopenFusionPlanGetWorkSpaceSize(h, plan, &ws, miopenConvolutionFwdAlgoDirect));
+        std::vector<char> work(ws);
+        miopenOperatorArgs_t args;
+        miopenCreateOperatorArgs(&args);
+        const float alpha = 1.0f, beta = 0.0f;
+        miopenSetOpArgsConvForward(args, conv_op, &alpha, &beta, wv.data());
+        miopenSetOpArgsBiasForward(args, bias_op, &alpha, &beta, bv.data());
+        miopenSetOpArgsActivForward(args, act_op, &alpha, &beta, 0.0, 0.0, 0.0);
+        report("forward", miopenExecuteFusionPlan_v2(h, plan, x, xv.data(), y, yv.data(), args, work.data(), ws));
+        miopenDestroyOperatorArgs(args);
+    }
+    std::printf("y[0]=%g\n", double(yv[0]));
+    miopenDestroyFusionPlan(plan);
+    return 0;
+}
+
+// --- the Find 2.0 sequence (faults_consumer find2) -----------------------------
+// miopenFindSolutions on preallocated buffers (the search the wrapper
+// answers), then miopenRunSolution of its solution when there is one.
+int find2(miopenHandle_t h)
+{
+    using consumer::tensor4d;
+    auto x = tensor4d(1, 2, 5, 5), w = tensor4d(3, 2, 3, 3), y = tensor4d(1, 3, 5, 5);
+    miopenConvolutionDescriptor_t c;
+    miopenCreateConvolutionDescriptor(&c);
+    miopenInitConvolutionDescriptor(c, miopenConvolution, 1, 1, 1, 1, 1, 1);
+    std::vector<float> xv(50, 0.5f), wv(54, 0.25f), yv(75, 7.0f);
+    std::vector<char> ws(1 << 16);
+    miopenProblem_t problem;
+    miopenCreateConvProblem(&problem, c, miopenProblemDirectionForward);
+    miopenSetProblemTensorDescriptor(problem, miopenTensorConvolutionX, x);
+    miopenSetProblemTensorDescriptor(problem, miopenTensorConvolutionW, w);
+    miopenSetProblemTensorDescriptor(problem, miopenTensorConvolutionY, y);
+    miopenFindOptions_t options;
+    miopenCreateFindOptions(&options);
+    miopenSetFindOptionPreallocatedTensor(options, miopenTensorConvolutionX, xv.data());
+    miopenSetFindOptionPreallocatedTensor(options, miopenTensorConvolutionW, wv.data());
+    miopenSetFindOptionPreallocatedTensor(options, miopenTensorConvolutionY, yv.data());
+    miopenSetFindOptionPreallocatedWorkspace(options, ws.data(), ws.size());
+    miopenSolution_t solution = nullptr;
+    size_t found              = 0;
+    const miopenStatus_t searched = miopenFindSolutions(h, problem, options, &solution, &found, 1);
+    report("Find", searched);
+    if(searched == miopenStatusSuccess && found == 1)
+    {
+        yv.assign(yv.size(), 7.0f);
+        const miopenTensorArgument_t args[3] = {{miopenTensorConvolutionX, nullptr, xv.data()},
+                                                {miopenTensorConvolutionW, nullptr, wv.data()},
+                                                {miopenTensorConvolutionY, nullptr, yv.data()}};
+        report("forward", miopenRunSolution(h, solution, 3, args, ws.data(), ws.size()));
+        miopenDestroySolution(solution);
+    }
+    std::printf("y[0]=%g\n", double(yv[0]));
+    miopenDestroyFindOptions(options);
+    miopenDestroyProblem(problem);
+    return 0;
+}
+
 } // namespace
 
-int main()
+int main(int argc, char** argv)
 {
     miopenHandle_t h;
     if(miopenCreate(&h) != miopenStatusSuccess)
         return 3;
     report("before any call", miopenStatusSuccess);
+    const std::string sequence = argc > 1 ? argv[1] : "convolution";
+    if(sequence == "fusion" || sequence == "find2")
+    {
+        const int rc = sequence == "fusion" ? fusion(h) : find2(h);
+        miopenTensorDescriptor_t extra;
+        miopenCreateTensorDescriptor(&extra);
+        report("after a non-forwarded call", miopenStatusSuccess);
+        std::printf("null argument status=%d\n", int(miopenGetLastForwardedError(nullptr)));
+        miopenDestroy(h);
+        return rc;
+    }
     using consumer::tensor4d;
     auto x = tensor4d(1, 2, 5, 5), w = tensor4d(3, 2, 3, 3), y = tensor4d(1, 3, 5, 5);
     miopenConvolutionDescriptor_t c;

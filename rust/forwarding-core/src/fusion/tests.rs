@@ -157,6 +157,9 @@ fn driver_line_of_a_conv_activation_plan_names_the_type_and_layouts() {
 
 #[test]
 fn no_driver_line_for_a_plan_the_wrapper_does_not_forward() {
-    assert_eq!(driver_cmd::line(&plan(vec![conv_op(), Op::BatchNormInference, Op::Activation { mode: act::RELU }])), None);
+    assert_eq!(
+        driver_cmd::line(&plan(vec![conv_op(), Op::BatchNormInference, Op::Activation { mode: act::RELU }])),
+        None
+    );
     assert_eq!(driver_cmd::line(&plan(vec![conv_op()])), None);
 }

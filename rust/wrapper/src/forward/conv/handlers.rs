@@ -387,7 +387,9 @@ pub fn bias_activation(c: &Conv, algo: u32, f: &Fused, b: &Buffers, ws: &Workspa
     flatten((|| {
         for (desc, what) in [(f.z_desc, "zDesc"), (f.bias_desc, "biasDesc")] {
             if desc.is_null() {
-                return declined(format!("{what} is null (MIOpen dereferences every descriptor of the call; MIOpen decides)"));
+                return declined(format!(
+                    "{what} is null (MIOpen dereferences every descriptor of the call; MIOpen decides)"
+                ));
             }
         }
         let key = fused_spec_of(c, f)?;

@@ -11,7 +11,12 @@ use crate::diagnostics;
 use crate::forward::common::{run, Outcome};
 
 /// [`run`] for `miopenExecuteFusionPlan` / `_v2`.
-pub fn run_logging_cmd(index: usize, config: &'static Config, c: &Call, handler: impl FnOnce() -> Outcome) -> Option<u32> {
+pub fn run_logging_cmd(
+    index: usize,
+    config: &'static Config,
+    c: &Call,
+    handler: impl FnOnce() -> Outcome,
+) -> Option<u32> {
     run(index, config, || {
         let outcome = handler();
         if !matches!(outcome, Outcome::Declined(_)) && config.env.log_driver_cmd {
