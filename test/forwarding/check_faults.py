@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Each fault class end to end through the public API (RFC §6.1).
 
-Runs test/consumers/faults_consumer with forwarding enabled and disabled under
-one fault (the hipDNN test bed's knobs, or a missing/broken backend) and
+Runs test/consumers/faults_consumer (--sequence: the convolution's calls, a
+fusion plan's compile / workspace / _v2 execute, or a Find 2.0 search and its
+run) with forwarding enabled and disabled under one fault (the hipDNN test bed's knobs, or a missing/broken backend) and
 checks, per call: the status returned, miopenGetLastForwardedError's record,
 miopenGetErrorString's prefix, the stderr diagnostic, and that nothing was
 run on MIOpen Private instead (MIOpen's own call log at level 5 shows every
@@ -22,8 +23,48 @@ LINE = re.compile(r"^(.*?) status=(-?\d+) outcome=(\d) hipdnn=(-?\d+) entry=(\S+
 NOT_INITIALIZED, INTERNAL, UNKNOWN = 1, 5, 7
 
 
+class Sequence:
+    """One call sequence of faults_consumer: its argument, its calls in
+    order, the entry point of each call MIOpen's log names (for the retry
+    check), the calls that trace hipDNN's no-engine decline, and how many
+    times the no-engine answer is then taken from memory."""
+
+    def __init__(self, arg, calls, entries, no_engine_traces, remembered):
+        self.arg, self.calls, self.entries = arg, calls, entries
+        self.no_engine_traces, self.remembered = no_engine_traces, remembered
+
+
+SEQUENCES = {
+    "convolution": Sequence(None, ("GetWorkSpaceSize", "Find", "forward"),
+                            {"Find": "miopenFindConvolutionForwardAlgorithm", "forward": "miopenConvolutionForward"},
+                            3, 2),
+    # A failed compile ends the sequence (a framework falls back to unfused calls).
+    "fusion": Sequence("fusion", ("compile", "GetWorkSpaceSize", "forward"),
+                       {"compile": "miopenCompileFusionPlan", "forward": "miopenExecuteFusionPlan_v2"}, 3, 0),
+    # A failed search leaves no solution to run; a declined search asks once
+    # more, from memory, whether it can observe MIOpen's solutions.
+    "find2": Sequence("find2", ("Find", "forward"),
+                      {"Find": "miopenFindSolutions", "forward": "miopenRunSolution"}, 1, 1),
+}
+SEQ = SEQUENCES["convolution"]  # set in main
+
+
+def upto_failure(expect):
+    """The calls a sequence makes: up to and including its first failure
+    (every sequence but the convolution's stops there)."""
+    if SEQ.arg is None:
+        return expect
+    out = {}
+    for call in SEQ.calls:
+        out[call] = expect[call]
+        if expect[call][0] != 0:
+            break
+    return out
+
+
 def run(consumer, env, level=None):
-    p = run_scrubbed([consumer], dict(env, MIOPEN_LOG_LEVEL=level), timeout=60)
+    cmd = [consumer] + ([SEQ.arg] if SEQ.arg else [])
+    p = run_scrubbed(cmd, dict(env, MIOPEN_LOG_LEVEL=level), timeout=60)
     if p.returncode != 0:
         fail(f"consumer exited {p.returncode}: {p.stdout}\n{p.stderr}")
     calls = {}
@@ -38,8 +79,13 @@ def run(consumer, env, level=None):
 def classes(a, empty_dir):
     """name -> (env, {call: (status, hipdnn status, message needle)}, diagnostic needle or None)."""
     lib = {"HIPDNN_BACKEND_LIBRARY_PATH": a.backend_dir}
-    unavailable = {c: (NOT_INITIALIZED, -1, "hipDNN backend unavailable") for c in ("GetWorkSpaceSize", "Find", "forward")}
-    return {
+    calls = SEQ.calls
+    unavailable = {c: (NOT_INITIALIZED, -1, "hipDNN backend unavailable") for c in calls}
+    # The first call builds the plan; the convolution's Find and every search run it once.
+    runs_plan = {"Find"}
+    execute_fails = {c: (UNKNOWN, 13, "execute failed") if c == "forward" or c in runs_plan else (0, 0, "")
+                     for c in calls}
+    classes = {
         "backend absent": ({"HIPDNN_BACKEND_LIBRARY_PATH": "/nonexistent-hipdnn"}, unavailable,
                            "/nonexistent-hipdnn/libhipdnn_backend.so"),
         "one pinned symbol missing": ({"HIPDNN_BACKEND_LIBRARY_PATH": a.missing_symbol_dir}, unavailable,
@@ -49,15 +95,12 @@ def classes(a, empty_dir):
         "older revision (probe)": (dict(lib, MINI_HIPDNN_TEST_REVISION_SHAPE="old-numbering"), unavailable,
                                    "descriptor type 18"),
         "graph finalize fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_FINALIZE="OPERATIONGRAPH"),
-                                 {c: (INTERNAL, 9, "finalize graph failed") for c in ("GetWorkSpaceSize", "Find", "forward")},
-                                 None),
+                                 {c: (INTERNAL, 9, "finalize graph failed") for c in calls}, None),
         "plan finalize fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_FINALIZE="EXECUTION_PLAN"),
-                                {c: (INTERNAL, 9, "finalize plan failed") for c in ("GetWorkSpaceSize", "Find", "forward")},
-                                None),
-        "execute fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_EXECUTE="1"),
-                          {"GetWorkSpaceSize": (0, 0, ""), "Find": (UNKNOWN, 13, "execute failed"),
-                           "forward": (UNKNOWN, 13, "execute failed")}, None),
+                                {c: (INTERNAL, 9, "finalize plan failed") for c in calls}, None),
+        "execute fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_EXECUTE="1"), execute_fails, None),
     }
+    return {name: (env, upto_failure(expect), diag) for name, (env, expect, diag) in classes.items()}
 
 
 def declined_classes(a, empty_dir):
@@ -74,6 +117,13 @@ def declined_classes(a, empty_dir):
 
 def check_enabled(a, name, env, expect, diag):
     calls, out, err = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled"))
+    if a.corrupt:
+        # Negative control: expect the first failing call to succeed.
+        first = next(c for c, (st, _h, _n) in expect.items() if st != 0)
+        expect = dict(expect, **{first: (0, 0, "")})
+    made = [c for c in SEQ.calls if c in calls]
+    if made != list(expect):
+        fail(f"{name}: the sequence made calls {made}, expected {list(expect)}:\n{out}")
     if calls.get("before any call", {}).get("outcome") != 0:
         fail(f"{name}: before any call the record says nothing was forwarded: {calls.get('before any call')}")
     for call, (status, hipdnn, needle) in expect.items():
@@ -88,7 +138,7 @@ def check_enabled(a, name, env, expect, diag):
         prefixed = c["errstr"].startswith(FORWARDED_ERROR)
         if prefixed != (status != 0):
             fail(f"{name}: {call}: miopenGetErrorString prefix is {prefixed} for status {status}: {c['errstr']!r}")
-    last = calls["forward"]
+    last = calls[list(expect)[-1]]
     if calls["after a non-forwarded call"]["outcome"] != last["outcome"]:
         fail(f"{name}: a call outside the forwarding set changed the record")
     if last["status"] != 0 and "y[0]=7" not in out:
@@ -110,7 +160,7 @@ def check_enabled(a, name, env, expect, diag):
     _, _, err5 = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled"), level="5")
     _, _, disabled5 = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="disabled"), level="5")
     for call, (status, _h, _n) in expect.items():
-        ep = {"Find": "miopenFindConvolutionForwardAlgorithm", "forward": "miopenConvolutionForward"}.get(call)
+        ep = SEQ.entries.get(call)
         if ep and not miopen_ran(disabled5, ep):
             fail(f"{name}: the disabled run's log does not show {ep} (a retry would go unseen)")
         if status != 0 and ep and miopen_ran(err5, ep):
@@ -120,25 +170,26 @@ def check_enabled(a, name, env, expect, diag):
 
 def check_declined(a, name, env):
     calls, out, err = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled", MIOPEN_HIPDNN_LOG_ROUTING="1"))
-    for call in ("GetWorkSpaceSize", "Find", "forward"):
+    for call in SEQ.calls:
         c = calls.get(call)
         if c is None or (c["status"], c["outcome"]) != (0, 0) or c["errstr"].startswith("["):
             fail(f"{name}: {call}: declined, so MIOpen's success and no forwarded record: {c}")
     if "y[0]=7" in out:
         fail(f"{name}: the declined convolution must have run on MIOpen Private: {out}")
+    # A fusion plan's later calls name the compile's decline inside theirs.
     declines = [t.reason for t in traces(err) if t.target == PRIVATE
-                and t.reason.startswith(f"{DECLINED}hipDNN has no engine for this problem")]
-    if len(declines) != 3:
-        fail(f"{name}: each of the three calls traces the no-engine decline: {err}")
+                and t.reason.startswith(DECLINED) and "hipDNN has no engine for this problem" in t.reason]
+    if len(declines) != SEQ.no_engine_traces:
+        fail(f"{name}: {SEQ.no_engine_traces} call(s) must trace the no-engine decline: {err}")
     if any(l.startswith(f"{WRAPPER} error:") for l in err):
         fail(f"{name}: a decline is not an error: {err}")
     _, _, err5 = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled"), level="5")
-    for ep in ("miopenFindConvolutionForwardAlgorithm", "miopenConvolutionForward"):
+    for ep in SEQ.entries.values():
         if not miopen_ran(err5, ep):
             fail(f"{name}: {ep} must have run on MIOpen Private")
-    # The answer is remembered per problem: one graph built, two calls answered from memory.
+    # The answer is remembered per problem: one graph built, later calls answered from memory.
     _, _, errs = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled", MIOPEN_HIPDNN_EXIT_SUMMARY="1"))
-    want = "problems hipDNN has no engine for: 1 remembered, answered from memory 2 time(s)"
+    want = f"problems hipDNN has no engine for: 1 remembered, answered from memory {SEQ.remembered} time(s)"
     if not any(want in l for l in errs) or not any("plan cache: hits 0, misses 1" in l for l in errs):
         fail(f"{name}: the exit summary must show one build and two remembered answers: {errs[-6:]}")
     print(f"{name}: declined to MIOpen Private ({declines[0][len(DECLINED):][:80]}...), remembered")
@@ -146,6 +197,8 @@ def check_declined(a, name, env):
 
 def check_disabled(a, name, env):
     calls, out, err = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="disabled"))
+    if any(c not in calls for c in SEQ.calls):
+        fail(f"{name}, forwarding disabled: every call of the sequence is made on MIOpen: {out}")
     bad = {c: v for c, v in calls.items() if v["status"] != 0 or v["outcome"] != 0 or v["errstr"].startswith("[")}
     if bad or err or "y[0]=7" in out:
         fail(f"{name}, forwarding disabled: must be invisible (all succeed on MIOpen, no record): {bad} {err}")
@@ -178,10 +231,16 @@ def every_status(a):
 
 
 def main():
+    global SEQ
     ap = argparse.ArgumentParser()
     for opt in ("consumer", "backend-dir", "missing-symbol-dir"):
         ap.add_argument(f"--{opt}", required=True)
+    ap.add_argument("--sequence", choices=sorted(SEQUENCES), default="convolution",
+                    help="faults_consumer's call sequence (default: GetWorkSpaceSize, Find, convolution)")
+    ap.add_argument("--corrupt", action="store_true",
+                    help="negative control: expect each class's first failing call to succeed")
     a = ap.parse_args()
+    SEQ = SEQUENCES[a.sequence]
     with tempfile.TemporaryDirectory() as empty:
         for name, (env, expect, diag) in classes(a, empty).items():
             check_enabled(a, name, env, expect, diag)
@@ -189,8 +248,9 @@ def main():
         for name, env in declined_classes(a, empty).items():
             check_declined(a, name, env)
             check_disabled(a, name, env)
-    every_status(a)
-    print("every fault class: status, record, prefix and diagnostic as documented; invisible when disabled")
+    if a.sequence == "convolution":
+        every_status(a)
+    print(f"{a.sequence}: every fault class: status, record, prefix and diagnostic as documented; invisible when disabled")
 
 
 if __name__ == "__main__":
