@@ -3,6 +3,9 @@
 // plan entry point (test/mini-miopen/README.md, "Fusion plans").
 #include "fusion_case.hpp"
 
+#include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 using mmt::kOne;
@@ -498,4 +501,26 @@ TEST(FusionPlanLogging, NoLineWithoutTheVariable)
         return err.find("MIOpenDriver") == std::string::npos ? std::string() : "a line was written";
     };
     mmt::ExpectStderrInFreshProcess("MIOPEN_ENABLE_LOGGING_CMD", nullptr, calls, check);
+}
+
+// MIOpen's compile records the fused solver it took in the user find-db
+// (algorithm "fusion") and takes it from there next time.
+TEST(FusionPlan, CompileRecordsItsSolverInTheUserFindDb)
+{
+    const auto dir = mmt::MakeTempDir("fusion-db");
+    mmt::ScopedEnv db("MIOPEN_USER_DB_PATH", dir.c_str());
+    const auto file = dir + "/cpu_ref.HIP.ufdb.txt";
+    mmt::Handle h;
+    mmt::FusionCase c(miopenFloat, k3x3);
+    for(int compile = 0; compile < 2; ++compile)
+    {
+        Plan plan(c.x);
+        AddOps(plan, c, "cba", miopenActivationRELU);
+        ASSERT_EQ(miopenCompileFusionPlan(h, plan), miopenStatusSuccess);
+        std::ifstream in(file);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        EXPECT_EQ(text.find("fusion-cba-2-4x4-3-3x3-"), 0u) << text;
+        EXPECT_NE(text.find("=ConvOclDirectFwdFused:0,0,12"), std::string::npos) << text;
+        EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << "one record, kept: " << text;
+    }
 }
