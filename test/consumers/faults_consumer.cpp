@@ -28,6 +28,22 @@ void report(const char* label, miopenStatus_t s)
                 e.message ? e.message : "(null)");
 }
 
+// The problem every sequence runs: x 1x2x5x5, w 3x2x3x3, pad 1 -> y 1x3x5x5,
+// y filled with 7 (a failed call leaves it so).
+struct ConvCase
+{
+    miopenTensorDescriptor_t x = consumer::tensor4d(1, 2, 5, 5), w = consumer::tensor4d(3, 2, 3, 3),
+                             y = consumer::tensor4d(1, 3, 5, 5);
+    miopenConvolutionDescriptor_t c = nullptr;
+    std::vector<float> xv = std::vector<float>(50, 0.5f), wv = std::vector<float>(54, 0.25f),
+                       yv = std::vector<float>(75, 7.0f);
+    ConvCase()
+    {
+        miopenCreateConvolutionDescriptor(&c);
+        miopenInitConvolutionDescriptor(c, miopenConvolution, 1, 1, 1, 1, 1, 1);
+    }
+};
+
 // A call outside the forwarding set does not change the record (made before
 // a sequence's destroy calls, which are in its family).
 void after_a_non_forwarded_call()
@@ -43,12 +59,10 @@ void after_a_non_forwarded_call()
 // a failed compile the framework falls back (no execute).
 int fusion(miopenHandle_t h)
 {
-    using consumer::tensor4d;
-    auto x = tensor4d(1, 2, 5, 5), w = tensor4d(3, 2, 3, 3), y = tensor4d(1, 3, 5, 5), b = tensor4d(1, 3, 1, 1);
-    miopenConvolutionDescriptor_t c;
-    miopenCreateConvolutionDescriptor(&c);
-    miopenInitConvolutionDescriptor(c, miopenConvolution, 1, 1, 1, 1, 1, 1);
-    std::vector<float> xv(50, 0.5f), wv(54, 0.25f), yv(75, 7.0f), bv(3, 1.0f);
+    ConvCase p;
+    auto& [x, w, y, c, xv, wv, yv] = p;
+    const auto b = consumer::tensor4d(1, 3, 1, 1);
+    std::vector<float> bv(3, 1.0f);
     miopenFusionPlanDescriptor_t plan;
     miopenFusionOpDescriptor_t conv_op, bias_op, act_op;
     miopenCreateFusionPlan(&plan, miopenVerticalFusion, x);
@@ -82,12 +96,8 @@ int fusion(miopenHandle_t h)
 // answers), then miopenRunSolution of its solution when there is one.
 int find2(miopenHandle_t h)
 {
-    using consumer::tensor4d;
-    auto x = tensor4d(1, 2, 5, 5), w = tensor4d(3, 2, 3, 3), y = tensor4d(1, 3, 5, 5);
-    miopenConvolutionDescriptor_t c;
-    miopenCreateConvolutionDescriptor(&c);
-    miopenInitConvolutionDescriptor(c, miopenConvolution, 1, 1, 1, 1, 1, 1);
-    std::vector<float> xv(50, 0.5f), wv(54, 0.25f), yv(75, 7.0f);
+    ConvCase p;
+    auto& [x, w, y, c, xv, wv, yv] = p;
     std::vector<char> ws(1 << 16);
     miopenProblem_t problem;
     miopenCreateConvProblem(&problem, c, miopenProblemDirectionForward);
@@ -137,12 +147,8 @@ int main(int argc, char** argv)
         miopenDestroy(h);
         return rc;
     }
-    using consumer::tensor4d;
-    auto x = tensor4d(1, 2, 5, 5), w = tensor4d(3, 2, 3, 3), y = tensor4d(1, 3, 5, 5);
-    miopenConvolutionDescriptor_t c;
-    miopenCreateConvolutionDescriptor(&c);
-    miopenInitConvolutionDescriptor(c, miopenConvolution, 1, 1, 1, 1, 1, 1);
-    std::vector<float> xv(50, 0.5f), wv(54, 0.25f), yv(75, 7.0f);
+    ConvCase p;
+    auto& [x, w, y, c, xv, wv, yv] = p;
 
     size_t ws = 0;
     report("GetWorkSpaceSize", miopenConvolutionForwardGetWorkSpaceSize(h, w, x, c, y, &ws));
