@@ -1,6 +1,7 @@
 // Failure attribution seen by a framework: GetWorkSpaceSize -> Find ->
 // convolution (argument `fusion`: a fusion plan's compile, workspace and
-// execute; `find2`: a Find 2.0 search and its run), and after each call what
+// execute; `find2`: a Find 2.0 search and its run; `find2-observed`: MIOpen's
+// own search and the run of its solution), and after each call what
 // the wrapper's own API and miopenGetErrorString say. test/forwarding/check_faults.py runs it with the
 // hipDNN test bed's fault knobs. One stdout line per call:
 //   <label> status=<n> outcome=<n> hipdnn=<n> entry=<name> errstr=<text> msg=<text>
@@ -91,10 +92,11 @@ int fusion(miopenHandle_t h)
     return 0;
 }
 
-// --- the Find 2.0 sequence (faults_consumer find2) -----------------------------
+// --- the Find 2.0 sequences (faults_consumer find2, find2-observed) ------------
 // miopenFindSolutions on preallocated buffers (the search the wrapper
-// answers), then miopenRunSolution of its solution when there is one.
-int find2(miopenHandle_t h)
+// answers), or (observed) without them (MIOpen's search, whose solutions the
+// wrapper observes), then miopenRunSolution of its solution when there is one.
+int find2(miopenHandle_t h, bool observed)
 {
     ConvCase p;
     auto& [x, w, y, c, xv, wv, yv] = p;
@@ -106,10 +108,13 @@ int find2(miopenHandle_t h)
     miopenSetProblemTensorDescriptor(problem, miopenTensorConvolutionY, y);
     miopenFindOptions_t options;
     miopenCreateFindOptions(&options);
-    miopenSetFindOptionPreallocatedTensor(options, miopenTensorConvolutionX, xv.data());
-    miopenSetFindOptionPreallocatedTensor(options, miopenTensorConvolutionW, wv.data());
-    miopenSetFindOptionPreallocatedTensor(options, miopenTensorConvolutionY, yv.data());
-    miopenSetFindOptionPreallocatedWorkspace(options, ws.data(), ws.size());
+    if(!observed)
+    {
+        miopenSetFindOptionPreallocatedTensor(options, miopenTensorConvolutionX, xv.data());
+        miopenSetFindOptionPreallocatedTensor(options, miopenTensorConvolutionW, wv.data());
+        miopenSetFindOptionPreallocatedTensor(options, miopenTensorConvolutionY, yv.data());
+        miopenSetFindOptionPreallocatedWorkspace(options, ws.data(), ws.size());
+    }
     miopenSolution_t solution = nullptr;
     size_t found              = 0;
     const miopenStatus_t searched = miopenFindSolutions(h, problem, options, &solution, &found, 1);
@@ -140,9 +145,9 @@ int main(int argc, char** argv)
         return 3;
     report("before any call", miopenStatusSuccess);
     const std::string sequence = argc > 1 ? argv[1] : "convolution";
-    if(sequence == "fusion" || sequence == "find2")
+    if(sequence == "fusion" || sequence == "find2" || sequence == "find2-observed")
     {
-        const int rc = sequence == "fusion" ? fusion(h) : find2(h);
+        const int rc = sequence == "fusion" ? fusion(h) : find2(h, sequence == "find2-observed");
         std::printf("null argument status=%d\n", int(miopenGetLastForwardedError(nullptr)));
         miopenDestroy(h);
         return rc;

@@ -45,7 +45,13 @@ SEQUENCES = {
     # more, from memory, whether it can observe MIOpen's solutions.
     "find2": Sequence("find2", ("Find", "forward"),
                       {"Find": "miopenFindSolutions", "forward": "miopenRunSolution"}, 1, 1),
+    # MIOpen's own search (no preallocated buffers): its solution's run is
+    # forwarded when the plan builds, so only a failing execute reaches hipDNN.
+    "find2-observed": Sequence("find2-observed", ("Find", "forward"),
+                               {"Find": "miopenFindSolutions", "forward": "miopenRunSolution"}, 0, 0),
 }
+# An expectation of a call the wrapper declines: MIOpen's success, no record.
+DECLINED_CALL = (0, None, "")
 SEQ = SEQUENCES["convolution"]  # set in main
 
 
@@ -85,7 +91,20 @@ def classes(a, empty_dir):
     runs_plan = {"Find"}
     execute_fails = {c: (UNKNOWN, 13, "execute failed") if c == "forward" or c in runs_plan else (0, 0, "")
                      for c in calls}
-    classes = {
+    if SEQ.arg == "find2-observed":
+        # Only a plan that builds makes MIOpen's solution hipDNN's to run.
+        unavailable = {c: DECLINED_CALL for c in calls}
+        execute_fails = {"Find": DECLINED_CALL, "forward": (UNKNOWN, 13, "execute failed")}
+        return {name: (env, execute_fails if name == "execute fails" else unavailable, None)
+                for name, (env, _e, _d) in plain_classes(a, lib, unavailable, execute_fails).items()}
+    return {name: (env, upto_failure(expect), diag)
+            for name, (env, expect, diag) in plain_classes(a, lib, unavailable, execute_fails).items()}
+
+
+def plain_classes(a, lib, unavailable, execute_fails):
+    """name -> (env, expectations, diagnostic) of the convolution's sequence."""
+    calls = SEQ.calls
+    return {
         "backend absent": ({"HIPDNN_BACKEND_LIBRARY_PATH": "/nonexistent-hipdnn"}, unavailable,
                            "/nonexistent-hipdnn/libhipdnn_backend.so"),
         "one pinned symbol missing": ({"HIPDNN_BACKEND_LIBRARY_PATH": a.missing_symbol_dir}, unavailable,
@@ -100,7 +119,6 @@ def classes(a, empty_dir):
                                 {c: (INTERNAL, 9, "finalize plan failed") for c in calls}, None),
         "execute fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_EXECUTE="1"), execute_fails, None),
     }
-    return {name: (env, upto_failure(expect), diag) for name, (env, expect, diag) in classes.items()}
 
 
 def declined_classes(a, empty_dir):
@@ -117,10 +135,10 @@ def declined_classes(a, empty_dir):
 
 def check_enabled(a, name, env, expect, diag):
     calls, out, err = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled"))
-    if a.corrupt:
+    failing = [c for c, (st, _h, _n) in expect.items() if st != 0]
+    if a.corrupt and failing:
         # Negative control: expect the first failing call to succeed.
-        first = next(c for c, (st, _h, _n) in expect.items() if st != 0)
-        expect = dict(expect, **{first: (0, 0, "")})
+        expect = dict(expect, **{failing[0]: (0, 0, "")})
     made = [c for c in SEQ.calls if c in calls]
     if made != list(expect):
         fail(f"{name}: the sequence made calls {made}, expected {list(expect)}:\n{out}")
@@ -130,10 +148,11 @@ def check_enabled(a, name, env, expect, diag):
         c = calls.get(call)
         if c is None:
             fail(f"{name}: no line for {call}:\n{out}")
-        outcome = 1 if status == 0 else 2
-        if (c["status"], c["outcome"], c["hipdnn"]) != (status, outcome, hipdnn):
+        declined = hipdnn is None
+        outcome = 0 if declined else 1 if status == 0 else 2
+        if (c["status"], c["outcome"], c["hipdnn"]) != (status, outcome, 0 if declined else hipdnn):
             fail(f"{name}: {call}: expected status {status}, outcome {outcome}, hipDNN status {hipdnn}; got {c}")
-        if needle not in c["msg"] or not c["entry"].startswith("miopen"):
+        if needle not in c["msg"] or not (declined or c["entry"].startswith("miopen")):
             fail(f"{name}: {call}: the record's message must contain {needle!r}: {c}")
         prefixed = c["errstr"].startswith(FORWARDED_ERROR)
         if prefixed != (status != 0):
@@ -192,7 +211,8 @@ def check_declined(a, name, env):
     want = f"problems hipDNN has no engine for: 1 remembered, answered from memory {SEQ.remembered} time(s)"
     if not any(want in l for l in errs) or not any("plan cache: hits 0, misses 1" in l for l in errs):
         fail(f"{name}: the exit summary must show one build and two remembered answers: {errs[-6:]}")
-    print(f"{name}: declined to MIOpen Private ({declines[0][len(DECLINED):][:80]}...), remembered")
+    why = declines[0][len(DECLINED):][:80] if declines else "MIOpen's own search and solution"
+    print(f"{name}: declined to MIOpen Private ({why}...), remembered")
 
 
 def check_disabled(a, name, env):
