@@ -352,7 +352,7 @@ int fused(long calls, bool plan_api)
             return miopenExecuteFusionPlan_v2(p.h, plan, p.x, p.xv.data(), p.y, p.yv.data(), args, ws.data(), size);
         return miopenConvolutionBiasActivationForward(p.h, &one, p.x, p.xv.data(), p.w, p.wv.data(), p.c,
                                                       miopenConvolutionFwdAlgoDirect, ws.data(), one_call, &one,
-                                                      nullptr, nullptr, b, bias.data(), act, p.y, p.yv.data());
+                                                      p.y, nullptr, b, bias.data(), act, p.y, p.yv.data());
     };
     for(long i = 0; i < calls; ++i)
         must(call() == miopenStatusSuccess, "fused call");

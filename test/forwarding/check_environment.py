@@ -35,11 +35,13 @@ Subcommands (one CTest each):
                      disabled run's (maxerr left out: the compute after Find
                      is still forwarded); none -> the routing is the unset
                      run's and no wrapper line names the mode
-  driver-line [--drop-wrapper-lines]
+  driver-line [--drop-wrapper-lines] [--kinds TEXT...] [--min-lines N]
       MIOPEN_ENABLE_LOGGING_CMD=1: MIOpen's lines on stderr (the wrapper's own
       `MIOpen(hipDNN wrapper):` lines left out) are byte-identical across the
       three runs although the enabled run forwarded most convolutions: the
-      wrapper wrote MIOpen's MIOpenDriver line for each. The negative control
+      wrapper wrote MIOpen's MIOpenDriver line for each (every kind of line
+      among them; with --consumer fusion_differential the fusion plans'
+      executes and their CBAInfer / CAInfer lines). The negative control
       (--drop-wrapper-lines) removes the lines the wrapper wrote (each is the
       line just before a forwarded call's trace line); the comparison must
       then fail.
@@ -59,6 +61,8 @@ from wrapper_test import (DECLINED, HIPDNN, PRIVATE, WRAPPER, fail, families, ru
                           traces, unified_diff as diff, user_db, without_pointers as scrub, wrapper_lines)
 
 CONV_FAMILIES = families("convolution")
+# Each kind of driver line the wrapper writes for conv_differential's calls.
+CONV_DRIVER_KINDS = ["[LogCmdConvolution]", "[LogCmdFindConvolution]", " -S 0", " -F 1 ", " -F 2 ", " -F 4 "]
 
 
 class Runner:
@@ -259,13 +263,10 @@ def driver_line(r, a):
         logs["enabled"] = "\n".join(l for i, l in enumerate(lines) if i not in set(mine)) + "\n"
     base = miopen_lines(logs["baseline"])
     commands = [l for l in base.splitlines() if " ./bin/MIOpenDriver " in l]
-    if len(commands) < 20:
+    if len(commands) < a.min_lines:
         fail(f"the baseline logged {len(commands)} MIOpenDriver lines: MIOPEN_ENABLE_LOGGING_CMD not honoured?")
-    kinds = {"[LogCmdConvolution]": False, "[LogCmdFindConvolution]": False, " -S 0": False,
-             " -F 1 ": False, " -F 2 ": False, " -F 4 ": False}
-    for k in kinds:
-        kinds[k] = any(k in l for l in written)
-    if len(written) < 20 or not all(kinds.values()):
+    kinds = {k: any(k in l for l in written) for k in a.kinds}
+    if len(written) < a.min_lines or not all(kinds.values()):
         fail(f"the enabled run's wrapper wrote {len(written)} driver lines; kinds covered: {kinds}")
     failed = False
     for mode in ("disabled", "enabled"):
@@ -315,6 +316,10 @@ def main():
     f.add_argument("--expect", required=True, choices=("decline", "none"))
     d = sub.add_parser("driver-line")
     d.add_argument("--drop-wrapper-lines", action="store_true", help="negative control")
+    d.add_argument("--kinds", nargs="+", default=CONV_DRIVER_KINDS,
+                   help="text each kind of line the wrapper must have written has (default: the convolution's)")
+    d.add_argument("--min-lines", type=int, default=20,
+                   help="the fewest driver lines of the baseline, and of the wrapper's")
     d = sub.add_parser("driver-replay")
     d.add_argument("--driver", required=True, help="the installed MIOpenDriver")
     d.add_argument("--run-sample", required=True, help="driver/tests/run_sample.py")

@@ -1,18 +1,13 @@
 #!/usr/bin/env python3
 """Each fault class end to end through the public API (RFC §6.1).
 
-Runs test/consumers/faults_consumer with forwarding enabled and disabled under
-one fault (the hipDNN test bed's knobs, or a missing/broken backend) and
+Runs test/consumers/faults_consumer (--sequence: the convolution's calls, a
+fusion plan's compile / workspace / _v2 execute, or a Find 2.0 search and its
+run) with forwarding enabled and disabled under one fault (the hipDNN test bed's knobs, or a missing/broken backend) and
 checks, per call: the status returned, miopenGetLastForwardedError's record,
 miopenGetErrorString's prefix, the stderr diagnostic, and that nothing was
 run on MIOpen Private instead (MIOpen's own call log at level 5 shows every
 entry point it ran).
-
---sequence convolution (GetWorkSpaceSize, Find, forward) or batchnorm (a
-build whose forwarding set has it: inference legacy, _V2, legacy again on
-one problem) picks the consumer's calls. --opt-out FAMILY (negative control)
-sets MIOPEN_DISABLE_HIPDNN_FOR=FAMILY in every enabled run, so no call
-reaches hipDNN and the check must fail.
 """
 import argparse
 import os
@@ -29,14 +24,17 @@ NOT_INITIALIZED, INTERNAL, UNKNOWN = 1, 5, 7
 
 
 class Sequence:
-    """The consumer's calls: `calls` in order (the last one is the compute
-    call whose y the consumer prints), `entries` the entry point behind each
-    call that MIOpen's level-5 log shows when Private runs it, `no_execute`
-    the calls that build a plan but run none (an execute fault leaves them
-    forwarded)."""
+    """One call sequence of faults_consumer: its argument, its calls in
+    order, the entry point of each call MIOpen's log names (for the retry
+    check), the calls that trace hipDNN's no-engine decline, and how many
+    times the no-engine answer is then taken from memory."""
 
-    def __init__(self, arg, calls, entries, no_execute=()):
-        self.arg, self.calls, self.entries, self.no_execute = arg, calls, entries, no_execute
+    def __init__(self, arg, calls, entries, no_engine_traces, remembered, runs=("Find", "forward"), stops=True):
+        self.arg, self.calls, self.entries = arg, calls, entries
+        self.no_engine_traces, self.remembered = no_engine_traces, remembered
+        # `runs`: the calls that execute a plan (an execute fault fails them);
+        # `stops`: the consumer makes no further call after a failed one.
+        self.runs, self.stops = runs, stops
 
     @property
     def last(self):
@@ -44,21 +42,52 @@ class Sequence:
 
 
 BN = "miopenBatchNormalizationForwardInference"
+
+
 SEQUENCES = {
-    "convolution": Sequence("convolution", ("GetWorkSpaceSize", "Find", "forward"),
+    "convolution": Sequence(None, ("GetWorkSpaceSize", "Find", "forward"),
                             {"Find": "miopenFindConvolutionForwardAlgorithm", "forward": "miopenConvolutionForward"},
-                            no_execute=("GetWorkSpaceSize",)),
+                            3, 2),
+    # A failed compile ends the sequence (a framework falls back to unfused calls).
+    "fusion": Sequence("fusion", ("compile", "GetWorkSpaceSize", "forward"),
+                       {"compile": "miopenCompileFusionPlan", "forward": "miopenExecuteFusionPlan_v2"}, 3, 0),
+    # A failed search leaves no solution to run; a declined search asks once
+    # more, from memory, whether it can observe MIOpen's solutions.
+    "find2": Sequence("find2", ("Find", "forward"),
+                      {"Find": "miopenFindSolutions", "forward": "miopenRunSolution"}, 1, 1),
+    # MIOpen's own search (no preallocated buffers): its solution's run is
+    # forwarded when the plan builds, so only a failing execute reaches hipDNN.
+    "find2-observed": Sequence("find2-observed", ("Find", "forward"),
+                               {"Find": "miopenFindSolutions", "forward": "miopenRunSolution"}, 0, 0),
+    # The batchnorm set: three inferences of one problem, each one executes.
     "batchnorm": Sequence("batchnorm", ("inference", "inference_V2", "inference again"),
-                          {"inference": BN, "inference_V2": f"{BN}_V2", "inference again": BN}),
+                          {"inference": BN, "inference_V2": f"{BN}_V2", "inference again": BN}, 3, 2,
+                          runs=("inference", "inference_V2", "inference again"), stops=False),
 }
-SEQ = SEQUENCES["convolution"]
-OPT_OUT = {}
+# An expectation of a call the wrapper declines: MIOpen's success, no record.
+DECLINED_CALL = (0, None, "")
+SEQ = SEQUENCES["convolution"]  # set in main
+OPT_OUT = {}  # --opt-out: MIOPEN_DISABLE_HIPDNN_FOR of every enabled run
+
+
+def upto_failure(expect):
+    """The calls a sequence makes: up to and including its first failure
+    (every sequence but the convolution's stops there)."""
+    if not SEQ.stops:
+        return expect
+    out = {}
+    for call in SEQ.calls:
+        out[call] = expect[call]
+        if expect[call][0] != 0:
+            break
+    return out
 
 
 def run(consumer, env, level=None):
     if env.get("MIOPEN_HIPDNN_FORWARDING") == "enabled":
         env = dict(env, **OPT_OUT)
-    p = run_scrubbed([consumer, SEQ.arg], dict(env, MIOPEN_LOG_LEVEL=level), timeout=60)
+    cmd = [consumer] + ([SEQ.arg] if SEQ.arg else [])
+    p = run_scrubbed(cmd, dict(env, MIOPEN_LOG_LEVEL=level), timeout=60)
     if p.returncode != 0:
         fail(f"consumer exited {p.returncode}: {p.stdout}\n{p.stderr}")
     calls = {}
@@ -73,7 +102,23 @@ def run(consumer, env, level=None):
 def classes(a, empty_dir):
     """name -> (env, {call: (status, hipdnn status, message needle)}, diagnostic needle or None)."""
     lib = {"HIPDNN_BACKEND_LIBRARY_PATH": a.backend_dir}
-    unavailable = {c: (NOT_INITIALIZED, -1, "hipDNN backend unavailable") for c in SEQ.calls}
+    calls = SEQ.calls
+    unavailable = {c: (NOT_INITIALIZED, -1, "hipDNN backend unavailable") for c in calls}
+    # The first call builds the plan; the calls of SEQ.runs execute it.
+    execute_fails = {c: (UNKNOWN, 13, "execute failed") if c in SEQ.runs else (0, 0, "") for c in calls}
+    if SEQ.arg == "find2-observed":
+        # Only a plan that builds makes MIOpen's solution hipDNN's to run.
+        unavailable = {c: DECLINED_CALL for c in calls}
+        execute_fails = {"Find": DECLINED_CALL, "forward": (UNKNOWN, 13, "execute failed")}
+        return {name: (env, execute_fails if name == "execute fails" else unavailable, None)
+                for name, (env, _e, _d) in plain_classes(a, lib, unavailable, execute_fails).items()}
+    return {name: (env, upto_failure(expect), diag)
+            for name, (env, expect, diag) in plain_classes(a, lib, unavailable, execute_fails).items()}
+
+
+def plain_classes(a, lib, unavailable, execute_fails):
+    """name -> (env, expectations, diagnostic) of the convolution's sequence."""
+    calls = SEQ.calls
     return {
         "backend absent": ({"HIPDNN_BACKEND_LIBRARY_PATH": "/nonexistent-hipdnn"}, unavailable,
                            "/nonexistent-hipdnn/libhipdnn_backend.so"),
@@ -84,14 +129,10 @@ def classes(a, empty_dir):
         "older revision (probe)": (dict(lib, MINI_HIPDNN_TEST_REVISION_SHAPE="old-numbering"), unavailable,
                                    "descriptor type 18"),
         "graph finalize fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_FINALIZE="OPERATIONGRAPH"),
-                                 {c: (INTERNAL, 9, "finalize graph failed") for c in SEQ.calls},
-                                 None),
+                                 {c: (INTERNAL, 9, "finalize graph failed") for c in calls}, None),
         "plan finalize fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_FINALIZE="EXECUTION_PLAN"),
-                                {c: (INTERNAL, 9, "finalize plan failed") for c in SEQ.calls},
-                                None),
-        "execute fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_EXECUTE="1"),
-                          {c: (0, 0, "") if c in SEQ.no_execute else (UNKNOWN, 13, "execute failed")
-                           for c in SEQ.calls}, None),
+                                {c: (INTERNAL, 9, "finalize plan failed") for c in calls}, None),
+        "execute fails": (dict(lib, MINI_HIPDNN_TEST_FAIL_EXECUTE="1"), execute_fails, None),
     }
 
 
@@ -109,25 +150,33 @@ def declined_classes(a, empty_dir):
 
 def check_enabled(a, name, env, expect, diag):
     calls, out, err = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled"))
+    failing = [c for c, (st, _h, _n) in expect.items() if st != 0]
+    if a.corrupt and failing:
+        # Negative control: expect the first failing call to succeed.
+        expect = dict(expect, **{failing[0]: (0, 0, "")})
+    made = [c for c in SEQ.calls if c in calls]
+    if made != list(expect):
+        fail(f"{name}: the sequence made calls {made}, expected {list(expect)}:\n{out}")
     if calls.get("before any call", {}).get("outcome") != 0:
         fail(f"{name}: before any call the record says nothing was forwarded: {calls.get('before any call')}")
     for call, (status, hipdnn, needle) in expect.items():
         c = calls.get(call)
         if c is None:
             fail(f"{name}: no line for {call}:\n{out}")
-        outcome = 1 if status == 0 else 2
-        if (c["status"], c["outcome"], c["hipdnn"]) != (status, outcome, hipdnn):
+        declined = hipdnn is None
+        outcome = 0 if declined else 1 if status == 0 else 2
+        if (c["status"], c["outcome"], c["hipdnn"]) != (status, outcome, 0 if declined else hipdnn):
             fail(f"{name}: {call}: expected status {status}, outcome {outcome}, hipDNN status {hipdnn}; got {c}")
-        if needle not in c["msg"] or not c["entry"].startswith("miopen"):
+        if needle not in c["msg"] or not (declined or c["entry"].startswith("miopen")):
             fail(f"{name}: {call}: the record's message must contain {needle!r}: {c}")
         prefixed = c["errstr"].startswith(FORWARDED_ERROR)
         if prefixed != (status != 0):
             fail(f"{name}: {call}: miopenGetErrorString prefix is {prefixed} for status {status}: {c['errstr']!r}")
-    last = calls[SEQ.last]
+    last = calls[list(expect)[-1]]
     if calls["after a non-forwarded call"]["outcome"] != last["outcome"]:
         fail(f"{name}: a call outside the forwarding set changed the record")
     if last["status"] != 0 and "y[0]=7" not in out:
-        fail(f"{name}: the failed {SEQ.last} call wrote y, so it ran somewhere: {out}")
+        fail(f"{name}: the failed convolution wrote y, so it ran somewhere: {out}")
     if "null argument status=3" not in out:
         fail(f"{name}: miopenGetLastForwardedError(NULL) must return miopenStatusBadParm")
     # The diagnostic: one line for an unavailable backend, else one error line per failed call.
@@ -161,26 +210,30 @@ def check_declined(a, name, env):
             fail(f"{name}: {call}: declined, so MIOpen's success and no forwarded record: {c}")
     if "y[0]=7" in out:
         fail(f"{name}: the declined {SEQ.last} call must have run on MIOpen Private: {out}")
+    # A fusion plan's later calls name the compile's decline inside theirs.
     declines = [t.reason for t in traces(err) if t.target == PRIVATE
-                and t.reason.startswith(f"{DECLINED}hipDNN has no engine for this problem")]
-    if len(declines) != len(SEQ.calls):
-        fail(f"{name}: each of the {len(SEQ.calls)} calls traces the no-engine decline: {err}")
+                and t.reason.startswith(DECLINED) and "hipDNN has no engine for this problem" in t.reason]
+    if len(declines) != SEQ.no_engine_traces:
+        fail(f"{name}: {SEQ.no_engine_traces} call(s) must trace the no-engine decline: {err}")
     if any(l.startswith(f"{WRAPPER} error:") for l in err):
         fail(f"{name}: a decline is not an error: {err}")
     _, _, err5 = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled"), level="5")
-    for ep in sorted(set(SEQ.entries.values())):
+    for ep in SEQ.entries.values():
         if not miopen_ran(err5, ep):
             fail(f"{name}: {ep} must have run on MIOpen Private")
-    # The answer is remembered per problem: one graph built, two calls answered from memory.
+    # The answer is remembered per problem: one graph built, later calls answered from memory.
     _, _, errs = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled", MIOPEN_HIPDNN_EXIT_SUMMARY="1"))
-    want = "problems hipDNN has no engine for: 1 remembered, answered from memory 2 time(s)"
+    want = f"problems hipDNN has no engine for: 1 remembered, answered from memory {SEQ.remembered} time(s)"
     if not any(want in l for l in errs) or not any("plan cache: hits 0, misses 1" in l for l in errs):
         fail(f"{name}: the exit summary must show one build and two remembered answers: {errs[-6:]}")
-    print(f"{name}: declined to MIOpen Private ({declines[0][len(DECLINED):][:80]}...), remembered")
+    why = declines[0][len(DECLINED):][:80] if declines else "MIOpen's own search and solution"
+    print(f"{name}: declined to MIOpen Private ({why}...), remembered")
 
 
 def check_disabled(a, name, env):
     calls, out, err = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="disabled"))
+    if any(c not in calls for c in SEQ.calls):
+        fail(f"{name}, forwarding disabled: every call of the sequence is made on MIOpen: {out}")
     bad = {c: v for c, v in calls.items() if v["status"] != 0 or v["outcome"] != 0 or v["errstr"].startswith("[")}
     if bad or err or "y[0]=7" in out:
         fail(f"{name}, forwarding disabled: must be invisible (all succeed on MIOpen, no record): {bad} {err}")
@@ -213,13 +266,16 @@ def every_status(a):
 
 
 def main():
+    global SEQ
     ap = argparse.ArgumentParser()
     for opt in ("consumer", "backend-dir", "missing-symbol-dir"):
         ap.add_argument(f"--{opt}", required=True)
-    ap.add_argument("--sequence", choices=sorted(SEQUENCES), default="convolution")
+    ap.add_argument("--sequence", choices=sorted(SEQUENCES), default="convolution",
+                    help="faults_consumer's call sequence (default: GetWorkSpaceSize, Find, convolution)")
+    ap.add_argument("--corrupt", action="store_true",
+                    help="negative control: expect each class's first failing call to succeed")
     ap.add_argument("--opt-out", help="negative control: MIOPEN_DISABLE_HIPDNN_FOR for every enabled run")
     a = ap.parse_args()
-    global SEQ
     SEQ = SEQUENCES[a.sequence]
     if a.opt_out:
         OPT_OUT["MIOPEN_DISABLE_HIPDNN_FOR"] = a.opt_out
@@ -230,9 +286,9 @@ def main():
         for name, env in declined_classes(a, empty).items():
             check_declined(a, name, env)
             check_disabled(a, name, env)
-    every_status(a)
-    print(f"every fault class ({a.sequence}): status, record, prefix and diagnostic as documented; "
-          "invisible when disabled")
+    if a.sequence in ("convolution", "batchnorm"):
+        every_status(a)
+    print(f"{a.sequence}: every fault class: status, record, prefix and diagnostic as documented; invisible when disabled")
 
 
 if __name__ == "__main__":

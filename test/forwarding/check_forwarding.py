@@ -391,8 +391,9 @@ def exit_summary(c):
 
 # --- descriptors changed between forwarded calls (issue 24) ------------------
 CHANGE_STEPS = ["base", "base again", "dims", "strides", "type", "padding", "stride", "dilation", "groups",
-                "mode transpose", "find mode normal", "find mode fast", "activation 0.5", "activation 0.25",
-                "recreated", "recreated again"]
+                "mode transpose", "find mode normal", "find mode fast", "activation relu", "activation clippedrelu",
+                "recreated", "recreated again", "fusion plan", "fusion plan again", "fusion input changed",
+                "fusion plan recreated"]
 # Routing of each step's call in the enabled run (in call order per entry point).
 F, P = "hipDNN: forwarded", "MIOpen Private: declined: "
 CHANGE_ROUTES = {
@@ -400,7 +401,8 @@ CHANGE_ROUTES = {
     "miopenConvolutionForward": [F + "; plan cache hit"] * 9 + [P + "miopenTranspose mode"]
     + [F + "; plan cache hit"] * 2,
     "miopenFindConvolutionForwardAlgorithm": [P + "find mode Normal", F],
-    "miopenConvolutionBiasActivationForward": [F, F],
+    "miopenConvolutionBiasActivationForward": [F, P + "activation mode 7"],
+    "miopenExecuteFusionPlan_v2": [F + "; plan cache hit", F + "; plan cache hit", P + "inputDesc differs", F],
 }
 
 
@@ -415,14 +417,16 @@ def change_mismatches(c, args):
     d, e = calls(d_out), calls(e_out)
     if [x[0] for x in d] != CHANGE_STEPS or [x[0] for x in e] != CHANGE_STEPS:
         fail(f"steps differ from {CHANGE_STEPS}:\n{d_out}\n{e_out}")
-    if "recreated at the same address=1" not in e_out:
-        fail("the destroyed descriptor was not recreated at its address (the allocator chose another): "
-             "the address-reuse step proves nothing")
+    for what in ("recreated", "plan recreated"):
+        if f"{what} at the same address=1" not in e_out:
+            fail(f"{what}: the destroyed object was not recreated at its address (the allocator chose another): "
+                 "the address-reuse step proves nothing")
     bad = []
     for (step, ds, dsum), (_, es, esum) in zip(d, e):
         scale = max(1.0, abs(dsum or 0.0))
         tol = (1e-3 if step == "type" else 1e-5) * scale  # fp16 storage in the "type" step
-        rejected = step == "mode transpose"  # MIOpen's status, on both paths
+        # MIOpen's status, on both paths
+        rejected = step in ("mode transpose", "activation clippedrelu", "fusion input changed")
         differs = dsum is not None and abs(dsum - esum) > tol
         if ds != es or (ds != 0) != rejected or differs:
             bad.append(f"{step}: status {es} sum {esum!r} with forwarding vs status {ds} sum {dsum!r} without")

@@ -8,7 +8,10 @@ enabled, and requires
   * the disabled run: every case not labelled valid/declined is rejected
     (status != 0), so each case tests something;
   * both runs: the same stdout, case by case (status, and the FNV hash of
-    every buffer and out-parameter the call may write);
+    every buffer and out-parameter the call may write), except for a case
+    labelled `valid where MIOpen has no kernel`: MIOpen answers
+    miopenStatusUnsupportedOp (its one-call conv + bias + activation has no
+    fused solver) and the forwarded call succeeds;
   * the enabled run's routing trace: every `valid` case forwarded to hipDNN
     (forwarding is on for that entry point), every other case declined to
     MIOpen Private.
@@ -30,6 +33,8 @@ from wrapper_test import HIPDNN, PRIVATE, forwarding_set, run as run_scrubbed, t
 # The per-case marker on stderr, named after the consumer (set in main).
 MARK = "parity_consumer: case "
 LINE = re.compile(r"^(\S+) (\S+) (.*) status=(-?\d+) out=(\S+)$")
+# A valid call MIOpen has no kernel for: miopenStatusUnsupportedOp there, success forwarded.
+NO_KERNEL, UNSUPPORTED_OP = "valid where MIOpen has no kernel", 8
 
 
 def run(consumer, env):
@@ -82,7 +87,12 @@ def main():
         valid, declined_valid = label.startswith("valid"), label.startswith("declined")
         if not valid and not declined_valid and status == 0:
             problems.append(f"{key}: meant to be invalid, but MIOpen accepts it (status 0)")
-        if on_line != off[i]:
+        if label.startswith(NO_KERNEL):
+            on_case = LINE.match(on_line)
+            if status != UNSUPPORTED_OP or not on_case or int(on_case.group(4)) != 0:
+                problems.append(f"{key}: expected status {UNSUPPORTED_OP} disabled and 0 enabled: "
+                                f"`{off[i]}` / `{on_line}`")
+        elif on_line != off[i]:
             problems.append(f"{key}: disabled `{off[i]}` but enabled `{on_line}`")
         targets = [t for _, t in traces.get(key, [])]
         if not targets:

@@ -107,7 +107,7 @@ pub const AUDITED: &[Audited] = &[
         applies: switched_on,
         treatment: Treatment::Warn,
         scope: CONV,
-        why: "a forwarded convolution or batchnorm call logs MIOpen's MIOpenDriver line from the wrapper; a forwarded miopenConvolutionBiasActivationForward logs none (MIOpen writes its line from the fusion plan)",
+        why: "a forwarded convolution, fusion-plan execute or batchnorm inference logs MIOpen's MIOpenDriver line from the wrapper; a forwarded miopenConvolutionBiasActivationForward logs none (MIOpen has no driver line for its plan, it logs an 'Unknown fusion plan' error)",
     },
     Audited {
         name: "MIOPEN_DISABLE_CACHE",

@@ -131,10 +131,12 @@ std::string ConvArgsForMIOpenDriver(const TensorDescriptor& x,
                                     const ConvolutionDescriptor& conv,
                                     const TensorDescriptor& y,
                                     DriverConvDirection dir,
-                                    std::optional<std::uint64_t> solver_id)
+                                    std::optional<std::uint64_t> solver_id,
+                                    bool print_for_conv_driver)
 {
     std::ostringstream ss;
-    ss << DriverName(x.GetType());
+    if(print_for_conv_driver)
+        ss << DriverName(x.GetType());
     const bool transposed = conv.GetMode() == miopenTranspose;
     const auto& wl        = w.GetLengths();
     const int spatial     = conv.GetSpatialDim();
@@ -148,8 +150,11 @@ std::string ConvArgsForMIOpenDriver(const TensorDescriptor& x,
         Dims3d(ss, x, w, conv, transposed ? wl[1] : wl[0]);
         Layouts(ss, x, w, y, "NCDHW");
     }
-    ss << " -m " << (transposed ? "trans" : "conv") << " -g " << conv.GetGroupCount() << " -F "
-       << static_cast<int>(dir) << " -t 1";
+    if(print_for_conv_driver)
+        ss << " -m " << (transposed ? "trans" : "conv");
+    ss << " -g " << conv.GetGroupCount();
+    if(print_for_conv_driver)
+        ss << " -F " << static_cast<int>(dir) << " -t 1";
     if(solver_id.has_value())
         ss << " -S " << *solver_id;
     return ss.str();
@@ -163,7 +168,7 @@ void LogCmdConvolution(const TensorDescriptor& x,
                        std::optional<std::uint64_t> solver_id)
 {
     if(IsLoggingCmd())
-        MIOPEN_LOG_DRIVER_CMD(ConvArgsForMIOpenDriver(x, w, conv, y, dir, solver_id));
+        MIOPEN_LOG_DRIVER_CMD(ConvArgsForMIOpenDriver(x, w, conv, y, dir, solver_id, true));
 }
 
 void LogCmdConvolution(miopenTensorDescriptor_t x,
@@ -193,7 +198,7 @@ void LogCmdFindConvolution(const TensorDescriptor& x,
                            std::optional<std::uint64_t> solver_id)
 {
     if(IsLoggingCmd())
-        MIOPEN_LOG_DRIVER_CMD(ConvArgsForMIOpenDriver(x, w, conv, y, dir, solver_id));
+        MIOPEN_LOG_DRIVER_CMD(ConvArgsForMIOpenDriver(x, w, conv, y, dir, solver_id, true));
 }
 
 void LogCmdFindConvolution(miopenTensorDescriptor_t x,

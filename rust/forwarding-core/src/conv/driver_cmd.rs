@@ -43,17 +43,8 @@ pub fn line(p: &Problem, kind: CmdKind) -> String {
 /// MIOpenDriver's arguments for the problem.
 pub fn arguments(p: &Problem, kind: CmdKind) -> String {
     let mut s = String::from(driver_name(p.x.dtype));
-    let transposed = p.conv.mode == miopen_mode::TRANSPOSE;
-    let w = &p.w.dims;
-    let spatial = p.conv.pads.len();
-    if spatial == 2 && p.x.dims.len() == 4 && w.len() == 4 {
-        dims_2d(&mut s, p, if transposed { w[1] } else { w[0] });
-        layouts(&mut s, p, "NCHW");
-    } else if spatial == 3 && p.x.dims.len() == 5 && w.len() == 5 {
-        dims_3d(&mut s, p, if transposed { w[1] } else { w[0] });
-        layouts(&mut s, p, "NCDHW");
-    }
-    let mode = if transposed { "trans" } else { "conv" };
+    shape(&mut s, p);
+    let mode = if p.conv.mode == miopen_mode::TRANSPOSE { "trans" } else { "conv" };
     s += &format!(" -m {mode} -g {} -F {} -t 1", p.conv.groups, direction_flag(p.direction));
     match kind {
         CmdKind::Immediate | CmdKind::FindSolutions => s += " -S 0",
@@ -61,6 +52,23 @@ pub fn arguments(p: &Problem, kind: CmdKind) -> String {
         CmdKind::Run | CmdKind::Find => {}
     }
     s
+}
+
+/// The problem's sizes, pads, strides, dilations and the layouts that are
+/// not the plain one: what a fusion plan's line has of its convolution
+/// (MIOpen's `ConvArgsForMIOpenDriver` without `print_for_conv_driver`, less
+/// its ` -g`).
+pub(crate) fn shape(s: &mut String, p: &Problem) {
+    let transposed = p.conv.mode == miopen_mode::TRANSPOSE;
+    let w = &p.w.dims;
+    let spatial = p.conv.pads.len();
+    if spatial == 2 && p.x.dims.len() == 4 && w.len() == 4 {
+        dims_2d(s, p, if transposed { w[1] } else { w[0] });
+        layouts(s, p, "NCHW");
+    } else if spatial == 3 && p.x.dims.len() == 5 && w.len() == 5 {
+        dims_3d(s, p, if transposed { w[1] } else { w[0] });
+        layouts(s, p, "NCDHW");
+    }
 }
 
 /// MIOpenDriver's sub-command, after the input's type.

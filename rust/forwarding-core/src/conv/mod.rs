@@ -183,6 +183,20 @@ pub fn translate(p: &Problem) -> Result<GraphSpec, Decline> {
     })
 }
 
+/// MIOpen's `miopenConvolutionBiasActivationForward` takes RELU alone
+/// (`miopenStatusNotImplemented` for any other mode, before the plan it
+/// builds is compiled), although the fused graph, which fusion plans share,
+/// has the clips of CLIPPEDRELU and CLAMP.
+pub fn one_call_activation(a: &Activation) -> Result<(), Decline> {
+    if a.mode != miopen_activation::RELU {
+        return decline(format!(
+            "activation mode {} (miopenConvolutionBiasActivationForward takes RELU only: MIOpen decides)",
+            a.mode
+        ));
+    }
+    Ok(())
+}
+
 /// Translate `miopenConvolutionBiasActivationForward`: y = act(conv(x, w) + bias).
 pub fn translate_fused(p: &Problem, f: &Fusion) -> Result<GraphSpec, Decline> {
     if f.has_z {

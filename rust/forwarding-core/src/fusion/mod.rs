@@ -13,6 +13,8 @@
 use crate::conv::{self, Activation, ConvParams, Direction, Fusion, GraphSpec, Problem};
 pub use crate::tensor::{decline, Decline, Tensor};
 
+pub mod driver_cmd;
+
 /// MIOpen's `miopenFusionDirection_t`.
 pub mod miopen_direction {
     pub const VERTICAL: u32 = 0;

@@ -130,3 +130,36 @@ fn the_output_follows_the_input_memory_order() {
     c2.dilations = vec![1, 2];
     assert_eq!(output_of(&t(&[1, 3, 9, 9]), &c2, &t(&[6, 3, 3, 3])).unwrap().dims, vec![1, 6, 4, 9]);
 }
+
+// The lines MIOpen's LogCmdFusion writes, worked by hand: conv -> bias ->
+// activation is CBAInfer mode 4, conv -> activation CAInfer mode 5.
+#[test]
+fn driver_line_of_a_conv_bias_activation_plan() {
+    assert_eq!(
+        driver_cmd::line(&cbr()).unwrap(),
+        "MIOpen(HIP): Command [LogCmdFusion] ./bin/MIOpenDriver CBAInfer -J 4 -n 2 -c 3 -H 8 -W 8 -k 6 -y 3 -x 3 \
+         -p 1 -q 1 -u 1 -v 1 -l 1 -j 1 -g 1\n"
+    );
+}
+
+#[test]
+fn driver_line_of_a_conv_activation_plan_names_the_type_and_layouts() {
+    let mut p = plan(vec![conv_op(), Op::Activation { mode: act::CLIPPEDRELU }]);
+    p.input.dtype = miopen_type::HALF;
+    // channels-last input: the derived output is channels-last too.
+    p.input.strides = vec![192, 1, 24, 3];
+    assert_eq!(
+        driver_cmd::line(&p).unwrap(),
+        "MIOpen(HIP): Command [LogCmdFusion] ./bin/MIOpenDriver CAInferfp16 -J 5 -n 2 -c 3 -H 8 -W 8 -k 6 -y 3 -x 3 \
+         -p 1 -q 1 -u 1 -v 1 -l 1 -j 1 --in_layout NHWC --out_layout NHWC -g 1\n"
+    );
+}
+
+#[test]
+fn no_driver_line_for_a_plan_the_wrapper_does_not_forward() {
+    assert_eq!(
+        driver_cmd::line(&plan(vec![conv_op(), Op::BatchNormInference, Op::Activation { mode: act::RELU }])),
+        None
+    );
+    assert_eq!(driver_cmd::line(&plan(vec![conv_op()])), None);
+}

@@ -3,6 +3,9 @@
 // plan entry point (test/mini-miopen/README.md, "Fusion plans").
 #include "fusion_case.hpp"
 
+#include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 using mmt::kOne;
@@ -394,4 +397,130 @@ TEST(FusionPlan, CompileAppliesTheConvolutionLimitsOfTheFusedSolvers)
     one.r = one.s = 1;
     one.pad       = 0;
     EXPECT_EQ(CompileStatus(one, "cna"), miopenStatusUnsupportedOp);
+}
+
+// --- MIOPEN_ENABLE_LOGGING_CMD: the MIOpenDriver line of an execution ---------
+namespace {
+
+// Compiles a plan of `seq` on `input` and executes it once with output
+// descriptor `out`; "" when the execution's status is `expect`. The data's
+// values do not matter to the line: one buffer large enough for every case.
+std::string ExecuteOnce(mmt::FusionCase& c,
+                        miopenTensorDescriptor_t input,
+                        const std::string& seq,
+                        miopenTensorDescriptor_t out,
+                        miopenStatus_t expect)
+{
+    mmt::Handle h;
+    Plan plan(input);
+    const auto ops = AddOps(plan, c, seq, miopenActivationRELU);
+    if(miopenCompileFusionPlan(h, plan) != miopenStatusSuccess)
+        return "the plan " + seq + " did not compile";
+    Args args;
+    const std::vector<float> data(4096, 0.5f);
+    SetArgs(args, ops, c, data, data, 0.0, 0.0);
+    std::vector<float> y(4096);
+    const auto s = miopenExecuteFusionPlan(h, plan, input, data.data(), out, y.data(), args);
+    return s == expect ? "" : "execute returned " + std::to_string(s);
+}
+
+const std::string kCommand = "MIOpen(HIP): Command [LogCmdFusion] ./bin/MIOpenDriver ";
+
+auto Contains(const std::string& want)
+{
+    return [want](const std::string& err) {
+        return err.find(want) != std::string::npos ? std::string() : "missing: " + want;
+    };
+}
+
+} // namespace
+
+// Worked by hand from MIOpen's LogCmdFusion: conv -> bias -> activation is
+// fusion mode 4, MIOpenDriver's CBAInfer, with the convolution's shape as in
+// a convolution's line less its driver name, -m, -F and -t.
+TEST(FusionPlanLogging, ConvBiasActivationIsCBAInferMode4)
+{
+    mmt::FusionCase c(miopenFloat, k3x3);
+    const auto calls = [&] { return ExecuteOnce(c, c.x, "cba", c.y, miopenStatusSuccess); };
+    mmt::ExpectStderrInFreshProcess(
+        "MIOPEN_ENABLE_LOGGING_CMD", "1", calls,
+        Contains(kCommand + "CBAInfer -J 4 -n 1 -c 2 -H 4 -W 4 -k 3 -y 3 -x 3 -p 1 -q 1 -u 1 -v 1 "
+                            "-l 1 -j 1 -g 1\n"));
+}
+
+// conv -> activation is mode 5, CAInfer; the input's type is a suffix.
+TEST(FusionPlanLogging, ConvActivationFp16IsCAInferfp16Mode5)
+{
+    mmt::FusionCase c(miopenHalf, {1, 2, 4, 4, 4, 1, 1, 0, 1});
+    const auto calls = [&] { return ExecuteOnce(c, c.x, "ca", c.y, miopenStatusSuccess); };
+    mmt::ExpectStderrInFreshProcess(
+        "MIOPEN_ENABLE_LOGGING_CMD", "1", calls,
+        Contains(kCommand + "CAInferfp16 -J 5 -n 1 -c 2 -H 4 -W 4 -k 4 -y 1 -x 1 -p 0 -q 0 -u 1 "
+                            "-v 1 -l 1 -j 1 -g 1\n"));
+}
+
+// batchnorm -> activation is mode 2: a batchnorm shape, and MIOpen calls a
+// bf16 plan "CBAInferfp16" (it tests for bf16 alone).
+TEST(FusionPlanLogging, BatchNormActivationBf16IsMode2)
+{
+    mmt::FusionCase c(miopenBFloat16, k3x3);
+    const auto calls = [&] { return ExecuteOnce(c, c.y, "na", c.y, miopenStatusSuccess); };
+    mmt::ExpectStderrInFreshProcess("MIOPEN_ENABLE_LOGGING_CMD", "1", calls,
+                                    Contains(kCommand + "CBAInferfp16 -J 2 -n 1 -c 3 -H 4 -W 4 -m 1 -I 0\n"));
+}
+
+// conv -> batchnorm -> activation (mode 1) has no MIOpenDriver sub-command:
+// MIOpen logs an error and a line without one.
+TEST(FusionPlanLogging, ConvBatchNormActivationLogsAnErrorAndNoSubCommand)
+{
+    mmt::FusionCase c(miopenFloat, k3x3);
+    const auto calls = [&] { return ExecuteOnce(c, c.x, "cna", c.y, miopenStatusSuccess); };
+    const auto check = [&](const std::string& err) {
+        const auto e = Contains("Error [LogCmdConvolutionFusion] Unknown fusion plan : 1\n")(err);
+        return e.empty() ? Contains(kCommand + " -J 1 -n 1 -c 2 -H 4 -W 4 -k 3 ")(err) : e;
+    };
+    mmt::ExpectStderrInFreshProcess("MIOPEN_ENABLE_LOGGING_CMD", "1", calls, check);
+}
+
+// The line comes before the execution's checks: a mismatched output
+// descriptor fails the call (BadParm) after the line was written.
+TEST(FusionPlanLogging, AFailedExecutionHasItsLineToo)
+{
+    mmt::FusionCase c(miopenFloat, k3x3);
+    const auto calls = [&] { return ExecuteOnce(c, c.x, "cba", c.x, miopenStatusBadParm); };
+    mmt::ExpectStderrInFreshProcess("MIOPEN_ENABLE_LOGGING_CMD", "1", calls,
+                                    Contains(kCommand + "CBAInfer -J 4 "));
+}
+
+// Without the variable there is no line.
+TEST(FusionPlanLogging, NoLineWithoutTheVariable)
+{
+    mmt::FusionCase c(miopenFloat, k3x3);
+    const auto calls = [&] { return ExecuteOnce(c, c.x, "cba", c.y, miopenStatusSuccess); };
+    const auto check = [](const std::string& err) {
+        return err.find("MIOpenDriver") == std::string::npos ? std::string() : "a line was written";
+    };
+    mmt::ExpectStderrInFreshProcess("MIOPEN_ENABLE_LOGGING_CMD", nullptr, calls, check);
+}
+
+// MIOpen's compile records the fused solver it took in the user find-db
+// (algorithm "fusion") and takes it from there next time.
+TEST(FusionPlan, CompileRecordsItsSolverInTheUserFindDb)
+{
+    const auto dir = mmt::MakeTempDir("fusion-db");
+    mmt::ScopedEnv db("MIOPEN_USER_DB_PATH", dir.c_str());
+    const auto file = dir + "/cpu_ref.HIP.ufdb.txt";
+    mmt::Handle h;
+    mmt::FusionCase c(miopenFloat, k3x3);
+    for(int compile = 0; compile < 2; ++compile)
+    {
+        Plan plan(c.x);
+        AddOps(plan, c, "cba", miopenActivationRELU);
+        ASSERT_EQ(miopenCompileFusionPlan(h, plan), miopenStatusSuccess);
+        std::ifstream in(file);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        EXPECT_EQ(text.find("fusion-cba-2-4x4-3-3x3-"), 0u) << text;
+        EXPECT_NE(text.find("=ConvOclDirectFwdFused:0,0,12"), std::string::npos) << text;
+        EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << "one record, kept: " << text;
+    }
 }

@@ -355,7 +355,7 @@ pub fn miopenConvolutionBiasActivationForward(
     workspace: Out,
     workspaceSizeInBytes: usize,
     alpha2: In,
-    _zDesc: Td,
+    zDesc: Td,
     z: In,
     biasDesc: Td,
     bias: In,
@@ -365,7 +365,7 @@ pub fn miopenConvolutionBiasActivationForward(
 ) -> Option<u32> {
     run(index, config, || {
         let c = conv(config, Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
-        let f = Fused { alpha1, alpha2, z, bias_desc: biasDesc, bias, activation: activationDesc };
+        let f = Fused { alpha1, alpha2, z_desc: zDesc, z, bias_desc: biasDesc, bias, activation: activationDesc };
         calls::bias_activation(&c, algo, &f, &bufs(x, w, y as In), &ws(workspace, workspaceSizeInBytes))
     })
 }

@@ -136,7 +136,9 @@ fn fused_spec_of(c: &Conv, f: &Fused) -> Step<Rc<PlanKey>> {
 fn read_fused(c: &Conv, f: &Fused, has_bias: bool, has_z: bool) -> Answer {
     let p = read::problem(c.dir, &c.t, c.cd)?;
     let bias = if has_bias { Some(read::tensor(f.bias_desc, "bias")?) } else { None };
-    let fusion = Fusion { bias, has_z, activation: read::activation(f.activation)? };
+    let activation = read::activation(f.activation)?;
+    conv::one_call_activation(&activation).map_err(|d| d.0)?;
+    let fusion = Fusion { bias, has_z, activation };
     let spec = conv::translate_fused(&p, &fusion).map_err(|d| d.0)?;
     Ok(Rc::new(plan_key(c.handle as usize, spec)))
 }
@@ -372,6 +374,7 @@ pub fn compile(c: &Conv, id: u64) -> Outcome {
 pub struct Fused {
     pub alpha1: *const c_void,
     pub alpha2: *const c_void,
+    pub z_desc: sys::miopenTensorDescriptor_t,
     pub z: *const c_void,
     pub bias_desc: sys::miopenTensorDescriptor_t,
     pub bias: *const c_void,
@@ -382,6 +385,13 @@ pub struct Fused {
 /// hipDNN's conv -> add -> ReLU graph.
 pub fn bias_activation(c: &Conv, algo: u32, f: &Fused, b: &Buffers, ws: &Workspace) -> Outcome {
     flatten((|| {
+        for (desc, what) in [(f.z_desc, "zDesc"), (f.bias_desc, "biasDesc")] {
+            if desc.is_null() {
+                return declined(format!(
+                    "{what} is null (MIOpen dereferences every descriptor of the call; MIOpen decides)"
+                ));
+            }
+        }
         let key = fused_spec_of(c, f)?;
         for (ptr, what) in [(f.alpha1, "alpha1"), (f.alpha2, "alpha2")] {
             let v = read::scale(ptr, what).or_else(declined)?;

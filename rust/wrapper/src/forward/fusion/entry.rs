@@ -8,6 +8,7 @@ use std::ffi::c_void;
 use miopen_forwarding_core::Config;
 
 use super::handlers::{self, Call, Io};
+use super::logging::run_logging_cmd;
 use crate::forward::common::{run, Workspace};
 use crate::forward::miopen_sys as sys;
 
@@ -57,7 +58,8 @@ pub fn miopenExecuteFusionPlan(
     args: sys::miopenOperatorArgs_t,
 ) -> Option<u32> {
     let io = io(inputDesc, input, outputDesc, output, args);
-    run(index, config, || handlers::execute(&call(config, handle, fusePlanDesc), &io, None))
+    let c = call(config, handle, fusePlanDesc);
+    run_logging_cmd(index, config, &c, || handlers::execute(&c, &io, None))
 }
 
 pub fn miopenExecuteFusionPlan_v2(
@@ -75,5 +77,6 @@ pub fn miopenExecuteFusionPlan_v2(
 ) -> Option<u32> {
     let io = io(inputDesc, input, outputDesc, output, args);
     let ws = Workspace { ptr: workspace, size: workspaceSize };
-    run(index, config, || handlers::execute(&call(config, handle, fusePlanDesc), &io, Some(&ws)))
+    let c = call(config, handle, fusePlanDesc);
+    run_logging_cmd(index, config, &c, || handlers::execute(&c, &io, Some(&ws)))
 }

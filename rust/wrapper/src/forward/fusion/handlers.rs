@@ -8,17 +8,19 @@
 //! compiles the plan on MIOpen Private, once, so MIOpen runs it as it would
 //! have; if MIOpen cannot compile it, the call fails with MIOpen's status.
 
+use std::cell::RefCell;
 use std::ffi::c_void;
 use std::rc::Rc;
 
 use miopen_forwarding_core::conv::{uid, GraphSpec};
-use miopen_forwarding_core::fusion::{self, ActivationArgs, Op};
+use miopen_forwarding_core::fusion::{self, ActivationArgs};
 use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
 use miopen_forwarding_core::status::miopen;
 use miopen_forwarding_core::Config;
 
-use super::record::{self, Arg, Compiled, Recorded};
+use super::record::{self, Arg, Compiled, ExecuteView, OpKind, Recorded};
 use crate::forward::common::graph as common_graph;
+use crate::forward::common::memo::{DescriptorMemo, Seen};
 use crate::forward::common::steps::{self, declined, failed, flatten, misaligned, private_ok, success, Ready, Step};
 use crate::forward::common::{note, read, Outcome, Workspace};
 use crate::forward::conv::graph::operations;
@@ -146,17 +148,54 @@ struct Data {
 }
 
 /// Every operator's arguments, as MIOpen requires them at execute.
-fn data_of(r: &Recorded, args: usize) -> Step<Data> {
+fn data_of(args: &[(OpKind, Option<Arg>)]) -> Step<Data> {
     let mut d = Data { w: 0, bias: None, activation: ActivationArgs::AT_COMPILE };
-    for (i, (op, arg)) in r.plan.ops.iter().zip(record::arguments(args, &r.ops)).enumerate() {
-        match (op, arg) {
-            (Op::Conv { .. }, Some(Arg::Conv { w })) => d.w = w,
-            (Op::Bias { .. }, Some(Arg::Bias { bias })) => d.bias = Some(bias),
-            (Op::Activation { .. }, Some(Arg::Activation(a))) => d.activation = a,
+    for (i, arg) in args.iter().enumerate() {
+        match *arg {
+            (OpKind::Conv, Some(Arg::Conv { w })) => d.w = w,
+            (OpKind::Bias, Some(Arg::Bias { bias })) => d.bias = Some(bias),
+            (OpKind::Activation, Some(Arg::Activation(a))) => d.activation = a,
             _ => return declined(format!("no arguments of its kind set for operator {i} (MIOpen decides)")),
         }
     }
     Ok(d)
+}
+
+/// What an execute derives from its plan's record, its descriptors and its
+/// activation arguments: the hipDNN plan's key and MIOpen's workspace for the
+/// plan. Valid while the record's revision, the activation arguments and
+/// the descriptors' generations are the ones it was derived with.
+struct Prepared {
+    revision: u64,
+    activation: ActivationArgs,
+    key: Rc<PlanKey>,
+    private_workspace: usize,
+}
+
+thread_local! {
+    /// Keyed by the handle and [plan, inputDesc, outputDesc].
+    static PREPARED: RefCell<DescriptorMemo<3, Rc<Prepared>>> = RefCell::new(DescriptorMemo::default());
+}
+
+/// The execute's [`Prepared`]: remembered, or derived (the descriptors
+/// checked against the plan's, the graph translated, MIOpen asked for its
+/// workspace) and remembered.
+fn prepared(c: &Call, io: &Io, view: &ExecuteView, activation: ActivationArgs) -> Step<Rc<Prepared>> {
+    let seen = Seen::now(c.handle as usize, 0, [c.plan, io.input_desc as usize, io.output_desc as usize]);
+    let hit = PREPARED
+        .with(|m| m.borrow().get(&seen).filter(|p| p.revision == view.revision && p.activation == activation).cloned());
+    if let Some(p) = hit {
+        return Ok(p);
+    }
+    let r = recorded(c)?;
+    same_descriptor(io.input_desc, "input", &r.plan.input)?;
+    let t = translated(&r, activation)?;
+    same_descriptor(io.output_desc, "output", &t.output)?;
+    let private_workspace = private_workspace(c, sys::miopenConvolutionFwdAlgoDirect)?;
+    let key = Rc::new(PlanKey { handle: c.handle as usize, graph: GraphKey::Conv(t.spec) });
+    let p = Rc::new(Prepared { revision: r.revision, activation, key, private_workspace });
+    PREPARED.with(|m| m.borrow_mut().put(seen, Rc::clone(&p)));
+    Ok(p)
 }
 
 fn same_descriptor(desc: sys::miopenTensorDescriptor_t, what: &str, want: &fusion::Tensor) -> Step<()> {
@@ -207,27 +246,25 @@ pub fn execute(c: &Call, io: &Io, ws: Option<&Workspace>) -> Outcome {
 }
 
 fn run_plan(c: &Call, io: &Io, ws: Option<&Workspace>) -> Step<Outcome> {
-    let r = recorded(c)?;
-    match &r.compiled {
-        Compiled::Hipdnn(_) => {}
-        Compiled::Private(why) => return declined(format!("the plan was compiled on MIOpen Private ({why})")),
-        Compiled::No => return declined("the plan is not compiled (MIOpen decides)"),
+    if c.handle.is_null() {
+        return declined("handle is null (MIOpen decides)");
     }
-    same_descriptor(io.input_desc, "input", &r.plan.input)?;
-    let d = data_of(&r, io.args)?;
-    let t = translated(&r, d.activation)?;
-    same_descriptor(io.output_desc, "output", &t.output)?;
+    let view = record::execute_view(c.plan, io.args)
+        .map_or_else(|| declined("fusePlanDesc is not a plan the wrapper saw created (MIOpen decides)"), Ok)?;
+    view.compiled.clone().or_else(declined)?;
+    let d = data_of(&view.args)?;
+    let p = prepared(c, io, &view, d.activation)?;
     pointers(io, &d)?;
     let none = Workspace { ptr: std::ptr::null_mut(), size: 0 };
     let given = ws.unwrap_or(&none);
     if given.ptr.is_null() && given.size != 0 {
         return declined(format!("workspace is null with a size of {} (MIOpen decides)", given.size));
     }
-    let private = private_workspace(c, sys::miopenConvolutionFwdAlgoDirect)?;
+    let private = p.private_workspace;
     if given.size < private {
         return declined(format!("workspace of {} bytes < the {private} MIOpen requires (MIOpen decides)", given.size));
     }
-    let ready = ready(c, t.spec)?;
+    let ready = steps::ready(c.config, &p.key, operations)?;
     if ws.is_none() && ready.plan.workspace > 0 {
         return declined(format!(
             "miopenExecuteFusionPlan has no workspace argument and the hipDNN plan needs {} bytes (the wrapper allocates no device memory; miopenExecuteFusionPlan_v2 takes one)",

@@ -9,8 +9,10 @@
 //! - `handlers`: compile to a hipDNN plan, its workspace, execute. The graph
 //!   is the convolution group's fused one (`forward::conv::graph`), so a plan
 //!   and `miopenConvolutionBiasActivationForward` of the same problem share
-//!   a hipDNN plan.
+//!   a hipDNN plan;
+//! - `logging`: MIOpen's driver line of an execute MIOpen does not see.
 
 pub mod entry;
 mod handlers;
+mod logging;
 pub mod record;

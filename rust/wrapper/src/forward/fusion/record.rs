@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use miopen_forwarding_core::conv::GraphSpec;
@@ -42,6 +43,34 @@ pub struct Recorded {
     pub compiled: Compiled,
     /// MIOpen Private compiled the plan too (after a decline at execute).
     pub private_compiled: bool,
+    /// Changes with every change of this record (and is never reused by
+    /// another plan at the same address): what an execute derived from the
+    /// record holds while this does ([`execute_view`]).
+    pub revision: u64,
+}
+
+/// What an execute needs of a plan's record on every call, without a copy
+/// of the plan: its revision, whether it was compiled for hipDNN (else the
+/// decline), and each operator's kind with the arguments set for it.
+pub struct ExecuteView {
+    pub revision: u64,
+    pub compiled: Result<(), String>,
+    pub args: Vec<(OpKind, Option<Arg>)>,
+}
+
+/// An operator's kind, as far as an execute's arguments go.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum OpKind {
+    Conv,
+    Bias,
+    Activation,
+    Other,
+}
+
+static REVISIONS: AtomicU64 = AtomicU64::new(1);
+
+fn next_revision() -> u64 {
+    REVISIONS.fetch_add(1, Ordering::Relaxed)
 }
 
 /// One operator's arguments (`miopenSetOpArgs*`).
@@ -75,8 +104,31 @@ pub fn set_compiled(p: usize, c: Compiled) {
     with(|b| {
         if let Some(r) = b.plans.get_mut(&p) {
             r.compiled = c;
+            r.revision = next_revision();
         }
     });
+}
+
+/// A plan's [`ExecuteView`] with the arguments set on `args`; None for a
+/// plan the wrapper did not see created.
+pub fn execute_view(p: usize, args: usize) -> Option<ExecuteView> {
+    with(|b| {
+        let r = b.plans.get(&p)?;
+        let compiled = match &r.compiled {
+            Compiled::Hipdnn(_) => Ok(()),
+            Compiled::Private(why) => Err(format!("the plan was compiled on MIOpen Private ({why})")),
+            Compiled::No => Err("the plan is not compiled (MIOpen decides)".to_string()),
+        };
+        let set = b.args.get(&args);
+        let kinds = r.plan.ops.iter().map(|o| match o {
+            Op::Conv { .. } => OpKind::Conv,
+            Op::Bias { .. } => OpKind::Bias,
+            Op::Activation { .. } => OpKind::Activation,
+            _ => OpKind::Other,
+        });
+        let args = kinds.zip(&r.ops).map(|(k, op)| (k, set.and_then(|s| s.get(op)).copied())).collect();
+        Some(ExecuteView { revision: r.revision, compiled, args })
+    })
 }
 
 /// A plan compiled for hipDNN (and on MIOpen Private too, or not yet).
@@ -85,6 +137,7 @@ pub fn compiled_for_hipdnn(p: usize, spec: GraphSpec, private_compiled: bool) {
         if let Some(r) = b.plans.get_mut(&p) {
             r.compiled = Compiled::Hipdnn(Box::new(spec));
             r.private_compiled = private_compiled;
+            r.revision = next_revision();
         }
     });
 }
@@ -95,18 +148,10 @@ pub fn take_private_compile(p: usize) -> bool {
     with(|b| match b.plans.get_mut(&p) {
         Some(r) if matches!(r.compiled, Compiled::Hipdnn(_)) && !r.private_compiled => {
             r.private_compiled = true;
+            r.revision = next_revision();
             true
         }
         _ => false,
-    })
-}
-
-/// The arguments set on `args` for each operator, in plan order (`None`
-/// where none were set).
-pub fn arguments(args: usize, ops: &[usize]) -> Vec<Option<Arg>> {
-    with(|b| {
-        let set = b.args.get(&args);
-        ops.iter().map(|op| set.and_then(|s| s.get(op)).copied()).collect()
     })
 }
 
@@ -147,6 +192,7 @@ fn add_op(plan: usize, op: usize, o: Op) {
         // A plan that changed after it was compiled is not what was compiled.
         r.compiled = Compiled::No;
         r.private_compiled = false;
+        r.revision = next_revision();
     });
 }
 
@@ -166,7 +212,13 @@ pub fn miopenCreateFusionPlan(
         // MIOpen accepted the descriptor, so it reads; an empty one is declined at compile.
         let input = read::tensor(inputDesc, "input").unwrap_or_else(|_| read::blank_tensor());
         let plan = Plan { direction: fuseDirection, input, ops: Vec::new() };
-        let r = Recorded { plan, ops: Vec::new(), compiled: Compiled::No, private_compiled: false };
+        let r = Recorded {
+            plan,
+            ops: Vec::new(),
+            compiled: Compiled::No,
+            private_compiled: false,
+            revision: next_revision(),
+        };
         with(|b| {
             forget_plan(b, p);
             b.plans.insert(p, r);

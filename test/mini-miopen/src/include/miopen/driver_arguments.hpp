@@ -20,6 +20,7 @@ namespace miopen {
 
 struct TensorDescriptor;
 struct ConvolutionDescriptor;
+struct FusionPlanDescriptor;
 enum class ConvDirection;
 
 namespace debug {
@@ -38,12 +39,15 @@ DriverConvDirection ToDriverDirection(ConvDirection d);
 // dx for backward data, w is dw for backward weights). A solver id adds
 // " -S <id>": MIOpen gives 0 for every immediate-mode call and for
 // miopenFindSolutions, the solution's solver for miopenRunSolution.
+// Without print_for_conv_driver (a fusion plan's line) the driver name,
+// -m, -F and -t are left out: the shape, layouts and -g remain.
 std::string ConvArgsForMIOpenDriver(const TensorDescriptor& x,
                                     const TensorDescriptor& w,
                                     const ConvolutionDescriptor& conv,
                                     const TensorDescriptor& y,
                                     DriverConvDirection dir,
-                                    std::optional<std::uint64_t> solver_id);
+                                    std::optional<std::uint64_t> solver_id,
+                                    bool print_for_conv_driver);
 
 // Log the line (named after these functions, as MIOpen's are) when
 // MIOPEN_ENABLE_LOGGING_CMD is on. A null descriptor logs nothing: the entry
@@ -105,6 +109,14 @@ void LogCmdBNorm(miopenTensorDescriptor_t xDesc,
                  const void* saveMean,
                  const void* saveInvVariance,
                  BatchNormDirection_t dir);
+
+// A fusion plan's operator sequence as MIOpenDriver's fusion mode (cbna = 0,
+// cna = 1, na = 2, cn = 3, cba = 4, ca = 5, cb = 6), -1 (logged as an error)
+// for any other.
+int GetFusionMode(const FusionPlanDescriptor& plan);
+// The line of a fusion plan's execution (src/fusion_logging.cpp), when
+// MIOPEN_ENABLE_LOGGING_CMD is on.
+void LogCmdFusion(const FusionPlanDescriptor& plan);
 
 } // namespace debug
 } // namespace miopen

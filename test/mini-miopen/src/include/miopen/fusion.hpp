@@ -29,6 +29,9 @@ enum class FusionOpKind
     BiasForward,
     ActivForward,
     BatchNormInference,
+    // Not created through the API: the z addition of the plan that
+    // miopenConvolutionBiasActivationForward builds (its output is z's descriptor).
+    TensorScaleAdd,
 };
 
 struct FusionOpDescriptor : miopenFusionOpDescriptor
@@ -37,8 +40,8 @@ struct FusionOpDescriptor : miopenFusionOpDescriptor
     int index         = 0;     // position in the plan
     TensorDescriptor input;    // the plan input or the previous operator's output
     ConvolutionDescriptor conv; // ConvForward
-    // Weights (ConvForward), bias (BiasForward) or the scale/bias/mean/variance
-    // shape (BatchNormInference).
+    // Weights (ConvForward), bias (BiasForward), the scale/bias/mean/variance
+    // shape (BatchNormInference) or z (TensorScaleAdd).
     TensorDescriptor tensor;
     miopenActivationMode_t activ_mode = miopenActivationPASTHRU; // ActivForward
     miopenBatchNormMode_t bn_mode     = miopenBNSpatial;         // BatchNormInference
@@ -108,6 +111,31 @@ struct FusionPlanDescriptor : miopenFusionPlanDescriptor
     // Recorded and reported back; MIOpen's compile does not filter on it.
     miopenConvFwdAlgorithm_t conv_algo = miopenConvolutionFwdAlgoDirect;
 };
+
+struct ActivationDescriptor;
+
+// miopenConvolutionBiasActivationForward as MIOpen runs it: a fusion plan of
+// conv -> z addition -> bias -> activation, compiled and executed; returns
+// the first failing step's status (MIOpen's MIOPEN_CHECK), throws for an
+// activation other than RELU.
+miopenStatus_t ConvBiasActivFusion(Handle& handle,
+                                   const void* alpha1,
+                                   const TensorDescriptor& xDesc,
+                                   const void* x,
+                                   const TensorDescriptor& wDesc,
+                                   const void* w,
+                                   const ConvolutionDescriptor& conv,
+                                   miopenConvFwdAlgorithm_t algo,
+                                   void* workspace,
+                                   std::size_t workspace_size,
+                                   const void* alpha2,
+                                   const TensorDescriptor& zDesc,
+                                   const void* z,
+                                   const TensorDescriptor& biasDesc,
+                                   const void* bias,
+                                   const ActivationDescriptor& activ,
+                                   const TensorDescriptor& yDesc,
+                                   void* y);
 
 } // namespace miopen
 
