@@ -47,7 +47,7 @@ BN = "miopenBatchNormalizationForwardInference"
 SEQUENCES = {
     "convolution": Sequence(None, ("GetWorkSpaceSize", "Find", "forward"),
                             {"Find": "miopenFindConvolutionForwardAlgorithm", "forward": "miopenConvolutionForward"},
-                            3, 2),
+                            3, 2, stops=False),
     # A failed compile ends the sequence (a framework falls back to unfused calls).
     "fusion": Sequence("fusion", ("compile", "GetWorkSpaceSize", "forward"),
                        {"compile": "miopenCompileFusionPlan", "forward": "miopenExecuteFusionPlan_v2"}, 3, 0),
@@ -72,7 +72,7 @@ OPT_OUT = {}  # --opt-out: MIOPEN_DISABLE_HIPDNN_FOR of every enabled run
 
 def upto_failure(expect):
     """The calls a sequence makes: up to and including its first failure
-    (every sequence but the convolution's stops there)."""
+    (where the sequence stops there; the convolution's and batchnorm's do not)."""
     if not SEQ.stops:
         return expect
     out = {}
