@@ -139,7 +139,7 @@ pub struct EnvPolicy {
     /// The one-time warnings (without the wrapper's prefix).
     pub warnings: Vec<String>,
     /// `MIOPEN_ENABLE_LOGGING_CMD` is on: a forwarded convolution or batchnorm call writes the
-    /// MIOpenDriver line MIOpen would have (`crate::conv::driver_cmd`, `crate::batchnorm::driver_cmd`).
+    /// MIOpenDriver line MIOpen would have (`crate::ops::conv::driver_line`, `crate::batchnorm::driver_cmd`).
     pub log_driver_cmd: bool,
 }
 

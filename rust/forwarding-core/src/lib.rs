@@ -11,9 +11,10 @@
 //! - [`table`]: the forwarding table (entry point -> family);
 //! - [`routing`]: the per-call decision and its reason;
 //! - [`tensor`]: the family-neutral problem model (tensors, element types, declines);
-//! - [`conv`]: the convolution group's problem model (descriptor fields -> graph
-//!   spec or decline) and its `MIOPEN_ENABLE_LOGGING_CMD` line;
-//! - [`fusion`]: the fusion-plan group's model (recorded operators -> the fused conv graph or decline);
+//! - [`ops`]: op layers several groups share: [`ops::conv`], the convolution
+//!   (problem, graph spec or decline, fused epilogue, `MIOPEN_ENABLE_LOGGING_CMD` lines);
+//! - [`conv`]: the convolution group's front end over [`ops::conv`] (the legacy API);
+//! - [`fusion`]: the fusion-plan group's front end (recorded operators -> the fused conv or decline);
 //! - [`batchnorm`]: the batchnorm group's problem model;
 //! - [`graph_key`]: the plan key, one variant per group;
 //! - [`mirrors`]: the MIOpen enumerator values used by number (checked against the header at build time);
@@ -29,6 +30,7 @@ pub mod find2;
 pub mod fusion;
 pub mod graph_key;
 pub mod mirrors;
+pub mod ops;
 pub mod plan_cache;
 pub mod routing;
 pub mod status;

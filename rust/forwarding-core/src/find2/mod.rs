@@ -4,15 +4,15 @@
 //! the bytes a hipDNN solution is saved as ([`blob`]).
 //!
 //! A search the wrapper answers returns its own solution objects, which
-//! hold a [`SolvedProblem`]: the convolution problem in the legacy model
-//! (`crate::conv::Problem`), so its plan key is the one the legacy calls
-//! of the same problem use.
+//! hold a [`SolvedProblem`]: the problem of the shared convolution op layer
+//! ([`crate::ops::conv::Problem`]), so its plan key is the one the legacy
+//! calls of the same problem use.
 
 pub mod blob;
 #[cfg(test)]
 mod tests;
 
-use crate::conv::Problem;
+use crate::ops::conv::Problem;
 
 /// MIOpen's tensor argument ids of a convolution problem
 /// (`miopenTensorArgumentId_t`; checked against the header by the wrapper's

@@ -1,6 +1,6 @@
 use super::blob::{self, Decoded};
 use super::*;
-use crate::conv::{ConvParams, Direction};
+use crate::ops::conv::{ConvParams, Direction};
 use crate::status::miopen;
 use crate::tensor::Tensor;
 

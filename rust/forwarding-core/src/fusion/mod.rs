@@ -7,13 +7,14 @@
 //! Private's getters right after the call, as MIOpen copies them then) and
 //! each `miopenSetOpArgs*` call's values. Only the plan MIOpen's
 //! `miopenConvolutionBiasActivationForward` also is (conv -> [bias] ->
-//! RELU / CLIPPEDRELU / CLAMP) maps to a hipDNN graph; it is the same
-//! graph, so both APIs share plans.
+//! RELU / CLIPPEDRELU / CLAMP) maps to a hipDNN graph: a convolution with
+//! an epilogue in the shared op layer ([`crate::ops::conv`]), the same
+//! graph, so both APIs share plans. This front end holds what a plan adds:
+//! its operators, the output MIOpen derives for it, its driver line's kind.
 
-use crate::conv::{self, Activation, ConvParams, Direction, Fusion, GraphSpec, Problem};
+use crate::ops::conv::driver_line::{self, CmdKind};
+use crate::ops::conv::{translate_fused, Activation, ConvParams, Direction, Epilogue, GraphSpec, Problem};
 pub use crate::tensor::{decline, Decline, Tensor};
-
-pub mod driver_cmd;
 
 /// MIOpen's `miopenFusionDirection_t`.
 pub mod miopen_direction {
@@ -86,18 +87,29 @@ pub fn translate(plan: &Plan, args: ActivationArgs) -> Result<Translated, Declin
     if plan.direction != miopen_direction::VERTICAL {
         return decline(format!("fusion direction {} (only vertical fusion is forwarded)", plan.direction));
     }
-    let (conv, w, bias, mode) = shape_of(&plan.ops)?;
-    let output = output_of(&plan.input, conv, w)?;
-    let p = Problem {
-        direction: Direction::Forward,
-        x: plan.input.clone(),
-        w: w.clone(),
-        y: output.clone(),
-        conv: conv.clone(),
-    };
+    let (p, bias, mode) = convolution_of(plan)?;
     let activation = Activation { mode, alpha: args.alpha, beta: args.beta };
-    let spec = conv::translate_fused(&p, &Fusion { bias: bias.cloned(), has_z: false, activation })?;
-    Ok(Translated { spec, output })
+    let spec = translate_fused(&p, &Epilogue { bias: bias.cloned(), has_z: false, activation })?;
+    Ok(Translated { spec, output: p.y })
+}
+
+/// The line MIOpen logs under `MIOPEN_ENABLE_LOGGING_CMD` for an execute of
+/// a plan the wrapper forwards (its `LogCmdFusion`: conv -> bias ->
+/// activation is MIOpen's fusion mode 4, conv -> activation mode 5); None
+/// for any other plan (MIOpen Private runs those and writes their line).
+pub fn driver_line(plan: &Plan) -> Option<String> {
+    let (p, bias, _) = convolution_of(plan).ok()?;
+    let kind = if bias.is_some() { CmdKind::FusionConvBiasActivation } else { CmdKind::FusionConvActivation };
+    Some(driver_line::line(&p, kind))
+}
+
+/// The forward convolution of a conv -> [bias] -> activation plan (its
+/// output as MIOpen derives it), the bias and the activation mode.
+fn convolution_of(plan: &Plan) -> Result<(Problem, Option<&Tensor>, u32), Decline> {
+    let (conv, w, bias, mode) = shape_of(&plan.ops)?;
+    let y = output_of(&plan.input, conv, w)?;
+    let p = Problem { direction: Direction::Forward, x: plan.input.clone(), w: w.clone(), y, conv: conv.clone() };
+    Ok((p, bias, mode))
 }
 
 type Shape<'a> = (&'a ConvParams, &'a Tensor, Option<&'a Tensor>, u32);
@@ -129,12 +141,10 @@ pub fn output_of(x: &Tensor, c: &ConvParams, w: &Tensor) -> Result<Tensor, Decli
     }
     let mut dims = vec![x.dims[0], w.dims[0]];
     for i in 0..spatial {
-        let span = c.dilations[i] * (w.dims[i + 2] - 1) + 1;
-        let padded = x.dims[i + 2] + 2 * c.pads[i];
-        if c.strides[i] <= 0 || padded < span {
+        let Some(length) = c.output_length(i, x.dims[i + 2], w.dims[i + 2]) else {
             return decline("the filter is larger than the padded input (invalid problem: MIOpen decides)");
-        }
-        dims.push((padded - span) / c.strides[i] + 1);
+        };
+        dims.push(length);
     }
     let strides = packed_strides(&dims, channels_last(x));
     Ok(Tensor { dtype: x.dtype, dims, strides })

@@ -1,5 +1,5 @@
 use super::*;
-use crate::conv::{miopen_activation as act, ConvParams};
+use crate::ops::conv::{miopen_activation as act, ConvParams};
 use crate::tensor::miopen_type;
 
 fn packed(dims: &[i64]) -> Vec<i64> {
@@ -52,8 +52,8 @@ fn conv_bias_relu_is_the_fused_graph_of_conv_bias_activation_forward() {
         conv: conv_params(&[1, 1]),
     };
     let relu = Activation { mode: act::RELU, alpha: 0.0, beta: 0.0 };
-    let f = Fusion { bias: Some(t(&[1, 6, 1, 1])), has_z: false, activation: relu };
-    assert_eq!(tr.spec, conv::translate_fused(&p, &f).unwrap());
+    let e = Epilogue { bias: Some(t(&[1, 6, 1, 1])), has_z: false, activation: relu };
+    assert_eq!(tr.spec, translate_fused(&p, &e).unwrap());
 }
 
 #[test]
@@ -136,7 +136,7 @@ fn the_output_follows_the_input_memory_order() {
 #[test]
 fn driver_line_of_a_conv_bias_activation_plan() {
     assert_eq!(
-        driver_cmd::line(&cbr()).unwrap(),
+        driver_line(&cbr()).unwrap(),
         "MIOpen(HIP): Command [LogCmdFusion] ./bin/MIOpenDriver CBAInfer -J 4 -n 2 -c 3 -H 8 -W 8 -k 6 -y 3 -x 3 \
          -p 1 -q 1 -u 1 -v 1 -l 1 -j 1 -g 1\n"
     );
@@ -149,7 +149,7 @@ fn driver_line_of_a_conv_activation_plan_names_the_type_and_layouts() {
     // channels-last input: the derived output is channels-last too.
     p.input.strides = vec![192, 1, 24, 3];
     assert_eq!(
-        driver_cmd::line(&p).unwrap(),
+        driver_line(&p).unwrap(),
         "MIOpen(HIP): Command [LogCmdFusion] ./bin/MIOpenDriver CAInferfp16 -J 5 -n 2 -c 3 -H 8 -W 8 -k 6 -y 3 -x 3 \
          -p 1 -q 1 -u 1 -v 1 -l 1 -j 1 --in_layout NHWC --out_layout NHWC -g 1\n"
     );
@@ -157,9 +157,6 @@ fn driver_line_of_a_conv_activation_plan_names_the_type_and_layouts() {
 
 #[test]
 fn no_driver_line_for_a_plan_the_wrapper_does_not_forward() {
-    assert_eq!(
-        driver_cmd::line(&plan(vec![conv_op(), Op::BatchNormInference, Op::Activation { mode: act::RELU }])),
-        None
-    );
-    assert_eq!(driver_cmd::line(&plan(vec![conv_op()])), None);
+    assert_eq!(driver_line(&plan(vec![conv_op(), Op::BatchNormInference, Op::Activation { mode: act::RELU }])), None);
+    assert_eq!(driver_line(&plan(vec![conv_op()])), None);
 }

@@ -8,11 +8,13 @@
 //! - one folder per family group, named in `miopen_forwarding_core::family`:
 //!   [`conv`], [`fusion`], [`find2`], [`batchnorm`] (each `entry` module has one function per forwarded entry
 //!   point, which the generated routed body calls);
+//! - [`ops`]: op layers several groups share ([`ops::conv`]: the convolution
+//!   behind `conv`, `fusion` and `find2`);
 //! - [`hooks`]: entry points observed while forwarding is enabled;
 //! - [`last_error`]: `miopenGetLastForwardedError` and the error-string prefix.
 //!
-//! This module only declares them: a group depends on `common`, `common` on
-//! no group.
+//! This module only declares them: a group depends on `ops` and `common`,
+//! `ops` on `common`, `common` on no group.
 
 pub mod batchnorm;
 pub(crate) mod common;
@@ -21,6 +23,7 @@ pub mod find2;
 pub mod fusion;
 pub mod hooks;
 pub mod last_error;
+pub(crate) mod ops;
 // The handlers' MIOpen types and `_impl` declarations. In a wrapper build,
 // the bindings of the header being built (generated next to the stubs): a
 // header whose types or prototypes differ from what a handler assumes fails

@@ -15,51 +15,21 @@ use std::ffi::c_void;
 use std::rc::Rc;
 use std::time::Instant;
 
-use miopen_forwarding_core::conv::{self, uid, Direction, Fusion, Problem};
-use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::conv::one_call_activation;
+use miopen_forwarding_core::graph_key::PlanKey;
+use miopen_forwarding_core::ops::conv::{translate, translate_fused, Direction, Epilogue, Problem};
 use miopen_forwarding_core::status::miopen;
-use miopen_forwarding_core::Config;
 
-use super::read::{self, Tensors};
-use super::{graph, parity, private};
-use crate::forward::common::graph::{self as common_graph, DATA_ALIGNMENT};
+pub use super::call::Conv;
+use super::{parity, private};
 use crate::forward::common::memo::{DescriptorMemo, Seen};
-use crate::forward::common::steps::{self, declined, failed, flatten, misaligned, private_ok, success, Ready, Step};
+use crate::forward::common::steps::{declined, flatten, misaligned, private_ok, success, Ready, Step};
 use crate::forward::common::{note, Outcome, Workspace};
 use crate::forward::miopen_sys as sys;
-
-/// The descriptors every handler of a convolution problem has, and the
-/// configuration the call runs under.
-pub struct Conv {
-    pub config: &'static Config,
-    pub dir: Direction,
-    pub handle: sys::miopenHandle_t,
-    pub t: Tensors,
-    pub cd: sys::miopenConvolutionDescriptor_t,
-}
-
-/// The data pointers in forward naming (x = dx, w = dw, y = dy).
-pub struct Buffers {
-    pub x: *mut c_void,
-    pub w: *mut c_void,
-    pub y: *mut c_void,
-}
-
-impl Buffers {
-    fn any_null(&self) -> bool {
-        self.x.is_null() || self.w.is_null() || self.y.is_null()
-    }
-
-    /// Why hipDNN would reject one of the pointers for its tensor's
-    /// alignment, named as the direction names it.
-    fn misaligned(&self, d: Direction) -> Option<String> {
-        // The common case in one test: every pointer aligned.
-        if (self.x as usize | self.w as usize | self.y as usize).is_multiple_of(DATA_ALIGNMENT) {
-            return None;
-        }
-        [self.x, self.w, self.y].iter().zip(d.data_names()).find_map(|(&p, name)| misaligned(p, name))
-    }
-}
+use crate::forward::ops::conv::execute::execute;
+pub use crate::forward::ops::conv::execute::Buffers;
+use crate::forward::ops::conv::graph::{plan_key, ready};
+use crate::forward::ops::conv::read;
 
 /// What a call's descriptors translated to: the plan key, or the decline.
 type Answer = Result<Rc<PlanKey>, String>;
@@ -111,7 +81,7 @@ fn read_and_translate(c: &Conv, m: &mut Memo) -> Answer {
             return Ok(Rc::clone(key));
         }
     }
-    let key = Rc::new(plan_key(h, conv::translate(p).map_err(|d| d.0)?));
+    let key = Rc::new(plan_key(h, translate(p).map_err(|d| d.0)?));
     *last = Some((p.clone(), Rc::clone(&key)));
     Ok(key)
 }
@@ -137,19 +107,9 @@ fn read_fused(c: &Conv, f: &Fused, has_bias: bool, has_z: bool) -> Answer {
     let p = read::problem(c.dir, &c.t, c.cd)?;
     let bias = if has_bias { Some(read::tensor(f.bias_desc, "bias")?) } else { None };
     let activation = read::activation(f.activation)?;
-    conv::one_call_activation(&activation).map_err(|d| d.0)?;
-    let fusion = Fusion { bias, has_z, activation };
-    let spec = conv::translate_fused(&p, &fusion).map_err(|d| d.0)?;
+    one_call_activation(&activation).map_err(|d| d.0)?;
+    let spec = translate_fused(&p, &Epilogue { bias, has_z, activation }).map_err(|d| d.0)?;
     Ok(Rc::new(plan_key(c.handle as usize, spec)))
-}
-
-fn plan_key(handle: usize, spec: conv::GraphSpec) -> PlanKey {
-    PlanKey { handle, graph: GraphKey::Conv(spec) }
-}
-
-/// The plan of a convolution graph (its operations built by [`graph::operations`]).
-fn ready(c: &Conv, key: &Rc<PlanKey>) -> Step<Ready> {
-    steps::ready(c.config, key, graph::operations)
 }
 
 fn unit_scales(alpha: *const c_void, beta: *const c_void) -> Step<()> {
@@ -172,13 +132,9 @@ fn plain_ready(c: &Conv, spec: Rc<PlanKey>, b: &Buffers, ws: &Workspace) -> Step
     if let Some(why) = b.misaligned(c.dir) {
         return declined(why);
     }
-    let r = ready(c, &spec)?;
+    let r = ready(c.config, &spec)?;
     r.fits(ws)?;
     Ok(r)
-}
-
-fn run_plain(r: &Ready, b: &Buffers, ws: &Workspace) -> Step<()> {
-    common_graph::execute(&r.plan, r.hd, &[uid::X, uid::W, uid::Y], &[b.x, b.w, b.y], ws.ptr).map_err(failed)
 }
 
 /// `miopenConvolution{Forward,BackwardData,BackwardWeights}`.
@@ -188,7 +144,7 @@ pub fn compute(c: &Conv, algo: u32, alpha: *const c_void, beta: *const c_void, b
         unit_scales(alpha, beta)?;
         parity::algorithm(c, &spec, algo, ws).or_else(declined)?;
         let r = plain_ready(c, spec, b, ws)?;
-        run_plain(&r, b, ws)?;
+        execute(&r, b, None, ws.ptr)?;
         Ok(success(r.note()))
     })())
 }
@@ -200,7 +156,7 @@ pub fn immediate(c: &Conv, b: &Buffers, ws: &Workspace, id: u64) -> Outcome {
         let spec = spec_of(c)?;
         parity::solution(c, &spec, id, ws).or_else(declined)?;
         let r = plain_ready(c, spec, b, ws)?;
-        run_plain(&r, b, ws)?;
+        execute(&r, b, None, ws.ptr)?;
         Ok(success(r.note()))
     })())
 }
@@ -229,7 +185,7 @@ pub fn workspace_size(c: &Conv, out: *mut usize) -> Outcome {
         }
         let spec = spec_of(c)?;
         let private = private_workspace(c)?;
-        let r = ready(c, &spec)?;
+        let r = ready(c.config, &spec)?;
         let fused = fused_workspace(c);
         let size = private.max(r.plan.workspace).max(fused);
         // SAFETY: checked non-null; the caller's out-parameter.
@@ -251,15 +207,8 @@ fn fused_workspace(c: &Conv) -> usize {
         return 0;
     }
     let Ok(p) = read::problem(c.dir, &c.t, c.cd) else { return 0 };
-    let mut dims = vec![1; p.y.dims.len()];
-    dims[1] = p.y.dims[1];
-    let mut strides = vec![1; dims.len()];
-    strides[0] = dims[1];
-    let bias = conv::Tensor { dtype: p.y.dtype, dims, strides };
-    let relu = conv::Activation { mode: conv::miopen_activation::RELU, alpha: 0.0, beta: 0.0 };
-    let fusion = Fusion { bias: Some(bias), has_z: false, activation: relu };
-    match conv::translate_fused(&p, &fusion) {
-        Ok(spec) => ready(c, &Rc::new(plan_key(c.handle as usize, spec))).map_or(0, |r| r.plan.workspace),
+    match translate_fused(&p, &Epilogue::largest(&p)) {
+        Ok(spec) => ready(c.config, &Rc::new(plan_key(c.handle as usize, spec))).map_or(0, |r| r.plan.workspace),
         Err(_) => 0,
     }
 }
@@ -286,7 +235,7 @@ pub fn find(
         let r = plain_ready(c, spec, b, ws)?;
         // Only Find reports a time: a plain call does not read the clock.
         let start = Instant::now();
-        run_plain(&r, b, ws)?;
+        execute(&r, b, None, ws.ptr)?;
         let ms = start.elapsed().as_secs_f32() * 1e3;
         let memory = private.max(r.plan.workspace);
         let result = sys::miopenConvAlgoPerf_t {
@@ -329,7 +278,7 @@ pub fn solutions(c: &Conv, max: usize, count: *mut usize, out: *mut sys::miopenC
     flatten((|| {
         let spec = spec_of(c)?;
         private_ok(private::solutions(c.dir, c.handle, c.t.query_order(c.dir), c.cd, max, count, out))?;
-        let r = ready(c, &spec)?;
+        let r = ready(c.config, &spec)?;
         // SAFETY: MIOpen succeeded, so `count` is valid and `out` holds that many.
         let n = unsafe { *count }.min(max);
         for i in 0..n {
@@ -351,7 +300,7 @@ pub fn solution_workspace(c: &Conv, id: u64, out: *mut usize) -> Outcome {
         }
         let spec = spec_of(c)?;
         let private = valid_solution(c, id)?;
-        let r = ready(c, &spec)?;
+        let r = ready(c.config, &spec)?;
         let size = private.max(r.plan.workspace);
         // SAFETY: checked non-null.
         unsafe { *out = size };
@@ -365,7 +314,7 @@ pub fn compile(c: &Conv, id: u64) -> Outcome {
     flatten((|| {
         let spec = spec_of(c)?;
         valid_solution(c, id)?;
-        let r = ready(c, &spec)?;
+        let r = ready(c.config, &spec)?;
         Ok(success(note(c.config, || format!("plan ready; {}", r.note()))))
     })())
 }
@@ -407,15 +356,10 @@ pub fn bias_activation(c: &Conv, algo: u32, f: &Fused, b: &Buffers, ws: &Workspa
             return declined(why);
         }
         parity::algorithm(c, &key, algo, ws).or_else(declined)?;
-        let r = ready(c, &key)?;
+        let r = ready(c.config, &key)?;
         r.fits(ws)?;
-        let mut uids = vec![uid::X, uid::W, uid::Y];
-        let mut ptrs = vec![b.x, b.w, b.y];
-        if !f.bias.is_null() {
-            uids.push(uid::BIAS);
-            ptrs.push(f.bias as *mut c_void);
-        }
-        common_graph::execute(&r.plan, r.hd, &uids, &ptrs, ws.ptr).map_err(failed)?;
+        let bias = (!f.bias.is_null()).then_some(f.bias as *mut c_void);
+        execute(&r, b, bias, ws.ptr)?;
         Ok(success(r.note()))
     })())
 }

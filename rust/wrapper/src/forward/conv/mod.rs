@@ -1,27 +1,30 @@
 //! The convolution group: `miopenConvolution{Forward,BackwardData,
 //! BackwardWeights}*`, their Find, workspace and solution queries, and
 //! `miopenConvolutionBiasActivationForward` (families `conv_fwd`,
-//! `conv_bwd_data`, `conv_bwd_weights`, `conv_bias_activ`).
+//! `conv_bwd_data`, `conv_bwd_weights`, `conv_bias_activ`): the legacy
+//! API's front end over the convolution op layer ([`crate::forward::ops::conv`]:
+//! descriptor reads, graph, plan, run, driver line).
 //!
 //! - [`entry`]: one function per forwarded entry point (the generated
 //!   routed body calls it);
+//! - `call`: the descriptors of a legacy call;
 //! - `handlers`: the handler of each kind of call, for all three directions;
-//! - `read`: the convolution descriptors through Private's getters;
-//! - `graph`: the convolution's operations in a hipDNN graph;
 //! - `parity`: the arguments MIOpen checks against its solvers (algo,
 //!   solution id, workspace);
 //! - `private`: MIOpen Private's side-effect-free queries, per direction;
-//! - `find_mode`: the Find mode set on a descriptor (declines a Normal Find);
+//! - `find_mode`: a Normal Find set on the descriptor declines the Find;
 //! - `logging`: MIOpen's driver line for a forwarded call.
 
+mod call;
 pub mod entry;
-pub(crate) mod find_mode;
-pub(crate) mod graph;
+mod find_mode;
 mod handlers;
 mod logging;
 mod parity;
 mod private;
-pub(crate) mod read;
+
+// The entry points name the descriptor reads as this group's.
+use crate::forward::ops::conv::read;
 
 /// `miopenDestroy(h)` for the group's own state: the handle's solution lists.
 pub fn release(h: usize) {

@@ -1,8 +1,8 @@
 //! The side-effect-free MIOpen Private queries a forwarded problem reports
 //! alongside its plan, per direction. The tensors come in the query order
-//! of [`super::read::Tensors::query_order`].
+//! of [`crate::forward::ops::conv::read::Tensors::query_order`].
 
-use miopen_forwarding_core::conv::Direction;
+use miopen_forwarding_core::ops::conv::Direction;
 
 use crate::forward::miopen_sys as sys;
 

@@ -22,21 +22,22 @@ use std::ffi::c_void;
 use std::rc::Rc;
 use std::time::Instant;
 
-use miopen_forwarding_core::conv::driver_cmd::{self, CmdKind};
-use miopen_forwarding_core::conv::{self, uid, Problem};
 use miopen_forwarding_core::find2::{self, argument, SolvedProblem};
-use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::graph_key::PlanKey;
+use miopen_forwarding_core::ops::conv::driver_line::CmdKind;
+use miopen_forwarding_core::ops::conv::{translate, GraphSpec, Tensor};
 use miopen_forwarding_core::status::miopen;
 use miopen_forwarding_core::Config;
 
 use super::records;
 use super::solutions::{self, HipdnnSolution, ObservedSolution};
-use crate::diagnostics;
-use crate::forward::common::graph as common_graph;
-use crate::forward::common::steps::{self, declined, failed, flatten, misaligned, success, Ready, Step};
+use crate::forward::common::steps::{declined, flatten, success, Ready, Step};
 use crate::forward::common::{note, Outcome, Workspace};
-use crate::forward::conv::{graph, read};
 use crate::forward::miopen_sys as sys;
+use crate::forward::ops::conv::driver_line;
+use crate::forward::ops::conv::execute::{execute, Buffers};
+use crate::forward::ops::conv::graph::{plan_key, ready};
+use crate::forward::ops::conv::read;
 
 /// A call on a hipDNN solution that MIOpen would reject: MIOpen's status,
 /// returned by the wrapper (there is no MIOpen solution to leave it to).
@@ -45,9 +46,8 @@ pub fn rejected(status: u32, why: impl Into<String>) -> Outcome {
     Outcome::Forwarded { status, note: Cow::Owned(format!("rejected as MIOpen rejects it: {why}")) }
 }
 
-fn plan(config: &Config, handle: sys::miopenHandle_t, graph: conv::GraphSpec) -> Step<Ready> {
-    let key = Rc::new(PlanKey { handle: handle as usize, graph: GraphKey::Conv(graph) });
-    steps::ready(config, &key, graph::operations)
+fn plan(config: &Config, handle: sys::miopenHandle_t, graph: GraphSpec) -> Step<Ready> {
+    ready(config, &Rc::new(plan_key(handle as usize, graph)))
 }
 
 thread_local! {
@@ -58,32 +58,20 @@ thread_local! {
 /// The plan of a solution's run on `handle`: a repeat of this thread's last
 /// run reuses its key (no graph cloned, no key hashed; the per-thread plan
 /// slot then answers it by pointer).
-fn run_plan(config: &Config, handle: sys::miopenHandle_t, serial: u64, graph: &conv::GraphSpec) -> Step<Ready> {
+fn run_plan(config: &Config, handle: sys::miopenHandle_t, serial: u64, graph: &GraphSpec) -> Step<Ready> {
     let h = handle as usize;
     let key = LAST_RUN.with(|last| {
         let mut last = last.borrow_mut();
         match &*last {
             Some((s, lh, key)) if *s == serial && *lh == h => Rc::clone(key),
             _ => {
-                let key = Rc::new(PlanKey { handle: h, graph: GraphKey::Conv(graph.clone()) });
+                let key = Rc::new(plan_key(h, graph.clone()));
                 *last = Some((serial, h, Rc::clone(&key)));
                 key
             }
         }
     });
-    steps::ready(config, &key, graph::operations)
-}
-
-fn log_driver_line(config: &Config, p: &Problem, kind: CmdKind) {
-    if config.env.log_driver_cmd {
-        diagnostics::write_stderr(&driver_cmd::line(p, kind));
-    }
-}
-
-/// The first of the data pointers hipDNN would reject for its alignment,
-/// named as the direction names it.
-fn misaligned_any(p: &Problem, ptrs: &[*mut c_void; 3]) -> Option<String> {
-    ptrs.iter().zip(p.direction.data_names()).find_map(|(&ptr, name)| misaligned(ptr, name))
+    ready(config, &key)
 }
 
 /// The arguments of `miopenFindSolutions`.
@@ -113,7 +101,7 @@ fn miopen_search(config: &'static Config, a: &Search, cause: String) -> Outcome 
         return Outcome::DeclinedRan { status, cause };
     }
     let Ok((p, _)) = records::problem(a.problem as usize) else { return Outcome::DeclinedRan { status, cause } };
-    let Ok(spec) = conv::translate(&p) else { return Outcome::DeclinedRan { status, cause } };
+    let Ok(spec) = translate(&p) else { return Outcome::DeclinedRan { status, cause } };
     if let Ok(r) = plan(config, a.handle, spec.clone()) {
         // SAFETY: MIOpen succeeded: `found` holds how many of `out` it wrote.
         let n = unsafe { *a.found }.min(a.max);
@@ -146,22 +134,22 @@ fn search(
         if let Some(why) = find2::search_decline(&opts, find_mode) {
             return declined(why);
         }
-        let spec = conv::translate(&p).map_err(|d| d.0).or_else(declined)?;
-        let ptrs = argument::ALL.map(|id| opts.tensor(id).unwrap_or(0) as *mut c_void);
-        if ptrs.iter().any(|b| b.is_null()) {
+        let spec = translate(&p).map_err(|d| d.0).or_else(declined)?;
+        let data = Buffers::from(argument::ALL.map(|id| opts.tensor(id).unwrap_or(0) as *mut c_void));
+        if data.any_null() {
             return declined("a preallocated buffer is null (MIOpen decides)");
         }
-        if let Some(why) = misaligned_any(&p, &ptrs) {
+        if let Some(why) = data.misaligned(p.direction) {
             return declined(why);
         }
         let r = plan(config, handle, spec.clone())?;
         if let Some(why) = find2::workspace_decline(&opts, r.plan.workspace) {
             return declined(why);
         }
-        log_driver_line(config, &p, CmdKind::FindSolutions);
+        driver_line::write(config, &p, CmdKind::FindSolutions);
         let ws = opts.workspace.map_or(0, |(ptr, _)| ptr) as *mut c_void;
         let start = Instant::now();
-        common_graph::execute(&r.plan, r.hd, &[uid::X, uid::W, uid::Y], &ptrs, ws).map_err(failed)?;
+        execute(&r, &data, None, ws)?;
         let time_ms = start.elapsed().as_secs_f32() * 1e3;
         let workspace = r.plan.workspace;
         let solved = SolvedProblem { problem: p, time_ms, workspace };
@@ -178,7 +166,7 @@ fn search(
 }
 
 /// One run argument's buffer and, if given, the descriptor replacing the problem's.
-fn bound(args: &[sys::miopenTensorArgument_t], id: u32) -> Step<(*mut c_void, Option<conv::Tensor>)> {
+fn bound(args: &[sys::miopenTensorArgument_t], id: u32) -> Step<(*mut c_void, Option<Tensor>)> {
     let Some(a) = args.iter().find(|a| a.id == id) else {
         return Err(rejected(miopen::INVALID_VALUE, format!("no argument {id} (the problem is missing it)")));
     };
@@ -230,7 +218,7 @@ pub fn run(
                 format!("workspace of {} bytes < the solution's {}", ws.size, s.solved.workspace),
             ));
         }
-        let ptrs = [x.0, w.0, y.0];
+        let data = Buffers { x: x.0, w: w.0, y: y.0 };
         let replaced = x.1.is_some() || w.1.is_some() || y.1.is_some();
         let mut p = Cow::Borrowed(&s.solved.problem);
         let replacement = if replaced {
@@ -240,14 +228,14 @@ pub fn run(
                     *slot = t;
                 }
             }
-            Some(conv::translate(q).map_err(|d| rejected(miopen::BAD_PARM, d.0))?)
+            Some(translate(q).map_err(|d| rejected(miopen::BAD_PARM, d.0))?)
         } else {
             None
         };
-        if ptrs.iter().any(|b| b.is_null()) {
+        if data.any_null() {
             return Err(rejected(miopen::BAD_PARM, "a data pointer is null"));
         }
-        if let Some(why) = misaligned_any(&p, &ptrs) {
+        if let Some(why) = data.misaligned(p.direction) {
             return Err(rejected(miopen::BAD_PARM, why));
         }
         let r = must(match replacement {
@@ -255,8 +243,8 @@ pub fn run(
             None => run_plan(config, handle, s.serial, &s.graph),
         })?;
         must(r.fits(&ws))?;
-        log_driver_line(config, &p, CmdKind::Immediate);
-        common_graph::execute(&r.plan, r.hd, &[uid::X, uid::W, uid::Y], &ptrs, ws.ptr).map_err(failed)?;
+        driver_line::write(config, &p, CmdKind::Immediate);
+        execute(&r, &data, None, ws.ptr)?;
         Ok(success(r.note()))
     })())
 }
@@ -328,19 +316,19 @@ pub fn run_observed(
                 ws.size
             ));
         }
-        if ptrs.iter().any(|b| b.is_null()) {
+        let data = Buffers::from(ptrs);
+        if data.any_null() {
             return declined("a data pointer is null (MIOpen decides)");
         }
-        let names = o.graph.direction.data_names();
-        if let Some(why) = ptrs.iter().zip(names).find_map(|(&p, name)| misaligned(p, name)) {
+        if let Some(why) = data.misaligned(o.graph.direction) {
             return declined(why);
         }
         let r = run_plan(config, handle, o.serial, &o.graph)?;
         r.fits(&ws)?;
         if config.env.log_driver_cmd {
-            log_driver_line(config, &o.problem, CmdKind::RunSolution(miopen_solver_id(s)));
+            driver_line::write(config, &o.problem, CmdKind::RunSolution(miopen_solver_id(s)));
         }
-        common_graph::execute(&r.plan, r.hd, &[uid::X, uid::W, uid::Y], &ptrs, ws.ptr).map_err(failed)?;
+        execute(&r, &data, None, ws.ptr)?;
         Ok(success(note(config, || format!("MIOpen's solution run by hipDNN; {}", r.note()))))
     })())
 }

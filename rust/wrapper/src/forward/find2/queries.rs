@@ -6,8 +6,8 @@
 
 use std::ffi::c_char;
 
-use miopen_forwarding_core::conv;
 use miopen_forwarding_core::find2::blob::{self, Decoded};
+use miopen_forwarding_core::ops::conv::translate;
 use miopen_forwarding_core::status::miopen;
 
 use super::handlers::rejected;
@@ -57,7 +57,7 @@ pub fn load(out: *mut sys::miopenSolution_t, data: *const c_char, size: usize) -
     match blob::decode(bytes) {
         Decoded::NotOurs => None,
         Decoded::Rejected { status, why } => Some(rejected(status, why)),
-        Decoded::Solution(solved) => Some(match conv::translate(&solved.problem) {
+        Decoded::Solution(solved) => Some(match translate(&solved.problem) {
             Err(d) => rejected(miopen::INVALID_VALUE, format!("the saved problem is not one hipDNN runs: {}", d.0)),
             Ok(_) if out.is_null() => rejected(miopen::BAD_PARM, "solution is null"),
             Ok(graph) => {

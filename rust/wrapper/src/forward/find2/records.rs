@@ -7,12 +7,11 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 
-use miopen_forwarding_core::conv::{ConvParams, Direction, Problem};
 use miopen_forwarding_core::find2::{argument, FindOptions};
-use miopen_forwarding_core::tensor::Tensor;
+use miopen_forwarding_core::ops::conv::{ConvParams, Direction, Problem, Tensor};
 
-use crate::forward::conv::{find_mode, read};
 use crate::forward::miopen_sys as sys;
+use crate::forward::ops::conv::read;
 
 // The argument ids the pure model compares by number are the header's.
 const _: () = assert!(
@@ -79,7 +78,7 @@ pub fn problem_created(problem: usize, cd: sys::miopenConvolutionDescriptor_t, d
     let record = ProblemRecord {
         direction: direction(d),
         conv: read::conv(cd),
-        find_mode: find_mode::mode(cd).unwrap_or(0),
+        find_mode: read::find_mode(cd).unwrap_or(0),
         tensors: Vec::new(),
     };
     with(&PROBLEMS, |m| m.insert(problem, record));

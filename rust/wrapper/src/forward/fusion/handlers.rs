@@ -12,20 +12,20 @@ use std::cell::RefCell;
 use std::ffi::c_void;
 use std::rc::Rc;
 
-use miopen_forwarding_core::conv::{uid, GraphSpec};
 use miopen_forwarding_core::fusion::{self, ActivationArgs};
-use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::graph_key::PlanKey;
+use miopen_forwarding_core::ops::conv::GraphSpec;
 use miopen_forwarding_core::status::miopen;
 use miopen_forwarding_core::Config;
 
 use super::record::{self, Arg, Compiled, ExecuteView, OpKind, Recorded};
-use crate::forward::common::graph as common_graph;
 use crate::forward::common::memo::{DescriptorMemo, Seen};
-use crate::forward::common::steps::{self, declined, failed, flatten, misaligned, private_ok, success, Ready, Step};
+use crate::forward::common::steps::{declined, flatten, misaligned, private_ok, success, Ready, Step};
 use crate::forward::common::{note, read, Outcome, Workspace};
-use crate::forward::conv::graph::operations;
 use crate::forward::last_error;
 use crate::forward::miopen_sys as sys;
+use crate::forward::ops::conv::execute::{execute as execute_conv, Buffers};
+use crate::forward::ops::conv::graph::{plan_key, ready as ready_conv};
 
 /// A call on one plan.
 pub struct Call {
@@ -52,7 +52,7 @@ fn recorded(c: &Call) -> Step<Recorded> {
 }
 
 fn ready(c: &Call, spec: GraphSpec) -> Step<Ready> {
-    steps::ready(c.config, &Rc::new(PlanKey { handle: c.handle as usize, graph: GraphKey::Conv(spec) }), operations)
+    ready_conv(c.config, &Rc::new(plan_key(c.handle as usize, spec)))
 }
 
 fn translated(r: &Recorded, args: ActivationArgs) -> Step<fusion::Translated> {
@@ -192,7 +192,7 @@ fn prepared(c: &Call, io: &Io, view: &ExecuteView, activation: ActivationArgs) -
     let t = translated(&r, activation)?;
     same_descriptor(io.output_desc, "output", &t.output)?;
     let private_workspace = private_workspace(c, sys::miopenConvolutionFwdAlgoDirect)?;
-    let key = Rc::new(PlanKey { handle: c.handle as usize, graph: GraphKey::Conv(t.spec) });
+    let key = Rc::new(plan_key(c.handle as usize, t.spec));
     let p = Rc::new(Prepared { revision: r.revision, activation, key, private_workspace });
     PREPARED.with(|m| m.borrow_mut().put(seen, Rc::clone(&p)));
     Ok(p)
@@ -264,7 +264,7 @@ fn run_plan(c: &Call, io: &Io, ws: Option<&Workspace>) -> Step<Outcome> {
     if given.size < private {
         return declined(format!("workspace of {} bytes < the {private} MIOpen requires (MIOpen decides)", given.size));
     }
-    let ready = steps::ready(c.config, &p.key, operations)?;
+    let ready = ready_conv(c.config, &p.key)?;
     if ws.is_none() && ready.plan.workspace > 0 {
         return declined(format!(
             "miopenExecuteFusionPlan has no workspace argument and the hipDNN plan needs {} bytes (the wrapper allocates no device memory; miopenExecuteFusionPlan_v2 takes one)",
@@ -272,12 +272,7 @@ fn run_plan(c: &Call, io: &Io, ws: Option<&Workspace>) -> Step<Outcome> {
         ));
     }
     ready.fits(given)?;
-    let mut uids = vec![uid::X, uid::W, uid::Y];
-    let mut ptrs = vec![io.input as *mut c_void, d.w as *mut c_void, io.output];
-    if let Some(b) = d.bias {
-        uids.push(uid::BIAS);
-        ptrs.push(b as *mut c_void);
-    }
-    common_graph::execute(&ready.plan, ready.hd, &uids, &ptrs, given.ptr).map_err(failed)?;
+    let data = Buffers { x: io.input as *mut c_void, w: d.w as *mut c_void, y: io.output };
+    execute_conv(&ready, &data, d.bias.map(|b| b as *mut c_void), given.ptr)?;
     Ok(success(ready.note()))
 }

@@ -2,28 +2,20 @@
 //! MIOpen writes it first thing in its execute, so an execute MIOpen Private
 //! does not see (forwarded, or failed on hipDNN) writes it here.
 
-use miopen_forwarding_core::fusion::driver_cmd;
+use miopen_forwarding_core::fusion;
 use miopen_forwarding_core::Config;
 
 use super::handlers::Call;
 use super::record;
-use crate::diagnostics;
-use crate::forward::common::{run, Outcome};
+use crate::forward::common::Outcome;
+use crate::forward::ops::conv::driver_line::run_logged;
 
-/// [`run`] for `miopenExecuteFusionPlan` / `_v2`.
+/// [`crate::forward::common::run`] for `miopenExecuteFusionPlan` / `_v2`.
 pub fn run_logging_cmd(
     index: usize,
     config: &'static Config,
     c: &Call,
     handler: impl FnOnce() -> Outcome,
 ) -> Option<u32> {
-    run(index, config, || {
-        let outcome = handler();
-        if !matches!(outcome, Outcome::Declined(_)) && config.env.log_driver_cmd {
-            if let Some(line) = record::plan(c.plan).and_then(|r| driver_cmd::line(&r.plan)) {
-                diagnostics::write_stderr(&line);
-            }
-        }
-        outcome
-    })
+    run_logged(index, config, handler, || record::plan(c.plan).and_then(|r| fusion::driver_line(&r.plan)))
 }

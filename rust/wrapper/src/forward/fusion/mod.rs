@@ -6,10 +6,11 @@
 //! - [`record`]: the plans, operators and arguments the wrapper saw built
 //!   (the `FusionRecord` hooks of the forwarding table);
 //! - [`entry`]: one function per forwarded entry point;
-//! - `handlers`: compile to a hipDNN plan, its workspace, execute. The graph
-//!   is the convolution group's fused one (`forward::conv::graph`), so a plan
-//!   and `miopenConvolutionBiasActivationForward` of the same problem share
-//!   a hipDNN plan;
+//! - `handlers`: compile to a hipDNN plan, its workspace, execute. The graph,
+//!   plan and run are the convolution op layer's with its fused epilogue
+//!   (`forward::ops::conv`), so a plan and
+//!   `miopenConvolutionBiasActivationForward` of the same problem share a
+//!   hipDNN plan;
 //! - `logging`: MIOpen's driver line of an execute MIOpen does not see.
 
 pub mod entry;

@@ -11,8 +11,8 @@ use std::ffi::c_void;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use miopen_forwarding_core::conv::GraphSpec;
 use miopen_forwarding_core::fusion::{ActivationArgs, Op, Plan};
+use miopen_forwarding_core::ops::conv::GraphSpec;
 use miopen_forwarding_core::routing::{self, Route};
 use miopen_forwarding_core::status::miopen;
 use miopen_forwarding_core::{Config, Family};
@@ -20,8 +20,8 @@ use miopen_forwarding_core::{Config, Family};
 use crate::diagnostics;
 use crate::entry_points;
 use crate::forward::common::read;
-use crate::forward::conv::read::conv_params;
 use crate::forward::miopen_sys as sys;
+use crate::forward::ops::conv::read::conv as conv_params;
 
 /// What a plan was compiled to.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,14 +1,59 @@
-//! The convolution group's operations in a hipDNN graph: one convolution
-//! (forward, backward data or backward filter) or conv -> [ADD bias] ->
-//! RELU_FWD, with the attributes hipDNN's frontend sets.
+//! A convolution's operations in a hipDNN graph: one convolution (forward,
+//! backward data or backward filter) or conv -> [ADD bias] -> RELU_FWD,
+//! with the attributes hipDNN's frontend sets; its plan key and its plan.
+
+use std::rc::Rc;
 
 use hipdnn_backend::abi::{attr, attr_type, conv_mode, data_type, descriptor_type, pointwise_mode, Descriptor};
-use miopen_forwarding_core::conv::{Direction, FusedSpec, GraphSpec};
-use miopen_forwarding_core::graph_key::GraphKey;
+use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::ops::conv::{FusedSpec, GraphSpec};
+use miopen_forwarding_core::Config;
 
 use crate::forward::common::graph::{hipdnn_type, not_this_group, Builder, Failure};
+use crate::forward::common::steps::{self, Ready, Step};
 
-/// The group's [`crate::forward::common::graph::Operations`].
+/// The plan key of a convolution graph on a MIOpen handle (the only place
+/// a convolution's key is made: the legacy calls, fusion plans and Find 2.0
+/// share plans).
+pub fn plan_key(handle: usize, spec: GraphSpec) -> PlanKey {
+    PlanKey { handle, graph: GraphKey::Conv(spec) }
+}
+
+/// The plan of a convolution graph (its operations built by [`operations`]).
+pub fn ready(config: &Config, key: &Rc<PlanKey>) -> Step<Ready> {
+    steps::ready(config, key, operations)
+}
+
+/// hipDNN's operation of each direction (in `Direction`'s order) and its
+/// x, w, y attributes.
+const DIRECTIONS: [(i32, [i32; 3]); 3] = [
+    (
+        descriptor_type::OPERATION_CONVOLUTION_FORWARD,
+        [
+            attr::OPERATION_CONVOLUTION_FORWARD_X,
+            attr::OPERATION_CONVOLUTION_FORWARD_W,
+            attr::OPERATION_CONVOLUTION_FORWARD_Y,
+        ],
+    ),
+    (
+        descriptor_type::OPERATION_CONVOLUTION_BACKWARD_DATA,
+        [
+            attr::OPERATION_CONVOLUTION_BWD_DATA_DX,
+            attr::OPERATION_CONVOLUTION_BWD_DATA_W,
+            attr::OPERATION_CONVOLUTION_BWD_DATA_DY,
+        ],
+    ),
+    (
+        descriptor_type::OPERATION_CONVOLUTION_BACKWARD_FILTER,
+        [
+            attr::OPERATION_CONVOLUTION_BWD_FILTER_X,
+            attr::OPERATION_CONVOLUTION_BWD_FILTER_DW,
+            attr::OPERATION_CONVOLUTION_BWD_FILTER_DY,
+        ],
+    ),
+];
+
+/// The convolution's [`crate::forward::common::graph::Operations`].
 pub fn operations(b: &mut Builder, key: &GraphKey) -> Result<Vec<Descriptor>, Failure> {
     let GraphKey::Conv(g) = key else {
         return Err(not_this_group("convolution operations"));
@@ -25,32 +70,7 @@ pub fn operations(b: &mut Builder, key: &GraphKey) -> Result<Vec<Descriptor>, Fa
 /// The convolution operation; `y` is the conv output tensor (virtual in
 /// a fused graph).
 fn conv(b: &mut Builder, g: &GraphSpec, x: Descriptor, w: Descriptor, y: Descriptor) -> Result<Descriptor, Failure> {
-    let (ty, names) = match g.direction {
-        Direction::Forward => (
-            descriptor_type::OPERATION_CONVOLUTION_FORWARD,
-            [
-                attr::OPERATION_CONVOLUTION_FORWARD_X,
-                attr::OPERATION_CONVOLUTION_FORWARD_W,
-                attr::OPERATION_CONVOLUTION_FORWARD_Y,
-            ],
-        ),
-        Direction::BackwardData => (
-            descriptor_type::OPERATION_CONVOLUTION_BACKWARD_DATA,
-            [
-                attr::OPERATION_CONVOLUTION_BWD_DATA_DX,
-                attr::OPERATION_CONVOLUTION_BWD_DATA_W,
-                attr::OPERATION_CONVOLUTION_BWD_DATA_DY,
-            ],
-        ),
-        Direction::BackwardWeights => (
-            descriptor_type::OPERATION_CONVOLUTION_BACKWARD_FILTER,
-            [
-                attr::OPERATION_CONVOLUTION_BWD_FILTER_X,
-                attr::OPERATION_CONVOLUTION_BWD_FILTER_DW,
-                attr::OPERATION_CONVOLUTION_BWD_FILTER_DY,
-            ],
-        ),
-    };
+    let (ty, names) = DIRECTIONS[g.direction as usize];
     let d = b.create(ty, "create convolution")?;
     let bd = attr_type::BACKEND_DESCRIPTOR;
     b.set(d, attr::CONVOLUTION_COMP_TYPE, attr_type::DATA_TYPE, &[data_type::FLOAT], "conv compute type")?;

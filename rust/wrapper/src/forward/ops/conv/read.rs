@@ -1,8 +1,10 @@
-//! The convolution group's descriptors through MIOpen Private's getters:
-//! the three tensors of a problem, the convolution descriptor, the fused
-//! call's activation.
+//! A convolution's descriptors through MIOpen Private's getters: the three
+//! tensors of a problem, the convolution descriptor (with the Find mode set
+//! on it), the fused call's activation.
 
-use miopen_forwarding_core::conv::{Activation, ConvParams, Direction, Problem};
+use std::ffi::c_int;
+
+use miopen_forwarding_core::ops::conv::{Activation, ConvParams, Direction, Problem};
 
 use crate::forward::common::read::{blank_tensor, checked, tensor_into, widen_into, MAX_DIMS};
 pub use crate::forward::common::read::{scale, tensor};
@@ -43,7 +45,8 @@ pub fn blank_problem(d: Direction) -> Problem {
     Problem { direction: d, x: blank_tensor(), w: blank_tensor(), y: blank_tensor(), conv: blank_conv() }
 }
 
-/// The convolution descriptor's parameters (Find 2.0 problems copy them).
+/// The convolution descriptor's parameters (a fusion plan's convolution
+/// operator and a Find 2.0 problem copy them).
 pub fn conv(desc: sys::miopenConvolutionDescriptor_t) -> Result<ConvParams, String> {
     let mut c = blank_conv();
     conv_into(desc, &mut c)?;
@@ -93,13 +96,6 @@ fn conv_into(desc: sys::miopenConvolutionDescriptor_t, out: &mut ConvParams) -> 
     Ok(())
 }
 
-/// A convolution descriptor alone (a fusion plan's convolution operator).
-pub fn conv_params(desc: sys::miopenConvolutionDescriptor_t) -> Result<ConvParams, String> {
-    let mut c = blank_conv();
-    conv_into(desc, &mut c)?;
-    Ok(c)
-}
-
 pub fn problem(d: Direction, t: &Tensors, cd: sys::miopenConvolutionDescriptor_t) -> Result<Problem, String> {
     let mut p = blank_problem(d);
     problem_into(d, t, cd, &mut p)?;
@@ -128,4 +124,22 @@ pub fn activation(desc: sys::miopenActivationDescriptor_t) -> Result<Activation,
     let s = unsafe { sys::miopenGetActivationDescriptor_impl(desc, &mut mode, &mut alpha, &mut beta, &mut gamma) };
     checked(s, "activation")?;
     Ok(Activation { mode, alpha, beta })
+}
+
+/// The Find mode set on a convolution descriptor through MIOpen's API
+/// (`miopenHiddenSetConvolutionFindMode`; MIGraphX sets Normal), or `None`
+/// for a descriptor MIOpen cannot read. MIOpen exports the getter without
+/// declaring it in its public header: its binding comes from
+/// `src_patches/survivor-calls.json`, whose prototype the build checks
+/// against MIOpen's definition.
+pub fn find_mode(cd: sys::miopenConvolutionDescriptor_t) -> Option<i32> {
+    if cd.is_null() {
+        return None;
+    }
+    let mut mode: c_int = 0;
+    // SAFETY: the caller's descriptor (MIOpen checks it); `mode` is a local.
+    if unsafe { sys::miopenHiddenGetConvolutionFindMode_impl(cd, &mut mode) } != sys::miopenStatusSuccess {
+        return None;
+    }
+    Some(mode)
 }
