@@ -38,11 +38,13 @@ impl From<[*mut c_void; 3]> for Buffers {
     }
 }
 
+/// The variant pack's ids: x, w, y, and the bias of a fused graph that has one.
+static UIDS: [i64; 4] = [uid::X, uid::W, uid::Y, uid::BIAS];
+
 /// Run a ready convolution plan: `bias` is the fused graph's bias buffer
 /// (None for a graph without one), `workspace` the caller's.
 pub fn execute(r: &Ready, b: &Buffers, bias: Option<*mut c_void>, workspace: *mut c_void) -> Step<()> {
-    let uids = [uid::X, uid::W, uid::Y, uid::BIAS];
     let ptrs = [b.x, b.w, b.y, bias.unwrap_or(std::ptr::null_mut())];
     let n = if bias.is_some() { 4 } else { 3 };
-    common_graph::execute(&r.plan, r.hd, &uids[..n], &ptrs[..n], workspace).map_err(failed)
+    common_graph::execute(&r.plan, r.hd, &UIDS[..n], &ptrs[..n], workspace).map_err(failed)
 }
