@@ -187,10 +187,7 @@ impl Abi {
 impl CEnum {
     fn validate(&self) -> Result<(), Error> {
         let who = &self.c_type;
-        c_identifier(who, who)?;
-        header_file(who, &self.header)?;
-        comment_text(who, &self.doc)?;
-        citation(who, &self.source)?;
+        declaration(who, &self.header, &self.doc, &self.source)?;
         c_identifier(who, &self.prefix)?;
         if let Some(m) = &self.rust {
             if m.is_empty() || !m.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
@@ -254,12 +251,16 @@ impl CEnum {
 
 impl Define {
     fn validate(&self) -> Result<(), Error> {
-        let who = &self.name;
-        c_identifier(who, who)?;
-        header_file(who, &self.header)?;
-        comment_text(who, &self.doc)?;
-        citation(who, &self.source)
+        declaration(&self.name, &self.header, &self.doc, &self.source)
     }
+}
+
+/// What an enum and a define both have: a C name, a header, a comment, a source.
+fn declaration(name: &str, header: &str, doc: &str, source: &str) -> Result<(), Error> {
+    c_identifier(name, name)?;
+    header_file(name, header)?;
+    comment_text(name, doc)?;
+    citation(name, source)
 }
 
 fn c_identifier(who: &str, s: &str) -> Result<(), Error> {
