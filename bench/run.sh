@@ -13,7 +13,7 @@ command -v valgrind >/dev/null || { echo "bench/run.sh: valgrind is needed (scri
 cmake --install "$BUILD" --prefix "$INSTALL" >/dev/null   # always: a stale install would measure old stubs
 HD="$BUILD/test/mini-hipdnn"
 cmake -S bench -B "$OUT" -DCMAKE_PREFIX_PATH="$INSTALL" -DCMAKE_BUILD_TYPE=Release \
-  -DMINI_HIPDNN_DIR="$PWD/test/mini-hipdnn" -DMINI_HIPDNN_LIB="$HD/lib/libhipdnn_backend.so" >/dev/null
+  -DMINI_HIPDNN_DIR="$PWD/test/mini-hipdnn" -DMINI_HIPDNN_BUILD_DIR="$HD" -DMINI_HIPDNN_LIB="$HD/lib/libhipdnn_backend.so" >/dev/null
 cmake --build "$OUT" -j 2 >/dev/null
 # The batchnorm row needs a library whose forwarding set has batchnorm: the
 # second tree scripts/test.sh builds (BENCH_BATCHNORM_BUILD overrides it).

@@ -2,8 +2,10 @@
  * mini-hipdnn: conformance test bed for the hipDNN backend C API.
  *
  * Declares the subset of hipDNN's backend C ABI that the MIOpen -> hipDNN
- * forwarding wrapper uses, with hipDNN's function names, signatures and
- * numeric enum values (see test/mini-hipdnn/README.md for the facts table).
+ * forwarding wrapper uses, with hipDNN's function names and signatures (see
+ * test/mini-hipdnn/README.md for the facts table). The enum headers it
+ * includes are generated in the build tree from hipDNN's ABI data file
+ * (rust/hipdnn-backend/abi.toml), which holds the numbers and their sources.
  * Written for this project; no hipDNN source text is reproduced here.
  *
  * Test-bed deviations: there is no GPU, so "device" pointers are host memory
