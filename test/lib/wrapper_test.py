@@ -122,6 +122,31 @@ def miopen_ran(text: str | Iterable[str], entry: str) -> bool:
     return any(l.startswith(MIOPEN_LOG) and f" {entry}(" in l for l in lines_of(text))
 
 
+# MIOpen's MIOPEN_ENABLE_LOGGING_CMD lines: `MIOpen(HIP): Command [LogCmd...] ./bin/MIOpenDriver ...`.
+DRIVER = "./bin/MIOpenDriver "
+COMMAND = f"{MIOPEN_LOG}Command ["
+
+
+def miopen_lines(text: str | Iterable[str]) -> str:
+    """stderr without the wrapper's own lines and the tests' protocol records
+    (pointer values removed): what MIOpen wrote, to compare byte for byte."""
+    return "".join(without_pointers(l) + "\n" for l in lines_of(text)
+                   if not l.startswith(WRAPPER) and not l.startswith('{"kind":'))
+
+
+def driver_lines_written_by_wrapper(text: str | Iterable[str]) -> list[tuple[int, Trace]]:
+    """(line index, trace) of each MIOpenDriver line directly followed by a
+    forwarded call's trace line: the lines the wrapper wrote for the calls
+    MIOpen Private did not run."""
+    lines = lines_of(text)
+    out = []
+    for i in range(len(lines) - 1):
+        t = trace(lines[i + 1])
+        if DRIVER in lines[i] and not lines[i].startswith(WRAPPER) and t and t.target != PRIVATE:
+            out.append((i, t))
+    return out
+
+
 def without_pointers(text: str) -> str:
     return POINTER.sub("0xPTR", text)
 
@@ -130,8 +155,14 @@ def unified_diff(a: str, b: str, name_a: str, name_b: str, lines: int = 12) -> s
     return "\n".join(list(difflib.unified_diff(a.splitlines(), b.splitlines(), name_a, name_b, lineterm="", n=0))[:lines])
 
 
+# --- the verdict: how every checker ends ------------------------------------------
+class Failure(Exception):
+    """A problem after which a checker cannot go on (fail())."""
+
+
 def fail(msg: str):
-    sys.exit(f"FAIL: {msg}")
+    """Stops the checker with one problem; checked() turns it into the verdict."""
+    raise Failure(msg)
 
 
 def verdict(checker: str, problems: list[str], shown: int = 40) -> int:
@@ -143,6 +174,18 @@ def verdict(checker: str, problems: list[str], shown: int = 40) -> int:
         print(f"... and {len(problems) - shown} more")
     print(f"{checker}: {'FAILED' if problems else 'PASSED'}")
     return 1 if problems else 0
+
+
+def checked(checker: str, body) -> int:
+    """Runs a checker's body (it returns its problems, or None for none) and
+    gives the verdict; a fail() inside it, or a consumer's unreadable record
+    (protocol.ProtocolError, a Failure), is one more problem."""
+    problems = []
+    try:
+        problems = list(body() or [])
+    except Failure as e:
+        problems.append(str(e))
+    return verdict(checker, problems)
 
 
 # --- the code's facts ------------------------------------------------------------
