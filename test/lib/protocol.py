@@ -7,7 +7,7 @@ reads both back:
 
   records(stdout)          the records, in order (other lines are left out)
   segments(stderr)         case id -> the stderr lines after its `begin`
-  Run / run_consumer()     one run of a consumer: exit status, records,
+  Run, Run.of_command()    one run of a consumer: exit status, records,
                            segments, and its stderr
 
 A line that starts as a record but does not parse is an error (ProtocolError):
@@ -114,17 +114,19 @@ class Run:
                 return f"killed by signal {-self.returncode}"
         return None
 
+    @classmethod
+    def of_command(cls, name: str, cmd: list[str], env: dict, timeout: float | None = None) -> "Run":
+        """Runs `cmd` with exactly `env` (the caller scrubs it: wrapper_test.environment())."""
+        try:
+            p = subprocess.run(cmd, env=env, capture_output=True, timeout=timeout)
+            return cls(name, p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace"))
+        except subprocess.TimeoutExpired as e:
+            return cls(name, -9, (e.stdout or b"").decode(errors="replace"),
+                       (e.stderr or b"").decode(errors="replace"), timed_out=True)
+
     @property
     def last_begun(self):
         """The last case whose `begin` marker was written (where a crash hit)."""
         return next(reversed(self.segments), None) if self.segments else None
 
 
-def run_consumer(name: str, cmd: list[str], env: dict, timeout: float | None = None) -> Run:
-    """Runs `cmd` with exactly `env` (the caller scrubs it: wrapper_test.environment())."""
-    try:
-        p = subprocess.run(cmd, env=env, capture_output=True, timeout=timeout)
-        return Run(name, p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace"))
-    except subprocess.TimeoutExpired as e:
-        return Run(name, -9, (e.stdout or b"").decode(errors="replace"), (e.stderr or b"").decode(errors="replace"),
-                   timed_out=True)
