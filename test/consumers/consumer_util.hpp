@@ -95,6 +95,25 @@ struct Rng
 };
 
 
+// A call's `call` record (test/consumers/test_protocol.hpp): its label and
+// status, and the sum of the output it computed when given.
+inline void report_call(const std::string& label, miopenStatus_t s)
+{
+    protocol::Record("call").field("call", label).field("status", static_cast<int>(s)).emit();
+}
+
+inline void report_call(const std::string& label, miopenStatus_t s, double sum)
+{
+    protocol::Record("call").field("call", label).field("status", static_cast<int>(s)).field("sum", sum).emit();
+}
+
+// A `property` record: something the scenario needs to hold for its check
+// to mean anything (e.g. an address reused), and whether it held.
+inline void report_property(const std::string& name, bool holds)
+{
+    protocol::Record("property").field("name", name).field("holds", holds).emit();
+}
+
 // MIOpen's name of a status (what the checkers compare across runs).
 inline const char* status_name(miopenStatus_t s)
 {
