@@ -352,11 +352,17 @@ def main():
     ap.add_argument("--corrupt-case", type=int, help="passed to the program (negative test)")
     ap.add_argument("--ld-library-path", help="prepended to LD_LIBRARY_PATH in every run (negative test: "
                     "a library without the wrapper)")
+    ap.add_argument("--tolerance", action="append", default=[], metavar="TYPE=VALUE",
+                    help="replaces the manifest's tolerance of TYPE (negative test: a tolerance other than the "
+                    "program's must fail the check)")
     ap.add_argument("--work-dir", help="user dbs and run logs (default: a temporary directory)")
     ap.add_argument("--jobs", type=int, default=min(3, os.cpu_count() or 1), help="runs at a time")
     ap.add_argument("--timeout", type=float, default=300, help="seconds per run before it is killed")
     a = ap.parse_args()
     m = load_manifest(a.manifest)
+    for t in a.tolerance:
+        kind, _, value = t.partition("=")
+        m["tolerances"][kind] = float(value)
     variants = m["variants"]
     if a.variant is None and len(variants) != 1:
         ap.error(f"--variant is needed: one of {sorted(variants)}")

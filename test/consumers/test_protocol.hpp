@@ -14,7 +14,8 @@
 // Strings are escaped for JSON (quote, backslash, control characters); bytes
 // that are not UTF-8 are written as \u00XX so that a record stays readable
 // whatever a library's error string holds. A double that is not finite is
-// written as the string "inf", "-inf" or "nan" (JSON has no such number).
+// written as the string "inf", "-inf" or "nan" (JSON has no such number);
+// a finite one always with a point or an exponent, an integer never.
 #pragma once
 
 #include <cmath>
@@ -75,7 +76,9 @@ inline void append_string(std::string& out, std::string_view s)
     out += '"';
 }
 
-// The shortest decimal form that reads back as the same double.
+// The shortest decimal form that reads back as the same double, with a
+// decimal point or an exponent so that a reader takes it for one (`-0.0`,
+// not `-0`).
 inline void append_number(std::string& out, double v)
 {
     if(!std::isfinite(v))
@@ -91,6 +94,8 @@ inline void append_number(std::string& out, double v)
             break;
     }
     out += buf;
+    if(std::string_view(buf).find_first_of(".e") == std::string_view::npos)
+        out += ".0";
 }
 
 // One record: {"kind": ..., then the fields in the order given}.
