@@ -22,9 +22,8 @@ import signal
 import subprocess
 from typing import Iterable
 
-from wrapper_test import Failure, lines_of
+from wrapper_test import RECORD as START, Failure, lines_of
 
-START = '{"kind":'  # every protocol line starts so (test_protocol.hpp's Record)
 NOT_FINITE = {"inf": float("inf"), "-inf": float("-inf"), "nan": float("nan")}
 
 
@@ -74,11 +73,6 @@ def segments(text: str | Iterable[str]) -> "collections.OrderedDict":
         elif r["kind"] == "end":
             current = None
     return out
-
-
-def without_records(text: str | Iterable[str]) -> list[str]:
-    """The lines that are not the protocol's (what MIOpen and the wrapper wrote)."""
-    return [l for l in lines_of(text) if record(l) is None]
 
 
 class Run:

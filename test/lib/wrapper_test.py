@@ -13,7 +13,12 @@
   and their parsers. They are the tests' expectations, so they are written
   here, not read from the code; test/lib/check_facts.py checks them against
   the code's facts.
-* MIOpen's own call log (`miopen_ran`) and running a program.
+* MIOpen's own call log (`miopen_ran`), its MIOPEN_ENABLE_LOGGING_CMD driver
+  lines (`miopen_lines`, `driver_lines_written_by_wrapper`), and running a
+  program.
+* The verdict every checker ends with (`verdict`, `checked`, `fail`).
+
+The consumers' own output is the test protocol's, read by protocol.py.
 
 A checker imports it with `sys.path.insert(0, <repo>/test/lib)`.
 `python3 wrapper_test.py run [--set NAME=VALUE]... -- PROGRAM ARGS...` runs a
@@ -53,6 +58,10 @@ LOADED = re.compile(rf"^{re.escape(WRAPPER)} hipDNN backend (\S+) \(version ([^)
 EXIT_SUMMARY = f"{WRAPPER} exit summary"
 SUMMARY_ROW = re.compile(r"^\s+(miopen\w+)\s+(.+?)\s+(\d+)$")  # entry point, decision, calls
 FORWARDED_ERROR = "[hipDNN-forwarded] "  # miopenGetErrorString's prefix for a forwarded failure
+
+# How every line of the tests' protocol starts (test/consumers/test_protocol.hpp;
+# test/lib/protocol.py reads them).
+RECORD = '{"kind":'
 
 # MIOpen's own log lines (the mini MIOpen writes MIOpen's format).
 MIOPEN_LOG = "MIOpen(HIP): "
@@ -131,7 +140,7 @@ def miopen_lines(text: str | Iterable[str]) -> str:
     """stderr without the wrapper's own lines and the tests' protocol records
     (pointer values removed): what MIOpen wrote, to compare byte for byte."""
     return "".join(without_pointers(l) + "\n" for l in lines_of(text)
-                   if not l.startswith(WRAPPER) and not l.startswith('{"kind":'))
+                   if not l.startswith(WRAPPER) and not l.startswith(RECORD))
 
 
 def driver_lines_written_by_wrapper(text: str | Iterable[str]) -> list[tuple[int, Trace]]:
