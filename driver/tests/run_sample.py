@@ -22,9 +22,10 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "test", "lib"))
-from wrapper_test import EXIT_SUMMARY, PREFIX, environment as scrubbed, summary_rows  # noqa: E402
+from wrapper_test import EXIT_SUMMARY, PREFIX, environment as scrubbed, summary_rows, verdict  # noqa: E402
 
-COMPUTE = re.compile(r"^miopenConvolution(Forward|BackwardData|BackwardWeights)(Immediate)?$")
+# The convolution compute entry points (the exit summary's rows counted).
+COMPUTE = {f"miopenConvolution{d}{i}" for d in ("Forward", "BackwardData", "BackwardWeights") for i in ("", "Immediate")}
 DIRECTIONS = {1: "fwd", 2: "bwd", 4: "wrw"}
 REFUSED = [  # (arguments, what the error must name)
     (["conv", "--bogus", "1"], "--bogus"),
@@ -72,7 +73,7 @@ def check_routing(config, out, err):
         return None
     if not has_summary:
         return "no exit summary from the wrapper"
-    compute = [r for r in rows if COMPUTE.match(r[0])]
+    compute = [r for r in rows if r[0] in COMPUTE]
     if not compute:
         return "the exit summary lists no convolution compute call"
     if config == "disabled":
@@ -106,8 +107,8 @@ def run_line(line, config, args):
     routing = check_routing(config, p.stdout, p.stderr)
     if routing:
         problems.append(routing)
-    forwarded = sum(r[2] for r in summary(p.stderr)[0] if COMPUTE.match(r[0]) and r[1] == "hipDNN")
-    declined = sum(r[2] for r in summary(p.stderr)[0] if COMPUTE.match(r[0]) and "declined" in r[1])
+    forwarded = sum(r[2] for r in summary(p.stderr)[0] if r[0] in COMPUTE and r[1] == "hipDNN")
+    declined = sum(r[2] for r in summary(p.stderr)[0] if r[0] in COMPUTE and "declined" in r[1])
     return problems, forwarded, declined, p.stdout + p.stderr
 
 
@@ -115,9 +116,9 @@ def check_refusals(driver):
     for argv, name in REFUSED:
         p = subprocess.run([driver] + argv, env=scrubbed(), capture_output=True, text=True)
         if p.returncode != 16 or name not in p.stderr:
-            sys.exit(f"FAIL: MIOpenDriver {' '.join(argv)} must exit 16 naming {name}; "
-                     f"got {p.returncode}: {p.stderr.strip()}")
+            return [f"MIOpenDriver {' '.join(argv)} must exit 16 naming {name}; got {p.returncode}: {p.stderr.strip()}"]
     print(f"refused as expected: {len(REFUSED)} command lines (unknown or unsupported flags)")
+    return []
 
 
 def main():
@@ -134,26 +135,27 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
 
-    check_refusals(args.driver)
+    refused = check_refusals(args.driver)
+    if refused:
+        return verdict("run_sample", refused)
     lines = [l.strip() for s in args.sample for l in open(s) if "MIOpenDriver " in l and not l.startswith("#")]
     if args.limit:
         lines = lines[:args.limit]
     work = [(l, c) for l in lines for c in args.configs.split(",")]
-    failures, forwarded, declined = 0, 0, 0
+    failures, forwarded, declined = [], 0, 0
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for (line, config), (problems, fwd, dec, output) in zip(work, pool.map(lambda w: run_line(*w, args), work)):
             forwarded += fwd
             declined += dec
             if problems:
-                failures += 1
-                print(f"FAIL [{config}] {line}\n  " + "\n  ".join(problems) + "\n  output:\n" +
-                      "\n".join("    " + o for o in output.splitlines()[-25:]))
-    print(f"{len(lines)} command lines x {len(args.configs.split(','))} configurations: {failures} failed; "
+                failures.append(f"[{config}] {line}\n  " + "\n  ".join(problems) + "\n  output:\n" +
+                                "\n".join("    " + o for o in output.splitlines()[-25:]))
+    print(f"{len(lines)} command lines x {len(args.configs.split(','))} configurations: {len(failures)} failed; "
           f"enabled runs: {forwarded} convolution calls executed by hipDNN, {declined} declined to MIOpen Private")
     if "enabled" in args.configs and forwarded == 0:
-        sys.exit("FAIL: nothing was executed by hipDNN in the enabled runs")
-    sys.exit(1 if failures else 0)
+        failures.append("nothing was executed by hipDNN in the enabled runs")
+    return verdict("run_sample", failures)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

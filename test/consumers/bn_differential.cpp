@@ -17,11 +17,10 @@
 // here) or, when a saved buffer is null, from the batch's own with epsilon,
 // mostly hipDNN's default 1e-5.
 //
-// Output, one line per case on stdout:
-//   case <i> <inf|trn|bnbwd> <legacy|v2> <type> <layout> <rank> dims=... eps=... [flags]
-//        status=<miopenStatus> step=compute maxerr=<e> result=<ok|rejected|mismatch> [why=...]
-// and on stderr `bn_differential: case <i>` before each case's calls.
-#include <miopen/hipdnn_forwarding.h>
+// Output (test/consumers/test_protocol.hpp, differential_util.hpp's
+// CaseReport): one `case` record per case on stdout, then a `summary`; with
+// --report-errors an `error` record (forwarded_error.hpp) before the case
+// record of a failed call; a `begin` marker on stderr before each case's calls.
 #include <miopen/miopen.h>
 
 #include <algorithm>
@@ -34,6 +33,7 @@
 #include <vector>
 
 #include "differential_util.hpp"
+#include "forwarded_error.hpp"
 
 namespace {
 
@@ -68,19 +68,6 @@ const char* op_dir(Op op) { return op == Op::Inference ? "inf" : op == Op::Train
 const char* type_name(miopenDataType_t t)
 {
     return t == miopenFloat ? "fp32" : t == miopenHalf ? "fp16" : "bf16";
-}
-
-const char* status_name(miopenStatus_t s)
-{
-    switch(s)
-    {
-    case miopenStatusSuccess: return "miopenStatusSuccess";
-    case miopenStatusBadParm: return "miopenStatusBadParm";
-    case miopenStatusNotImplemented: return "miopenStatusNotImplemented";
-    case miopenStatusUnknownError: return "miopenStatusUnknownError";
-    case miopenStatusInternalError: return "miopenStatusInternalError";
-    default: return "miopenStatusOther";
-    }
 }
 
 Problem draw(Rng& r, Op op)
@@ -534,20 +521,38 @@ std::string describe(const Problem& p, Op op)
     return s;
 }
 
-// --report-errors: for a failed call, what the wrapper's own API and the
-// error string say (RFC §6.1 attribution), one stderr line.
-void report_error(miopenStatus_t status)
+// The case's record (differential_util.hpp's CaseReport).
+CaseReport report(long i, const Problem& p, Op op, const Outcome& o)
 {
-    miopenForwardedError_t e{};
-    if(miopenGetLastForwardedError(&e) != miopenStatusSuccess)
-    {
-        std::fprintf(stderr, "bn_differential: error miopenGetLastForwardedError failed\n");
-        return;
-    }
-    const char* text = miopenGetErrorString(status);
-    const bool prefixed = std::strncmp(text, "[hipDNN-forwarded] ", 19) == 0;
-    std::fprintf(stderr, "bn_differential: error outcome=%d hipdnn=%d entry=%s prefixed=%d\n", int(e.outcome),
-                 e.hipdnnStatus, e.entryPoint ? e.entryPoint : "-", prefixed ? 1 : 0);
+    static const char* entries[] = {"miopenBatchNormalizationForwardInference",
+                                    "miopenBatchNormalizationForwardTraining", "miopenBatchNormalizationBackward"};
+    const bool five = p.dims.size() == 5;
+    CaseReport r;
+    r.index      = i;
+    r.dir        = op_dir(op);
+    r.api        = p.v2 ? "v2" : "legacy";
+    r.type       = type_name(p.io);
+    r.layout     = p.padded ? "padded" : p.channels_last ? (five ? "NDHWC" : "NHWC") : (five ? "NCDHW" : "NCHW");
+    r.rank       = std::to_string(p.dims.size()) + "d";
+    r.entry      = std::string(entries[static_cast<int>(op)]) + (p.v2 ? "_V2" : "");
+    r.problem    = std::string(op_dir(op)) + " " + describe(p, op);
+    r.misaligned = p.misaligned != 0;
+    r.types      = {type_name(p.io)};
+    r.status     = o.status;
+    r.step       = "compute";
+    r.maxerr     = o.maxerr;
+    r.tol        = tolerance(p.io);
+    r.why        = words(o.why);
+    return r;
+}
+
+// --report-errors: for a failed call, what the wrapper's own API and the
+// error string say (forwarded_error.hpp), one `error` record.
+void report_error(long i, miopenStatus_t status)
+{
+    protocol::Record r("error");
+    r.field("case", i);
+    consumer::attribution(r, status).emit();
 }
 
 } // namespace
@@ -590,25 +595,20 @@ int main(int argc, char** argv)
     miopenHandle_t h = nullptr;
     if(miopenCreate(&h) != miopenStatusSuccess)
         return 3;
-    long ok = 0, rejected = 0, mismatch = 0;
+    Tally tally;
     for(long i = 0; i < cases; ++i)
     {
         Rng r{mix64(seed * 0x100000001B3ull + std::uint64_t(i))};
         const Problem p = draw(r, op);
-        std::fprintf(stderr, "bn_differential: case %ld\n", i);
-        std::fflush(stderr);
+        protocol::begin(i);
         const Outcome o = op == Op::Inference ? run_case(h, p, r, i == corrupt_case, calls)
                           : op == Op::Training ? run_training(h, p, r, i == corrupt_case, calls)
                                                : run_backward(h, p, r, i == corrupt_case, calls);
         if(report_errors && o.status != miopenStatusSuccess)
-            report_error(o.status);
-        const char* result = o.status != miopenStatusSuccess ? "rejected" : o.why.empty() ? "ok" : "mismatch";
-        (o.status != miopenStatusSuccess ? rejected : o.why.empty() ? ok : mismatch)++;
-        std::printf("case %ld %s %s status=%s step=compute maxerr=%.3g result=%s%s%s\n", i, op_dir(op), describe(p, op).c_str(),
-                    status_name(o.status), o.maxerr, result, o.why.empty() ? "" : " why=", o.why.c_str());
+            report_error(i, o.status);
+        tally.report(report(i, p, op, o));
     }
-    std::fprintf(stderr, "bn_differential: done\n");
-    std::printf("summary ok=%ld rejected=%ld mismatch=%ld\n", ok, rejected, mismatch);
+    protocol::end();
     miopenDestroy(h);
-    return mismatch ? 1 : 0;
+    return tally.finish();
 }

@@ -7,10 +7,9 @@
 // bytes in y (which starts from one pattern) case by case, every `valid` case
 // forwarded and every other case left to MIOpen Private.
 //
-// One stdout line per case, as parity_consumer's:
-//   inf <entry point> <case> status=<n> out=<FNV-1a of y, or - for a valid case>
-// and before each case the marker `bn_parity_consumer: case <line prefix>`
-// on stderr. Built in the tree of a forwarding set with batchnorm.
+// One `case` record per case, as parity_consumer's (consumer_util.hpp's
+// ParityCase; direction `inf`, `out` the FNV-1a hash of y), each after its
+// `begin` marker on stderr. Built in the tree of a forwarding set with batchnorm.
 #include "consumer_util.hpp"
 
 #include <miopen/miopen.h>
@@ -112,12 +111,9 @@ int run(Fixture& f, const char* entry, const Call& call, const std::vector<Case>
         Args a = f.valid();
         c.change(a);
         f.reset();
-        char prefix[256];
-        std::snprintf(prefix, sizeof prefix, "inf %s %s", entry, c.label.c_str());
-        std::fprintf(stderr, "bn_parity_consumer: case %s\n", prefix);
-        std::fflush(stderr);
+        const consumer::ParityCase pc("inf", entry, c.label);
         const miopenStatus_t s = call(a);
-        invalid_succeeded += consumer::parity_line(prefix, c.label.c_str(), s, f.hash()) ? 1 : 0;
+        invalid_succeeded += pc.report(s, f.hash()) ? 1 : 0;
     }
     return invalid_succeeded;
 }

@@ -11,8 +11,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wrapper_test import environment  # noqa: E402
+from wrapper_test import environment, verdict  # noqa: E402
 
+# The dynamic loader's LD_DEBUG=bindings line (glibc's text).
 LINE = re.compile(r"binding file (\S+) \[\d+\] to (\S+) \[\d+\]: normal symbol `([^'`]+)'")
 
 
@@ -25,8 +26,7 @@ def main():
         os.remove(old)
     rc = subprocess.run([a.binary], env=environment()).returncode
     if rc != 0:
-        print(f"{a.binary} exited {rc}")
-        return 1
+        return verdict("check_bindings", [f"{a.binary} exited {rc}"])
     lines = []
     for f in glob.glob(a.log_prefix + ".*"):
         with open(f, errors="replace") as fh:
@@ -38,7 +38,7 @@ def main():
             continue
         src, dst, sym = m.groups()
         name = os.path.basename(dst)
-        if re.match(r"libMIOpen\.so", name):
+        if name.startswith("libMIOpen.so"):
             bad.append(f"{sym} bound into the public wrapper {dst}")
         if sym.startswith("miopen") and os.path.basename(src) == os.path.basename(a.binary):
             if not sym.endswith("_impl"):
@@ -49,10 +49,8 @@ def main():
                 impl.append(sym)
     if not impl:
         bad.append("no _impl binding observed (is LD_DEBUG=bindings set?)")
-    for b in bad:
-        print("FAIL:", b)
     print(f"{len(set(impl))} _impl symbols bound in libMIOpen_private.so, {len(bad)} problems")
-    return 1 if bad else 0
+    return verdict("check_bindings", bad)
 
 
 if __name__ == "__main__":

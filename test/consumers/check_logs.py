@@ -25,7 +25,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wrapper_test import WRAPPER, run as run_scrubbed, user_db, without_pointers  # noqa: E402
+from wrapper_test import WRAPPER, checked, fail, run as run_scrubbed, user_db, without_pointers  # noqa: E402
 
 LOUD = {"MIOPEN_LOG_LEVEL": "7", "MIOPEN_ENABLE_LOGGING": "1", "MIOPEN_ENABLE_LOGGING_CMD": "1"}
 
@@ -37,7 +37,7 @@ def run(cmd, env_extra, db_seed=None, keep_db=None):
     with user_db(seed=db_seed, keep=keep_db) as db:
         p = run_scrubbed(cmd, dict(LOUD, **env_extra, **db))
     if p.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed (exit {p.returncode}) with {env_extra}:\n{p.stderr[-3000:]}")
+        fail(f"{' '.join(cmd)} failed (exit {p.returncode}) with {env_extra}:\n{p.stderr[-3000:]}")
     return p.stderr
 
 
@@ -59,6 +59,10 @@ def main():
     ap.add_argument("--private-dir", help="negative control: this libMIOpen_private.so.1 for the wrapper runs")
     ap.add_argument("command", nargs="+", help="consumer and its arguments ({out} is replaced by a file path)")
     a = ap.parse_args()
+    return checked("check_logs", lambda: compare(a))
+
+
+def compare(a):
     os.makedirs(a.out_dir, exist_ok=True)
     wrapper_path = {"LD_LIBRARY_PATH": a.private_dir} if a.private_dir else {}
     runs = {
@@ -79,28 +83,27 @@ def main():
 
     base = logs["baseline"]
     if wrapper_lines["baseline"]:
-        sys.exit("the baseline run loaded the wrapper (LD_LIBRARY_PATH not honoured?)")
+        fail("the baseline run loaded the wrapper (LD_LIBRARY_PATH not honoured?)")
     calls = base.count("{\n")
     if calls < 10 or "Command [" not in base:
-        sys.exit(f"the baseline log has {calls} API call blocks and "
-                 f"{'a' if 'Command [' in base else 'no'} driver command: logging is not on")
+        fail(f"the baseline log has {calls} API call blocks and "
+             f"{'a' if 'Command [' in base else 'no'} driver command: logging is not on")
     if not wrapper_lines["enabled"]:
-        sys.exit("the enabled run printed no routing trace at MIOPEN_LOG_LEVEL=7 (was the wrapper loaded?)")
-    failed = False
+        fail("the enabled run printed no routing trace at MIOPEN_LOG_LEVEL=7 (was the wrapper loaded?)")
+    problems = []
     for name in ("disabled", "enabled"):
         if logs[name] == base:
             continue
-        failed = True
         diff = list(difflib.unified_diff(base.splitlines(), logs[name].splitlines(), "baseline", name, lineterm="", n=0))
         impl = [l for l in diff if l.startswith("+") and "_impl" in l]
-        print(f"MIOpen's log differs: baseline vs {name} ({len(impl)} added line(s) name an _impl function)")
-        print("\n".join(diff[:20]))
-    if failed:
-        sys.exit(1)
+        problems.append(f"MIOpen's log differs: baseline vs {name} ({len(impl)} added line(s) name an _impl function)\n"
+                        + "\n".join(diff[:20]))
+    if problems:
+        return problems
     print(f"MIOpen's log byte-identical (pointers removed) across baseline, disabled and enabled-not-forwarded: "
           f"{len(base.splitlines())} lines, {calls} API calls; the enabled run added {wrapper_lines['enabled']} "
           f"routing-trace lines of its own")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -5,10 +5,10 @@ Runs a test/consumers/replay_<framework> program with forwarding disabled
 and then enabled (the routing trace on, the hipDNN engine given), and
 requires:
 
-  * both runs exit 0 and print `replay done`;
-  * every `result` line (a layer's output checksum) the same in both runs
-    within --tolerance (relative), and every `status` line (a status the
-    framework does not check) identical;
+  * both runs exit 0 and write the `done` record;
+  * every `result` record (a layer's output checksum) the same in both runs
+    within --tolerance (relative), and every `status` record (a status the
+    framework does not check) identical (test/lib/protocol.py);
   * in the enabled run, a routing-trace line for every convolution call
     (the compute calls: legacy, Immediate, the fused one-call API and the
     fusion-plan executes); none means the program did not run against the
@@ -24,36 +24,30 @@ import argparse
 import collections
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wrapper_test import HIPDNN, environment, trace, verdict  # noqa: E402
+from protocol import Run  # noqa: E402
+from wrapper_test import HIPDNN, checked, environment, trace  # noqa: E402
 
-PLAIN = re.compile(r"^miopenConvolution(Forward|BackwardData|BackwardWeights)(Immediate)?$")
+PLAIN = {f"miopenConvolution{d}{i}" for d in ("Forward", "BackwardData", "BackwardWeights") for i in ("", "Immediate")}
 FUSED = {"miopenConvolutionBiasActivationForward", "miopenExecuteFusionPlan", "miopenExecuteFusionPlan_v2"}
-RESULT = re.compile(r"^result (\S+) (\S+) (\S+) sum=(\S+) abs=(\S+)$")
+WHAT = ("step", "layer", "tensor")  # what a `result` record is of
 
 
-def run(binary, env):
-    p = subprocess.run([binary], env=environment(env), capture_output=True, text=True, timeout=300)
-    return p.returncode, p.stdout.splitlines(), p.stderr.splitlines()
+def compared(run):
+    return [r for r in run.records if r["kind"] in ("result", "status")]
 
 
 def compare(dis, ena, tolerance):
     problems = []
-    a = [l for l in dis if l.startswith(("result ", "status "))]
-    b = [l for l in ena if l.startswith(("result ", "status "))]
+    a, b = compared(dis), compared(ena)
     if len(a) != len(b):
-        return [f"{len(a)} result/status lines disabled, {len(b)} enabled"]
+        return [f"{len(a)} result/status records disabled, {len(b)} enabled"]
     for x, y in zip(a, b):
-        mx, my = RESULT.match(x), RESULT.match(y)
-        if mx and my and mx.group(1, 2, 3) == my.group(1, 2, 3):
-            for i in (4, 5):
-                u, v = float(mx.group(i)), float(my.group(i))
-                if abs(u - v) > tolerance * max(1.0, abs(u)):
-                    problems.append(f"result differs: disabled `{x}`, enabled `{y}`")
-                    break
+        if x["kind"] == y["kind"] == "result" and all(x[k] == y[k] for k in WHAT):
+            if any(abs(x[k] - y[k]) > tolerance * max(1.0, abs(x[k])) for k in ("sum", "abs")):
+                problems.append(f"result differs: disabled `{x}`, enabled `{y}`")
         elif x != y:
             problems.append(f"differs: disabled `{x}`, enabled `{y}`")
     return problems
@@ -85,21 +79,24 @@ def main():
     for kv in a.set:
         k, _, v = kv.partition("=")
         enabled[k] = v
+    return checked("check_replay", lambda: replay(a, base, enabled))
+
+
+def replay(a, base, enabled):
     problems = []
     runs = {}
     for name, env in (("disabled", dict(base, MIOPEN_HIPDNN_FORWARDING="disabled")), ("enabled", enabled)):
-        rc, out, err = run(a.binary, env)
-        runs[name] = (out, err)
-        if rc != 0 or "replay done" not in out:
-            problems.append(f"{name} run: exit status {rc}; stderr tail:\n" + "\n".join(err[-15:]))
+        r = runs[name] = Run.of_command(name, [a.binary], environment(env), timeout=300)
+        if r.returncode != 0 or not r.of("done"):
+            problems.append(f"{name} run: exit status {r.returncode}; stderr tail:\n" + "\n".join(r.err[-15:]))
     if not problems:
-        problems += compare(runs["disabled"][0], runs["enabled"][0], a.tolerance)
+        problems += compare(runs["disabled"], runs["enabled"], a.tolerance)
 
-    routes = [t for t in map(trace, runs["enabled"][1]) if t and (PLAIN.match(t.entry) or t.entry in FUSED)]
+    routes = [t for t in map(trace, runs["enabled"].err) if t and (t.entry in PLAIN or t.entry in FUSED)]
     calls = {"plain": collections.Counter(), "fused": collections.Counter()}
     why = collections.Counter()
     for t in routes:
-        kind = "plain" if PLAIN.match(t.entry) else "fused"
+        kind = "plain" if t.entry in PLAIN else "fused"
         on = t.target == HIPDNN
         calls[kind][on] += 1
         if not on:
@@ -118,7 +115,7 @@ def main():
           f"fused {calls['fused'][True]}/{sum(calls['fused'].values())}")
     for k, v in why.most_common():
         print(f"  not on hipDNN: {v:3d} x {k}")
-    return verdict("check_replay", problems, shown=len(problems))
+    return problems
 
 
 if __name__ == "__main__":

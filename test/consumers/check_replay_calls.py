@@ -3,10 +3,11 @@
 disabled and enabled on each hipDNN engine: what share of the framework's
 convolution calls ran on hipDNN, and why the rest did not.
 
-The replay prints one `call <i> <phase> <layer> status=<n> maxerr=<x>
-result=<ok|mismatch|failed>` line per convolution call (each checked against
-the replay's own double-precision reference) and writes a `<name>: call <i>`
-marker on stderr before it, so each call's routing-trace lines are its own.
+The replay writes one `call` record per convolution call (its number, phase,
+layer, status, maxerr, result ok|mismatch|failed: each checked against the
+replay's own double-precision reference) and a `begin` marker of the same
+number on stderr before it, so each call's routing-trace lines are its own
+(test/lib/protocol.py).
 
 Requires: every run exits 0 with every call `ok` and the same calls in every
 run; in each enabled run, exactly one routing-trace line of the compute entry
@@ -17,35 +18,13 @@ forwarded by reason (the row of docs/forwarding.md's "What frameworks get").
 import argparse
 import collections
 import os
-import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wrapper_test import HIPDNN, environment, trace, verdict  # noqa: E402
+from protocol import Run  # noqa: E402
+from wrapper_test import HIPDNN, checked, environment, trace  # noqa: E402
 
-CALL = re.compile(r"^call (\d+) (\S+) (\S+) status=(-?\d+) maxerr=(\S+) result=(\w+)$")
 ENGINES = {"reference": "MINI_REFERENCE_ENGINE", "provider": "MIOPEN_ENGINE"}
-
-
-def parse(name, stdout, stderr):
-    calls = {}
-    for line in stdout.splitlines():
-        m = CALL.match(line)
-        if m:
-            calls[int(m.group(1))] = m.groups()[1:]
-    marker = re.compile(rf"^{re.escape(name)}: call (\d+)$")
-    segments, current = {}, None
-    for line in stderr.splitlines():
-        m = marker.match(line)
-        if m:
-            current = int(m.group(1))
-            segments[current] = []
-        elif line == f"{name}: done":
-            current = None
-        elif current is not None:
-            segments[current].append(line)
-    return calls, segments
 
 
 def main():
@@ -58,10 +37,17 @@ def main():
     ap.add_argument("--min-forwarded", type=float, default=1.0)
     ap.add_argument("--all-forwarded-in", action="append", default=[], metavar="PHASE",
                     help="every call of this phase must be forwarded (repeatable)")
+    ap.add_argument("--ld-library-path", help="prepended to LD_LIBRARY_PATH (negative test: no wrapper)")
     ap.add_argument("args", nargs="*", help="passed to the replay")
     a = ap.parse_args()
-    name = os.path.basename(a.binary)
+    return checked("check_replay_calls", lambda: replay(a))
+
+
+def replay(a):
     problems = []
+    base = {}
+    if a.ld_library_path:
+        base["LD_LIBRARY_PATH"] = os.pathsep.join(x for x in (a.ld_library_path, os.environ.get("LD_LIBRARY_PATH")) if x)
     runs = [("disabled", {"MIOPEN_HIPDNN_FORWARDING": "disabled"})]
     for engine, id_ in ENGINES.items():
         env = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "MIOPEN_HIPDNN_LOG_ROUTING": "1",
@@ -69,19 +55,19 @@ def main():
         if engine == "provider":
             env["HIPDNN_PLUGIN_DIR"] = a.provider_dir
         runs.append((f"enabled-{engine}", env))
-    base = None
+    shape_of_disabled = None
     for run_name, extra in runs:
-        p = subprocess.run([a.binary, *a.args], env=environment(extra), capture_output=True, text=True, timeout=300)
-        calls, segments = parse(name, p.stdout, p.stderr)
+        p = Run.of_command(run_name, [a.binary, *a.args], environment(dict(base, **extra)), timeout=300)
+        calls, segments = p.by_case("call"), p.segments
         if p.returncode != 0:
-            problems.append(f"{run_name}: exit status {p.returncode}; stderr tail: {p.stderr.splitlines()[-5:]}")
-        bad = [i for i, c in calls.items() if c[4] != "ok"]
+            problems.append(f"{run_name}: exit status {p.returncode}; stderr tail: {p.err[-5:]}")
+        bad = [i for i, c in calls.items() if c["result"] != "ok"]
         if bad or not calls:
             problems.append(f"{run_name}: calls not ok: {[calls[i] for i in bad[:5]]} ({len(calls)} calls)")
-        shape = [(i, c[0], c[1]) for i, c in sorted(calls.items())]
-        if base is None:
-            base = shape
-        elif shape != base:
+        shape = [(i, c["phase"], c["layer"]) for i, c in sorted(calls.items())]
+        if shape_of_disabled is None:
+            shape_of_disabled = shape
+        elif shape != shape_of_disabled:
             problems.append(f"{run_name}: other calls than the disabled run's")
         if run_name == "disabled":
             print(f"{a.framework}: {len(calls)} convolution calls ({a.compute}), all ok with forwarding disabled")
@@ -92,7 +78,7 @@ def main():
             if len(routes) != 1:
                 problems.append(f"{run_name}: call {i}: {len(routes)} routing-trace lines of {a.compute}")
                 continue
-            phase = calls[i][0]
+            phase = calls[i]["phase"]
             if routes[0].target == HIPDNN:
                 forwarded += 1
             else:
@@ -105,7 +91,7 @@ def main():
             print(f"      {k:4d}  {reason}")
         if n and forwarded < a.min_forwarded * n:
             problems.append(f"{run_name}: {forwarded} of {n} forwarded (< {a.min_forwarded:.0%})")
-    return verdict("check_replay_calls", problems)
+    return problems
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wrapper_test import WRAPPER, run as run_scrubbed  # noqa: E402
+from wrapper_test import WRAPPER, run as run_scrubbed, verdict  # noqa: E402
 
 BANNER = f"{WRAPPER} forwarding "
 WARNING = f"{WRAPPER} warning: MIOPEN_HIPDNN_FORWARDING="
@@ -80,8 +80,7 @@ def main():
 
     print("wrapper:")
     failures = check(a.consumer, None)
-    for name, lines in failures:
-        print(f"--- stderr of '{name}':\n" + "\n".join(lines))
+    problems = [f"{name}; its stderr:\n" + "\n".join(lines) for name, lines in failures]
     if a.baseline_dir:
         print("baseline (negative control: wrapper-specific expectations must fail):")
         base_failures = check(a.consumer, a.baseline_dir)
@@ -89,11 +88,9 @@ def main():
                                                           for k, v in c[3].items())]
         missing = sorted(set(expected_to_fail) - {f[0] for f in base_failures})
         if missing:
-            print(f"negative control did not fail for: {missing}")
-            return 1
-    passed = len(cases()) - len(failures)
-    print(f"{passed} passed, {len(failures)} failed")
-    return 1 if failures else 0
+            problems.append(f"negative control did not fail for: {missing}")
+    print(f"{len(cases()) - len(failures)} passed, {len(failures)} failed")
+    return verdict("check_runtime", problems)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <utility>
 #include <vector>
+
+#include "test_protocol.hpp"
 
 namespace consumer {
 
@@ -91,6 +95,25 @@ struct Rng
 };
 
 
+// A call's `call` record (test/consumers/test_protocol.hpp): its label and
+// status, and the sum of the output it computed when given.
+inline void report_call(const std::string& label, miopenStatus_t s)
+{
+    protocol::Record("call").field("call", label).field("status", static_cast<int>(s)).emit();
+}
+
+inline void report_call(const std::string& label, miopenStatus_t s, double sum)
+{
+    protocol::Record("call").field("call", label).field("status", static_cast<int>(s)).field("sum", sum).emit();
+}
+
+// A `property` record: something the scenario needs to hold for its check
+// to mean anything (e.g. an address reused), and whether it held.
+inline void report_property(const std::string& name, bool holds)
+{
+    protocol::Record("property").field("name", name).field("holds", holds).emit();
+}
+
 // MIOpen's name of a status (what the checkers compare across runs).
 inline const char* status_name(miopenStatus_t s)
 {
@@ -111,19 +134,36 @@ inline const char* status_name(miopenStatus_t s)
     return "miopenStatusUnknownValue";
 }
 
-// One case line of the parity consumers (test/forwarding/check_parity.py):
-// `<prefix> status=<n> out=<FNV-1a of the outputs>`, `out=-` for a case
-// labelled `valid` (hipDNN computes its outputs: equal within tolerance,
-// not bit for bit). Returns whether a case meant to be invalid (neither
-// `valid` nor `declined`) succeeded.
-inline bool parity_line(const char* prefix, const char* label, miopenStatus_t s, std::uint64_t hash)
+// One case of the parity consumers (test/forwarding/check_parity.py): made
+// before the call, it writes the case's `begin` marker on stderr (the checker
+// splits the routing trace there); report() writes its `case` record:
+// direction, entry point, label, status, and `out`, the FNV-1a hash of every
+// output, null for a case labelled `valid` (hipDNN computes its outputs:
+// equal within tolerance, not bit for bit). report() returns whether a case
+// meant to be invalid (neither `valid` nor `declined`) succeeded.
+struct ParityCase
 {
-    const bool valid = std::strncmp(label, "valid", 5) == 0;
-    if(valid)
-        std::printf("%s status=%d out=-\n", prefix, int(s));
-    else
-        std::printf("%s status=%d out=%016llx\n", prefix, int(s), static_cast<unsigned long long>(hash));
-    return !valid && s == miopenStatusSuccess && std::strncmp(label, "declined", 8) != 0;
-}
+    std::string dir, entry, label;
+
+    ParityCase(std::string d, std::string e, std::string l)
+        : dir(std::move(d)), entry(std::move(e)), label(std::move(l))
+    {
+        protocol::begin(id());
+    }
+    std::string id() const { return dir + " " + entry + " " + label; }
+
+    bool report(miopenStatus_t s, std::uint64_t hash) const
+    {
+        const bool valid = label.compare(0, 5, "valid") == 0;
+        protocol::Record r("case");
+        r.field("case", id()).field("dir", dir).field("entry", entry).field("label", label).field("status", int(s));
+        if(valid)
+            r.field("out", static_cast<const char*>(nullptr));
+        else
+            r.hash("out", hash);
+        r.emit();
+        return !valid && s == miopenStatusSuccess && label.compare(0, 8, "declined") != 0;
+    }
+};
 
 } // namespace consumer

@@ -11,16 +11,19 @@
 // definition; nothing is shared with the library's kernels).
 //
 // The program knows nothing of the wrapper: test/consumers/check_differential.py
-// runs it with forwarding disabled and enabled (per hipDNN engine) and
-// matches the per-case stdout lines against the routing trace on stderr,
-// which the `conv_differential: case <i>` markers split per case.
+// runs it (test/consumers/differential/convolution.json, find2.json) with
+// forwarding disabled and enabled (per hipDNN engine) and matches each case's
+// record against the routing trace on stderr, which the protocol's `begin`
+// markers split per case.
 //
-// Output, one line per case on stdout:
-//   case <i> <dir> <api> <type> <layout> <dims...> status=<miopenStatus name>
-//        step=<first failing call or -> maxerr=<x> result=<ok|mismatch|rejected>
-// A non-success status is `rejected` (the checker requires the same status in
-// the disabled run); `mismatch` (outside tolerance, a write outside the
-// output tensor, a modified input, wrong output dims) makes the exit status 1.
+// Output (test/consumers/test_protocol.hpp, differential_util.hpp's
+// CaseReport): one `case` record per case on stdout (direction, API, types,
+// layout, rank, the compute entry point, the problem, status, the first
+// failing step, maxerr and the tolerance, result ok|mismatch|rejected, why),
+// then a `summary`. A non-success status is `rejected` (the checker requires
+// the same status in the disabled run); `mismatch` (outside tolerance, a
+// write outside the output tensor, a modified input, wrong output dims) makes
+// the exit status 1.
 //
 // Buffers, workspaces included, are allocated exactly as large as the API
 // reports (never bigger), each ending at a PROT_NONE guard page with canary
@@ -463,6 +466,30 @@ size_t misalignment(const Problem& p, int which)
     return p.misaligned == which ? type_size(t) : 0;
 }
 
+std::string type_text(const Problem& p)
+{
+    return p.tx == p.tw && p.tw == p.ty ? type_name(p.tx)
+                                        : std::string("mixed(x=") + type_name(p.tx) + ",w=" + type_name(p.tw) +
+                                              ",y=" + type_name(p.ty) + ")";
+}
+
+std::string layout_text(const Problem& p)
+{
+    static const char* layouts[] = {"nchw", "nhwc", "nchw-padded", "nhwc-padded"};
+    return std::string(layouts[static_cast<int>(p.layout)]) + (p.null_strides ? "(null-strides)" : "");
+}
+
+// The call that computes the case's result (whose routing the checker reads).
+const char* compute_entry(const Problem& p)
+{
+    static const char* plain[]     = {"miopenConvolutionForward", "miopenConvolutionBackwardData",
+                                      "miopenConvolutionBackwardWeights"};
+    static const char* immediate[] = {"miopenConvolutionForwardImmediate", "miopenConvolutionBackwardDataImmediate",
+                                      "miopenConvolutionBackwardWeightsImmediate"};
+    const int d = p.dir == Dir::Fwd ? 0 : p.dir == Dir::Bwd ? 1 : 2;
+    return p.api == Api::Find2 ? "miopenRunSolution" : p.api == Api::Immediate ? immediate[d] : plain[d];
+}
+
 std::string dims_text(const Problem& p)
 {
     auto list = [&](const int* v) {
@@ -471,17 +498,11 @@ std::string dims_text(const Problem& p)
             s += (s.empty() ? "" : "x") + std::to_string(v[i]);
         return s;
     };
-    static const char* layouts[] = {"nchw", "nhwc", "nchw-padded", "nhwc-padded"};
     static const char* modes[]   = {"conv", "transpose", "groupconv", "depthwise"};
-    std::string type = p.tx == p.tw && p.tw == p.ty
-                           ? type_name(p.tx)
-                           : std::string("mixed(x=") + type_name(p.tx) + ",w=" + type_name(p.tw) +
-                                 ",y=" + type_name(p.ty) + ")";
     char scale[64];
     std::snprintf(scale, sizeof scale, "alpha=%g beta=%g", static_cast<double>(p.alpha),
                   static_cast<double>(p.beta));
-    return std::string(dir_name(p.dir)) + " " + api_name(p.api) + " " + type + " " +
-           layouts[static_cast<int>(p.layout)] + (p.null_strides ? "(null-strides)" : "") + " " +
+    return std::string(dir_name(p.dir)) + " " + api_name(p.api) + " " + type_text(p) + " " + layout_text(p) + " " +
            std::to_string(p.sd) + "d n=" + std::to_string(p.n) + " c=" + std::to_string(p.c) +
            " k=" + std::to_string(p.k) + " g=" + std::to_string(p.g) + " mode=" + modes[p.mode] +
            " in=" + list(p.in) + " fil=" + list(p.fil) + " out=" + list(p.out) + " pad=" + list(p.pad) +
@@ -769,14 +790,9 @@ void run_find2(const Call& call, const Problem& p, Rng& rng, Outcome& o, std::st
     miopenDestroyProblem(prob);
 }
 
-struct Counters
-{
-    int ok = 0, rejected = 0, mismatch = 0;
-};
-
 // Runs one case; returns false on a mismatch.
 bool run_case(miopenHandle_t handle, int index, const Problem& p, Rng& rng, bool corrupt, bool* corrupted,
-              Counters& counters)
+              Tally& tally)
 {
     const int cg = p.c / p.g;
     Tensor x(make_shape(p, p.n, p.c, p.in, 0), p.tx, misalignment(p, 0));
@@ -897,7 +913,8 @@ bool run_case(miopenHandle_t handle, int index, const Problem& p, Rng& rng, bool
             why += " workspace-overrun";
     }
 
-    double maxerr = 0;
+    double maxerr    = 0;
+    const double tol = std::max({tolerance(p.tx), tolerance(p.tw), tolerance(p.ty)});
     if(o.status == miopenStatusSuccess && p.bad_ydims)
         why += " invalid-problem-accepted";
     else if(o.status == miopenStatusSuccess)
@@ -911,7 +928,6 @@ bool run_case(miopenHandle_t handle, int index, const Problem& p, Rng& rng, bool
         }
         std::vector<double> acc(prior.size(), 0.0), mag(prior.size(), 0.0);
         reference(p, xv, wv, yv, acc, mag);
-        const double tol = std::max({tolerance(p.tx), tolerance(p.tw), tolerance(p.ty)});
         const double floor_mag = magnitude_floor(out.type);
         bool bad = false;
         for(size_t i = 0; i < acc.size(); ++i)
@@ -951,23 +967,30 @@ bool run_case(miopenHandle_t handle, int index, const Problem& p, Rng& rng, bool
 
     // Anything wrong is a mismatch, even in a rejected case (e.g. a write
     // past a buffer before the failure).
-    const char* result = !why.empty() ? "mismatch" : o.status != miopenStatusSuccess ? "rejected" : "ok";
-    std::printf("case %d %s %s status=%s step=%s maxerr=%.3g result=%s%s%s\n", index, dims_text(p).c_str(),
-                o.detail.c_str(), consumer::status_name(o.status), o.step.c_str(), maxerr, result,
-                why.empty() ? "" : " why=", why.empty() ? "" : why.c_str() + 1);
-    std::fflush(stdout);
-    if(std::strcmp(result, "ok") == 0)
-        ++counters.ok;
-    else if(std::strcmp(result, "rejected") == 0)
-        ++counters.rejected;
-    else
-        ++counters.mismatch;
+    CaseReport r;
+    r.index      = index;
+    r.dir        = dir_name(p.dir);
+    r.api        = api_name(p.api);
+    r.type       = type_text(p);
+    r.layout     = layout_text(p);
+    r.rank       = std::to_string(p.sd) + "d";
+    r.entry      = compute_entry(p);
+    r.problem    = dims_text(p);
+    r.detail     = o.detail;
+    r.misaligned = p.misaligned >= 0;
+    r.types      = {type_name(p.tx), type_name(p.tw), type_name(p.ty)};
+    r.status     = o.status;
+    r.step       = o.step;
+    r.maxerr     = maxerr;
+    r.tol        = tol;
+    r.why        = words(why);
+    const bool good = tally.report(r);
 
     miopenDestroyTensorDescriptor(xd);
     miopenDestroyTensorDescriptor(wd);
     miopenDestroyTensorDescriptor(yd);
     miopenDestroyConvolutionDescriptor(cd);
-    return why.empty();
+    return good;
 }
 
 int usage(const char* argv0)
@@ -1028,8 +1051,7 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "conv_differential: miopenCreate failed\n");
         return 3;
     }
-    std::printf("conv_differential: seed=%llu cases=%ld\n", seed, cases);
-    Counters counters;
+    Tally tally;
     bool corrupted = false;
     for(long i = 0; i < cases; ++i)
     {
@@ -1040,13 +1062,10 @@ int main(int argc, char** argv)
         p.find_mode = find_mode;
         if(find2)
             make_find2(p, rng);
-        std::fprintf(stderr, "conv_differential: case %ld\n", i);
-        std::fflush(stderr);
-        run_case(handle, static_cast<int>(i), p, rng, corrupt_case >= 0 && i >= corrupt_case, &corrupted, counters);
+        protocol::begin(i);
+        run_case(handle, static_cast<int>(i), p, rng, corrupt_case >= 0 && i >= corrupt_case, &corrupted, tally);
     }
-    std::fprintf(stderr, "conv_differential: done\n");
-    std::fflush(stderr);
+    protocol::end();
     miopenDestroy(handle);
-    std::printf("summary ok=%d rejected=%d mismatch=%d\n", counters.ok, counters.rejected, counters.mismatch);
-    return counters.mismatch == 0 ? 0 : 1;
+    return tally.finish();
 }

@@ -1,7 +1,8 @@
 // Descriptors changed between forwarded calls (issue 24): every setter the
 // forwarding handlers' reads depend on is called on descriptors a forwarded
 // call has already used, and the next call must compute with the new
-// values. One line per call on stdout ("<step> status=<n> [sum=<x>]");
+// values. One `call` record per call on stdout (its step, status and the
+// sum of y: consumer_util.hpp's report_call), a `property` per address reuse;
 // test/forwarding/check_forwarding.py (descriptor_changes) compares the
 // enabled run with the disabled one and reads the routing trace.
 //
@@ -128,7 +129,7 @@ struct Problem
         const float one = 1, zero = 0;
         const auto s = miopenConvolutionForward(h, &one, x, xp(), w, wp(), c, miopenConvolutionFwdAlgoDirect, &zero,
                                                 y, yp(), ws.data(), ws.size());
-        std::printf("%s status=%d sum=%.9e\n", step, int(s), ysum());
+        consumer::report_call(step, s, ysum());
     }
 
     void find(const char* step)
@@ -141,7 +142,7 @@ struct Problem
                                                   ws.size(), false);
         // Only the routing and the status: a Find answered from MIOpen's
         // find-db runs nothing, so y is not compared.
-        std::printf("%s status=%d\n", step, int(s));
+        consumer::report_call(step, s);
     }
 
     // MIOpen's own one-call form has no fused solver here (it builds a plan
@@ -164,7 +165,7 @@ struct Problem
             if(s == miopenStatusSuccess)
                 s = miopenActivationForward(h, act, &one, y, yp(), &zero, y, yp());
         }
-        std::printf("%s status=%d sum=%.9e\n", step, int(s), ysum());
+        consumer::report_call(step, s, ysum());
     }
 };
 
@@ -204,7 +205,7 @@ struct FusionPlan
             n = 0;
         std::vector<char> ws(n);
         const auto s = miopenExecuteFusionPlan_v2(p.h, plan, p.x, p.xp(), p.y, p.yp(), args, ws.data(), ws.size());
-        std::printf("%s status=%d sum=%.9e\n", step, int(s), p.ysum());
+        consumer::report_call(step, s, p.ysum());
     }
 };
 
@@ -305,7 +306,7 @@ int main(int argc, char** argv)
     const miopenTensorDescriptor_t old = p.x;
     must(miopenDestroyTensorDescriptor(p.x), "destroy x");
     must(miopenCreateTensorDescriptor(&p.x), "create x");
-    std::printf("recreated at the same address=%d\n", int(p.x == old));
+    consumer::report_property("recreated at the same address", p.x == old);
     p.tensor(p.x, 1, 4, 10, 10);
     p.output();
     p.forward("recreated");
@@ -330,7 +331,7 @@ int main(int argc, char** argv)
     }
     {
         FusionPlan f(p, miopenActivationCLAMP);
-        std::printf("plan recreated at the same address=%d\n", int(f.plan == old_plan));
+        consumer::report_property("plan recreated at the same address", f.plan == old_plan);
         f.execute(p, "fusion plan recreated");
     }
 

@@ -8,9 +8,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "consumer_util.hpp"
+#include "test_protocol.hpp"
 
 namespace differential {
 
@@ -126,6 +128,87 @@ inline void store_elem(miopenDataType_t t, void* base, size_t i, float v)
     }
     const std::uint16_t h = t == miopenHalf ? float_to_half(v) : float_to_bf16(v);
     std::memcpy(p, &h, 2);
+}
+
+// ---------------------------------------------------------------------------
+// What a differential consumer reports (test/consumers/check_differential.py
+// reads it through test/lib/protocol.py): one `case` record per case, and a
+// `summary` at the end; `begin` markers on stderr split the routing trace.
+// ---------------------------------------------------------------------------
+struct CaseReport
+{
+    long index = 0;
+    // How the checker groups the case (the forwarded-by table) and the
+    // compute call whose routing-trace line it looks for.
+    std::string dir, api, type, layout, rank, entry;
+    std::string problem;            // the whole problem: the same in every run of one --seed
+    std::string detail;             // per-run details (the algorithm Find ranked first, workspace size)
+    bool misaligned = false;        // a buffer off hipDNN's 16-byte tensor alignment
+    std::vector<std::string> types; // the storage types whose tolerance applies (the largest)
+    miopenStatus_t status = miopenStatusSuccess;
+    std::string step      = "-"; // the first call that failed
+    double maxerr = 0, tol = 0;
+    std::vector<std::string> why; // what makes it a mismatch
+
+    const char* result() const
+    {
+        return !why.empty() ? "mismatch" : status != miopenStatusSuccess ? "rejected" : "ok";
+    }
+};
+
+struct Tally
+{
+    long ok = 0, rejected = 0, mismatch = 0;
+
+    // Emits the case's record and counts it; returns whether it is not a mismatch.
+    bool report(const CaseReport& c)
+    {
+        const std::string result = c.result();
+        protocol::Record("case")
+            .field("case", c.index)
+            .field("dir", c.dir)
+            .field("api", c.api)
+            .field("type", c.type)
+            .field("layout", c.layout)
+            .field("rank", c.rank)
+            .field("entry", c.entry)
+            .field("problem", c.problem)
+            .field("detail", c.detail)
+            .field("misaligned", c.misaligned)
+            .field("types", c.types)
+            .field("status", consumer::status_name(c.status))
+            .field("step", c.step)
+            .field("maxerr", c.maxerr)
+            .field("tol", c.tol)
+            .field("result", result)
+            .field("why", c.why)
+            .emit();
+        (result == "ok" ? ok : result == "rejected" ? rejected : mismatch)++;
+        return result != "mismatch";
+    }
+
+    // The summary record; the exit status (1 when a case mismatched).
+    int finish() const
+    {
+        protocol::Record("summary").field("ok", ok).field("rejected", rejected).field("mismatch", mismatch).emit();
+        return mismatch == 0 ? 0 : 1;
+    }
+};
+
+// Splits a reason list written as " a b" into its words.
+inline std::vector<std::string> words(const std::string& s)
+{
+    std::vector<std::string> out;
+    size_t i = 0;
+    while(i < s.size())
+    {
+        const size_t j = s.find(' ', i);
+        const size_t e = j == std::string::npos ? s.size() : j;
+        if(e > i)
+            out.push_back(s.substr(i, e - i));
+        i = e + 1;
+    }
+    return out;
 }
 
 } // namespace differential

@@ -4,11 +4,12 @@
 // own search and the run of its solution; `batchnorm`: a batchnorm inference,
 // legacy, _V2, legacy again on one problem), and after each call what
 // the wrapper's own API and miopenGetErrorString say. test/forwarding/check_faults.py runs it with the
-// hipDNN test bed's fault knobs. One stdout line per call:
-//   <label> status=<n> outcome=<n> hipdnn=<n> entry=<name> errstr=<text> msg=<text>
+// hipDNN test bed's fault knobs. Records (test/consumers/test_protocol.hpp) on stdout: a `call` per
+// call (its label, and forwarded_error.hpp's attribution fields), the `output` y[0] (7 unless a call
+// wrote y), and `null_argument`: what miopenGetLastForwardedError(NULL) returns.
 #include "consumer_util.hpp"
+#include "forwarded_error.hpp"
 
-#include <miopen/hipdnn_forwarding.h>
 #include <miopen/miopen.h>
 
 #include <cstdio>
@@ -19,15 +20,17 @@ namespace {
 
 void report(const char* label, miopenStatus_t s)
 {
-    miopenForwardedError_t e{};
-    if(miopenGetLastForwardedError(&e) != miopenStatusSuccess)
-    {
-        std::printf("%s status=%d miopenGetLastForwardedError failed\n", label, int(s));
-        return;
-    }
-    std::printf("%s status=%d outcome=%d hipdnn=%d entry=%s errstr=%s msg=%s\n", label, int(s), int(e.outcome),
-                e.hipdnnStatus, e.entryPoint ? e.entryPoint : "(null)", miopenGetErrorString(s),
-                e.message ? e.message : "(null)");
+    protocol::Record r("call");
+    r.field("call", label);
+    consumer::attribution(r, s).emit();
+}
+
+// y's first element after a sequence: 7 unless a call wrote y.
+void output(float y0) { protocol::Record("output").field("name", "y[0]").field("value", y0).emit(); }
+
+void null_argument()
+{
+    protocol::Record("null_argument").field("status", static_cast<int>(miopenGetLastForwardedError(nullptr))).emit();
 }
 
 // The problem every sequence runs: x 1x2x5x5, w 3x2x3x3, pad 1 -> y 1x3x5x5,
@@ -87,7 +90,7 @@ int fusion(miopenHandle_t h)
         report("forward", miopenExecuteFusionPlan_v2(h, plan, x, xv.data(), y, yv.data(), args, work.data(), ws));
         miopenDestroyOperatorArgs(args);
     }
-    std::printf("y[0]=%g\n", double(yv[0]));
+    output(yv[0]);
     after_a_non_forwarded_call();
     miopenDestroyFusionPlan(plan);
     return 0;
@@ -128,7 +131,7 @@ int find2(miopenHandle_t h, bool observed)
                                                 {miopenTensorConvolutionY, nullptr, yv.data()}};
         report("forward", miopenRunSolution(h, solution, 3, args, ws.data(), ws.size()));
     }
-    std::printf("y[0]=%g\n", double(yv[0]));
+    output(yv[0]);
     after_a_non_forwarded_call();
     if(solution != nullptr)
         miopenDestroySolution(solution);
@@ -155,7 +158,7 @@ int batchnorm(miopenHandle_t h)
     report("inference again", miopenBatchNormalizationForwardInference(h, miopenBNSpatial, &alpha, &beta, x,
                                                                        xv.data(), x, yv.data(), p, scale.data(),
                                                                        bias.data(), mean.data(), var.data(), 1e-5));
-    std::printf("y[0]=%g\n", double(yv[0]));
+    output(yv[0]);
     after_a_non_forwarded_call();
     return 0;
 }
@@ -181,7 +184,7 @@ int main(int argc, char** argv)
         const int rc = sequence == "fusion"      ? fusion(h)
                        : sequence == "batchnorm" ? batchnorm(h)
                                                  : find2(h, sequence == "find2-observed");
-        std::printf("null argument status=%d\n", int(miopenGetLastForwardedError(nullptr)));
+        null_argument();
         miopenDestroy(h);
         return rc;
     }
@@ -200,12 +203,12 @@ int main(int argc, char** argv)
     report("forward", miopenConvolutionForward(h, &alpha, x, xv.data(), w, wv.data(), c,
                                                miopenConvolutionFwdAlgoDirect, &beta, y, yv.data(), work.data(), ws));
     // A failed call leaves y as it was: it was not run anywhere else.
-    std::printf("y[0]=%g\n", double(yv[0]));
+    output(yv[0]);
     // A call outside the forwarding set does not change the record.
     miopenTensorDescriptor_t extra;
     miopenCreateTensorDescriptor(&extra);
     report("after a non-forwarded call", miopenStatusSuccess);
-    std::printf("null argument status=%d\n", int(miopenGetLastForwardedError(nullptr)));
+    null_argument();
     miopenDestroy(h);
     return 0;
 }

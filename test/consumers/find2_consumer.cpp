@@ -13,11 +13,12 @@
 //                             buffers, a problem missing a tensor, a run
 //                             missing an argument, a damaged blob
 //
-// Every call prints `<step> <entry point> status=<n>` on stdout (and the
-// values it returned where they do not depend on who answered), after a
-// `find2_consumer: <step> <entry point>` marker on stderr, so a checker can
-// match each call to its routing-trace line. Each run's results are checked
-// against a reference here (`result=ok|mismatch`).
+// Every call writes a `call` record (test/consumers/test_protocol.hpp: its
+// number, step, entry point, status, and the values it returned where they do
+// not depend on who answered) on stdout, after a `begin` marker of the same
+// number on stderr, so a checker can match each call to its routing-trace
+// line. Each run's results are checked against a reference here (`result`
+// ok or mismatch).
 #include "consumer_util.hpp"
 
 #include <cmath>
@@ -85,16 +86,27 @@ bool forward_ok(const Conv& c, const std::vector<float>& y)
 }
 
 std::string g_step = "-";
+int g_calls         = 0;
 
-// Marks the call on stderr, makes it, prints its status on stdout.
-template <class F>
-miopenStatus_t call(const char* entry, F f, const std::string& extra = "")
+// The record of one call (`found`: how many solutions it returned, when given).
+protocol::Record call_record(int number, const char* entry, miopenStatus_t s)
 {
-    std::fprintf(stderr, "find2_consumer: %s %s\n", g_step.c_str(), entry);
-    std::fflush(stderr);
+    protocol::Record r("call");
+    r.field("case", number).field("step", g_step).field("entry", entry).field("status", static_cast<int>(s));
+    return r;
+}
+
+// Marks the call on stderr, makes it, writes its record on stdout.
+template <class F>
+miopenStatus_t call(const char* entry, F f, const size_t* found = nullptr)
+{
+    const int number = g_calls++;
+    protocol::begin(number);
     const miopenStatus_t s = f();
-    std::printf("%s %s status=%d%s\n", g_step.c_str(), entry, int(s), extra.c_str());
-    std::fflush(stdout);
+    protocol::Record r = call_record(number, entry, s);
+    if(found != nullptr)
+        r.field("found", *found);
+    r.emit();
     return s;
 }
 
@@ -157,13 +169,13 @@ miopenStatus_t run(miopenHandle_t h, Conv& c, miopenSolution_t s, bool check)
     const miopenTensorArgument_t args[3] = {{miopenTensorConvolutionW, nullptr, w.data()},
                                             {miopenTensorConvolutionY, nullptr, y.data()},
                                             {miopenTensorConvolutionX, nullptr, x.data()}};
-    miopenStatus_t st = miopenStatusSuccess;
-    const auto ran = [&] { return st = miopenRunSolution(h, s, 3, args, ws.data(), wsz); };
-    std::fprintf(stderr, "find2_consumer: %s miopenRunSolution\n", g_step.c_str());
-    ran();
-    std::printf("%s miopenRunSolution status=%d%s\n", g_step.c_str(), int(st),
-                !check || st != miopenStatusSuccess ? "" : forward_ok(c, y) ? " result=ok" : " result=mismatch");
-    std::fflush(stdout);
+    const int number = g_calls++;
+    protocol::begin(number);
+    const miopenStatus_t st = miopenRunSolution(h, s, 3, args, ws.data(), wsz);
+    protocol::Record r      = call_record(number, "miopenRunSolution", st);
+    if(check && st == miopenStatusSuccess)
+        r.field("result", forward_ok(c, y) ? "ok" : "mismatch");
+    r.emit();
     return st;
 }
 
@@ -241,8 +253,7 @@ int parity(miopenHandle_t h)
     size_t n = 0;
     miopenSolution_t none = nullptr;
     call("miopenFindSolutions", [&] { return miopenFindSolutions(nullptr, f.problem, f.options, &none, &n, 1); });
-    call("miopenFindSolutions", [&] { return miopenFindSolutions(h, f.problem, f.options, &none, &n, 0); },
-         " found=" + std::to_string(n));
+    call("miopenFindSolutions", [&] { return miopenFindSolutions(h, f.problem, f.options, &none, &n, 0); }, &n);
     miopenProblem_t two = nullptr;
     call("miopenCreateConvProblem", [&] { return miopenCreateConvProblem(&two, c.desc, miopenProblemDirectionForward); });
     call("miopenSetProblemTensorDescriptor",
@@ -300,7 +311,7 @@ int main(int argc, char** argv)
     miopenHandle_t h;
     CHECK(miopenCreate(&h));
     const int rc = mode == "parity" ? parity(h) : sequence(h, mode == "searched");
-    std::fprintf(stderr, "find2_consumer: done\n");
+    protocol::end();
     CHECK(miopenDestroy(h));
     return rc;
 }

@@ -1,7 +1,8 @@
 // A framework-style consumer that exercises forwarding through the public
 // API only; check_forwarding.py runs it under different environments and
-// reads its stdout (one line per call: "<label> status=<n> [sum=<x>]") and
-// the wrapper's routing trace on stderr.
+// reads its records on stdout (test/consumers/test_protocol.hpp: a `call` per
+// call with its status and the sum of its output, a `property` per
+// precondition, `find_result`) and the wrapper's routing trace on stderr.
 //
 //   forwarding_consumer sequences   documented call sequences, then calls a
 //                                   forwarded problem cannot take (beta, ids,
@@ -95,14 +96,11 @@ struct Conv
     }
 };
 
-void line(const char* label, miopenStatus_t s)
-{
-    std::printf("%s status=%d\n", label, int(s));
-}
+void line(const std::string& label, miopenStatus_t s) { consumer::report_call(label, s); }
 
-void line(const char* label, miopenStatus_t s, const std::vector<float>& v)
+void line(const std::string& label, miopenStatus_t s, const std::vector<float>& v)
 {
-    std::printf("%s status=%d sum=%.9e\n", label, int(s), sum(v));
+    consumer::report_call(label, s, sum(v));
 }
 
 miopenStatus_t forward(miopenHandle_t h, Conv& p, float beta, miopenConvFwdAlgorithm_t algo, std::vector<char>& ws)
@@ -130,7 +128,7 @@ void legacy_sequence(miopenHandle_t h, Conv& p, const char* tag)
     line(label.c_str(),
          miopenFindConvolutionForwardAlgorithm(h, p.x, p.xv.data(), p.w, p.wv.data(), p.c, p.y, p.yv.data(), 1,
                                                &found, &perf, ws.data(), ws.size(), false));
-    std::printf("%s Find fits workspace=%d\n", tag, int(perf.memory <= ws.size()));
+    consumer::report_property(std::string(tag) + " Find fits workspace", perf.memory <= ws.size());
     p.yv = values(p.yv.size(), 3);
     label = std::string(tag) + " forward beta=0";
     line(label.c_str(), forward(h, p, 0.0f, perf.fwd_algo, ws), p.yv);
@@ -148,7 +146,7 @@ void solution_sequence(miopenHandle_t h, Conv& p)
     line("GetSolution", miopenConvolutionForwardGetSolution(h, p.w, p.x, p.c, p.y, count, &got, sols.data()));
     const uint64_t id = sols.at(0).solution_id;
     line("GetSolutionWorkspaceSize", miopenConvolutionForwardGetSolutionWorkspaceSize(h, p.w, p.x, p.c, p.y, id, &need));
-    std::printf("solution workspace covers the listed size=%d\n", int(need >= sols[0].workspace_size));
+    consumer::report_property("solution workspace covers the listed size", need >= sols[0].workspace_size);
     line("CompileSolution", miopenConvolutionForwardCompileSolution(h, p.w, p.x, p.c, p.y, id));
     std::vector<char> ws(need);
     line("Immediate", miopenConvolutionForwardImmediate(h, p.w, p.wv.data(), p.x, p.xv.data(), p.c, p.y,
@@ -213,8 +211,8 @@ int problems(int k)
     std::vector<char> ws(1 << 20);
     for(int i = 0; i <= k; ++i)
     {
-        std::printf("problem %d: ", i % k);
-        line("forward", forward(h, ps[size_t(i % k)], 0.0f, miopenConvolutionFwdAlgoDirect, ws));
+        line("problem " + std::to_string(i % k) + ": forward",
+             forward(h, ps[size_t(i % k)], 0.0f, miopenConvolutionFwdAlgoDirect, ws));
     }
     miopenDestroy(h);
     return 0;
@@ -244,7 +242,7 @@ int release()
             }
             for(auto e : elsewhere)
                 miopenDestroy(e);
-            std::printf("handle address reused: %s\n", h == first ? "yes" : "no");
+            consumer::report_property("handle address reused", h == first);
         }
         Conv p(1, 3, 4, 6);
         line("forward", forward(h, p, 0.0f, miopenConvolutionFwdAlgoDirect, ws), p.yv);
@@ -312,10 +310,10 @@ int threads()
     for(int s : status)
         if(s != status[0])
         {
-            std::printf("threads: statuses differ (%d vs %d)\n", s, status[0]);
+            consumer::report_property("every thread got one status", false);
             return 1;
         }
-    std::printf("threads status=%d\n", status[0]);
+    consumer::report_call("threads", static_cast<miopenStatus_t>(status[0]));
     return 0;
 }
 
@@ -329,7 +327,11 @@ int find()
     int found = 0;
     line("Find", miopenFindConvolutionForwardAlgorithm(h, p.x, p.xv.data(), p.w, p.wv.data(), p.c, p.y,
                                                        p.yv.data(), 1, &found, &perf, ws.data(), ws.size(), false));
-    std::printf("Find result: algo=%d time=%.6f memory=%zu\n", int(perf.fwd_algo), double(perf.time), perf.memory);
+    protocol::Record("find_result")
+        .field("algo", static_cast<int>(perf.fwd_algo))
+        .field("time", perf.time)
+        .field("memory", perf.memory)
+        .emit();
     // As a caller does when Find found nothing: the Direct algorithm, which
     // needs no workspace (perf's zero would be GEMM without its workspace,
     // a call MIOpen rejects whatever the routing).

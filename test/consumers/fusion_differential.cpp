@@ -11,14 +11,17 @@
 // compared with a double-precision reference computed here on the host.
 //
 // The program knows nothing of the wrapper: test/consumers/check_differential.py
-// runs it with forwarding disabled and enabled (per hipDNN engine) and
-// matches the per-case stdout lines against the routing trace on stderr,
-// which the `fusion_differential: case <i>` markers split per case.
+// runs it (test/consumers/differential/fusion.json) with forwarding disabled
+// and enabled (per hipDNN engine) and matches each case's record against the
+// routing trace on stderr, which the protocol's `begin` markers split per case.
 //
-// Output, one line per case on stdout:
-//   case <i> fusion <v1|v2> <type> <layout> <rank> <problem...> status=<name>
-//        step=<first failing call or -> maxerr=<x> result=<ok|mismatch|rejected>
+// Output (test/consumers/test_protocol.hpp, differential_util.hpp's
+// CaseReport): one `case` record per case on stdout (API version, type,
+// layout, rank, the execute entry point, the plan, status, the first failing
+// step, maxerr and the tolerance, result ok|mismatch|rejected, why), then a
+// `summary`.
 #include "consumer_util.hpp"
+#include "differential_util.hpp"
 
 #include <miopen/miopen.h>
 
@@ -276,6 +279,8 @@ double activate(const Problem& p, double x)
     }
 }
 
+double tolerance(const Problem& p) { return p.half ? 2e-2 : 1e-4; }
+
 struct Outcome
 {
     miopenStatus_t status = miopenStatusSuccess;
@@ -410,7 +415,7 @@ Outcome run_case(miopenHandle_t handle, const Problem& p, Rng& r, bool corrupt)
         }
         // The reference: y = act(conv(x, w) + bias); batchnorm with unit
         // variance and zero mean is the identity up to epsilon.
-        const double tol = p.half ? 2e-2 : 1e-4;
+        const double tol = tolerance(p);
         std::vector<int> idx(yd.size(), 0);
         const int cg = p.c / p.groups, kg = p.k / p.groups;
         for(std::size_t e = 0; e < count(yd); ++e)
@@ -491,6 +496,30 @@ std::string text_of(const Problem& p)
     return buf;
 }
 
+// The case's record (differential_util.hpp's CaseReport; the execute is the compute call).
+differential::CaseReport report(int i, const Problem& p, const Outcome& o)
+{
+    differential::CaseReport r;
+    const char* type = p.half ? "fp16" : "fp32";
+    r.index          = i;
+    r.dir            = "fusion";
+    r.api            = p.v2 ? "v2" : "v1";
+    r.type           = type;
+    r.layout         = p.nhwc ? "NHWC" : "NCHW";
+    r.rank           = std::to_string(p.spatial) + "d";
+    r.entry          = p.v2 ? "miopenExecuteFusionPlan_v2" : "miopenExecuteFusionPlan";
+    r.problem        = r.api + " " + type + " " + text_of(p);
+    r.detail         = "ws=" + std::to_string(o.ws);
+    r.misaligned     = p.misaligned;
+    r.types          = {type};
+    r.status         = o.status;
+    r.step           = o.step;
+    r.maxerr         = o.maxerr;
+    r.tol            = tolerance(p);
+    r.why            = differential::words(o.why);
+    return r;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -514,25 +543,15 @@ int main(int argc, char** argv)
     }
     miopenHandle_t handle;
     CHECK(miopenCreate(&handle));
-    int ok = 0, rejected = 0, mismatch = 0;
+    differential::Tally tally;
     for(int i = 0; i < cases; ++i)
     {
         Rng r{seed * 1000003ull + std::uint64_t(i)};
         const Problem p = generate(r);
-        std::fprintf(stderr, "fusion_differential: case %d\n", i);
-        std::fflush(stderr);
-        const Outcome o   = run_case(handle, p, r, i == corrupt);
-        const char* result = !o.why.empty() ? "mismatch" : o.status != miopenStatusSuccess ? "rejected" : "ok";
-        ok += result[0] == 'o';
-        rejected += result[0] == 'r';
-        mismatch += result[0] == 'm';
-        std::printf("case %d fusion %s %s %s ws=%zu status=%s step=%s maxerr=%.3g result=%s%s%s\n", i,
-                    p.v2 ? "v2" : "v1", p.half ? "fp16" : "fp32", text_of(p).c_str(), o.ws, consumer::status_name(o.status),
-                    o.step.c_str(), o.maxerr, result, o.why.empty() ? "" : " why=", o.why.c_str());
-        std::fflush(stdout);
+        protocol::begin(i);
+        tally.report(report(i, p, run_case(handle, p, r, i == corrupt)));
     }
-    std::fprintf(stderr, "fusion_differential: done\n");
-    std::printf("summary ok=%d rejected=%d mismatch=%d\n", ok, rejected, mismatch);
+    protocol::end();
     CHECK(miopenDestroy(handle));
-    return mismatch ? 1 : 0;
+    return tally.finish();
 }

@@ -7,8 +7,8 @@
 // every `valid` case forwarded, every other left to MIOpen Private).
 //
 // Each case builds its plan (conv 3x3 -> bias -> ReLU, fp32 NCHW: one MIOpen
-// has a fused kernel for) after a `fusion_parity_consumer: case setup`
-// marker, then runs the one call it is about after its own marker.
+// has a fused kernel for) after a `begin` marker of case `setup`, then runs
+// the one call it is about after its own (consumer_util.hpp's ParityCase).
 #include "consumer_util.hpp"
 
 #include <miopen/miopen.h>
@@ -116,19 +116,15 @@ int run(Fixture& f, const char* entry, const std::vector<Case>& cases)
     int invalid_succeeded = 0;
     for(const auto& c : cases)
     {
-        std::fprintf(stderr, "fusion_parity_consumer: case setup\n");
-        std::fflush(stderr);
+        protocol::begin("setup");
         Plan p = c.setup(f);
         f.need = 0;
         // May fail (a plan without operators): then the case does not use it.
         (void)miopenFusionPlanGetWorkSpaceSize(f.h, p.plan, &f.need, miopenConvolutionFwdAlgoDirect);
         f.reset();
-        char prefix[256];
-        std::snprintf(prefix, sizeof prefix, "fusion %s %s", entry, c.label.c_str());
-        std::fprintf(stderr, "fusion_parity_consumer: case %s\n", prefix);
-        std::fflush(stderr);
+        const consumer::ParityCase pc("fusion", entry, c.label);
         const miopenStatus_t s = c.call(f, p);
-        invalid_succeeded += consumer::parity_line(prefix, c.label.c_str(), s, f.hash()) ? 1 : 0;
+        invalid_succeeded += pc.report(s, f.hash()) ? 1 : 0;
         destroy(p);
     }
     return invalid_succeeded;

@@ -1,11 +1,13 @@
 // Shared by the consumers whose outputs the suite compares across the
 // baseline and the wrapper (compare_outputs.py), on top of consumer_util.hpp
 // (a failing call ends the program; tensor helpers): inputs come from a
-// fixed pseudo-random sequence, and every output tensor's raw bytes go to
-// one file.
+// fixed pseudo-random sequence, every output tensor's raw bytes go to one
+// file, and an `output` record (test/consumers/test_protocol.hpp: its name,
+// size and sum) to stdout.
 #pragma once
 
 #include "consumer_util.hpp"
+#include "test_protocol.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -25,7 +27,7 @@ inline std::vector<float> pseudo_random(size_t n, std::uint32_t seed)
     return v;
 }
 
-// The output file (argv[1]); emit() appends a tensor and prints its sum.
+// The output file (argv[1]); emit() appends a tensor and records it.
 inline FILE*& output_file()
 {
     static FILE* out = nullptr;
@@ -52,7 +54,7 @@ inline void emit(const char* what, const std::vector<float>& v)
     double sum = 0;
     for(float x : v)
         sum += x;
-    std::printf("%-36s %6zu values, sum % .6f\n", what, v.size(), sum);
+    protocol::Record("output").field("name", what).field("values", v.size()).field("sum", sum).emit();
     std::fwrite(v.data(), sizeof(float), v.size(), output_file());
 }
 

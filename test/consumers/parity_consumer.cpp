@@ -8,12 +8,12 @@
 // pattern), and in the enabled run every `valid` case forwarded and every
 // other case left to MIOpen Private.
 //
-// One stdout line per case:
-//   <direction> <entry point> <case> status=<n> out=<FNV-1a of the outputs, or - for a valid case>
-// (a valid case's outputs are computed by hipDNN when forwarded: equal within
-// tolerance, not bit for bit; the differential test checks their values).
-// Before each case a marker `parity_consumer: case <line prefix>` goes to
-// stderr, so the checker can split the routing trace per case.
+// One `case` record per case (consumer_util.hpp's ParityCase: direction,
+// entry point, label, status, `out` the FNV-1a hash of the outputs or null
+// for a valid case, whose outputs hipDNN computes when forwarded: equal within
+// tolerance, not bit for bit; the differential test checks their values),
+// each after its `begin` marker on stderr, so the checker can split the
+// routing trace per case.
 #include "consumer_util.hpp"
 
 #include <miopen/miopen.h>
@@ -382,15 +382,12 @@ int run_cases(Fixture& f, Dir d, const char* entry, Call call, std::vector<Case>
     int invalid_succeeded = 0;
     for(const auto& c : cases)
     {
-        char prefix[256];
-        std::snprintf(prefix, sizeof prefix, "%s %s %s", dir_names[d], entry, c.label.c_str());
-        std::fprintf(stderr, "parity_consumer: case %s\n", prefix);
-        std::fflush(stderr);
+        const consumer::ParityCase pc(dir_names[d], entry, c.label);
         f.out.reset();
         Args a = f.valid();
         c.change(a);
         const miopenStatus_t s = call(d, a);
-        invalid_succeeded += consumer::parity_line(prefix, c.label.c_str(), s, f.out.hash()) ? 1 : 0;
+        invalid_succeeded += pc.report(s, f.out.hash()) ? 1 : 0;
     }
     return invalid_succeeded;
 }

@@ -23,13 +23,15 @@
 //     bytes, then miopenRunSolution.
 //
 // Every output is checked against a double-precision reference computed
-// here. One line per convolution call on stdout:
-//   call <i> <phase> <layer> status=<n> maxerr=<x> result=<ok|mismatch|failed>
-// and a `replay_migraphx: call <i>` marker on stderr before it, so a checker
-// can match each call to its routing trace (test/consumers/check_replay_calls.py).
+// here. One `call` record per convolution call on stdout (its number,
+// phase, layer, status, maxerr and tolerance, result ok|mismatch|failed;
+// test/consumers/test_protocol.hpp) and a `begin` marker of the same number on
+// stderr before it, so a checker can match each call to its routing trace
+// (test/consumers/check_replay_calls.py).
 // Options: --no-find-mode-api replays a MIGraphX built without
 // MIGRAPHX_HAS_FIND_MODE_API (no Find mode set on the descriptors).
 #include "consumer_util.hpp"
+#include "test_protocol.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -266,16 +268,22 @@ void run(miopenHandle_t h, const Compiled& c, miopenSolution_t s, const char* ph
     const miopenTensorArgument_t args[3] = {{miopenTensorConvolutionX, nullptr, x.mem.data()},
                                             {miopenTensorConvolutionW, nullptr, w.mem.data()},
                                             {miopenTensorConvolutionY, nullptr, y.mem.data()}};
-    std::fprintf(stderr, "replay_migraphx: call %d\n", g_call);
-    std::fflush(stderr);
+    protocol::begin(g_call);
     const miopenStatus_t st = miopenRunSolution(h, s, 3, args, ws.data(), c.workspace);
     const double err        = st == miopenStatusSuccess ? max_error(l, x, w, y) : 0.0;
     const double tol        = l.type == miopenHalf ? 1e-2 : 1e-5;
     const char* result      = st != miopenStatusSuccess ? "failed" : err <= tol ? "ok" : "mismatch";
     if(std::strcmp(result, "ok") != 0)
         ++g_bad;
-    std::printf("call %d %s %s status=%d maxerr=%.3g result=%s\n", g_call, phase, l.name, int(st), err, result);
-    std::fflush(stdout);
+    protocol::Record("call")
+        .field("case", g_call)
+        .field("phase", phase)
+        .field("layer", l.name)
+        .field("status", static_cast<int>(st))
+        .field("maxerr", err)
+        .field("tol", tol)
+        .field("result", result)
+        .emit();
     ++g_call;
 }
 
@@ -311,7 +319,7 @@ int main(int argc, char** argv)
         run(h, c, loaded, "loaded");
         CHECK(miopenDestroySolution(loaded));
     }
-    std::fprintf(stderr, "replay_migraphx: done\n");
+    protocol::end();
     for(Compiled& c : program)
     {
         CHECK(miopenDestroySolution(c.solution));
@@ -320,6 +328,6 @@ int main(int argc, char** argv)
             CHECK(miopenDestroyTensorDescriptor(d));
     }
     CHECK(miopenDestroy(h));
-    std::printf("summary calls=%d bad=%d\n", g_call, g_bad);
+    protocol::Record("summary").field("calls", g_call).field("bad", g_bad).emit();
     return g_bad == 0 ? 0 : 1;
 }

@@ -118,6 +118,6 @@ int main()
         }
     }
     CHECK(miopenDestroy(h));
-    std::printf("replay done\n");
+    replay::done();
     return 0;
 }

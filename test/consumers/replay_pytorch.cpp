@@ -102,6 +102,6 @@ int main()
             conv_relu(h, c);
     }
     CHECK(miopenDestroy(h));
-    std::printf("replay done\n");
+    replay::done();
     return 0;
 }

@@ -1,7 +1,9 @@
 // What the framework replays share (test/consumers/replay_<framework>.cpp):
 // the small network every replay runs, its host-memory "device" buffers and
-// descriptors, and the one output line per layer that
-// test/consumers/check_replay.py compares between runs.
+// descriptors, and the records (test/consumers/test_protocol.hpp) that
+// test/consumers/check_replay.py compares between runs: a `result` per
+// computed tensor, a `status` per call whose status the framework does not
+// check, and `done` at the end.
 //
 // A replay issues the MIOpen calls its framework issues for each
 // convolution, in the framework's order (each replay cites the source it
@@ -10,6 +12,7 @@
 #pragma once
 
 #include "consumer_util.hpp"
+#include "test_protocol.hpp"
 
 #include <miopen/miopen.h>
 
@@ -102,7 +105,8 @@ struct Conv
     Conv& operator=(const Conv&) = delete;
 };
 
-// One line per computed tensor: what check_replay.py compares across runs.
+// One record per computed tensor (its sum and sum of magnitudes): what
+// check_replay.py compares across runs.
 inline void report(const char* step, const Layer& l, const char* what, const Buffer& b)
 {
     double sum = 0, abs_sum = 0;
@@ -111,15 +115,25 @@ inline void report(const char* step, const Layer& l, const char* what, const Buf
         sum += x;
         abs_sum += std::fabs(x);
     }
-    std::printf("result %s %s %s sum=%.6g abs=%.6g\n", step, l.name, what, sum, abs_sum);
+    protocol::Record("result")
+        .field("step", step)
+        .field("layer", l.name)
+        .field("tensor", what)
+        .field("sum", sum)
+        .field("abs", abs_sum)
+        .emit();
 }
 
 // A status the framework checks is CHECK'ed (a failure ends the replay, as
-// the framework's MIOPEN_CHECK throws). A status the framework does not check, printed so the checker compares it.
+// the framework's MIOPEN_CHECK throws). A status the framework does not check
+// is written so that the checker compares it.
 inline miopenStatus_t unchecked(const char* what, miopenStatus_t s)
 {
-    std::printf("status %s %s\n", what, consumer::status_name(s));
+    protocol::Record("status").field("call", what).field("status", consumer::status_name(s)).emit();
     return s;
 }
+
+// The end of the replay (a run that stops early has no `done`).
+inline void done() { protocol::Record("done").emit(); }
 
 } // namespace replay

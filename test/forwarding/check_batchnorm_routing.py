@@ -35,14 +35,13 @@ under that value of MIOPEN_DISABLE_HIPDNN_FOR and nothing else.
 import argparse
 import collections
 import os
-import re
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wrapper_test import HIPDNN, PRIVATE, run, summary_rows, traces  # noqa: E402
+from protocol import records  # noqa: E402
+from wrapper_test import FORWARDED_ERROR, HIPDNN, PRIVATE, checked, fail, run, summary_rows, traces  # noqa: E402
 
-ERROR = re.compile(r"^bn_differential: error outcome=(\d+) hipdnn=(-?\d+) entry=(\S+) prefixed=(\d)$")
 # --op -> the compute entry point (and its _V2) and the family.
 OPS = {
     "inference": ("miopenBatchNormalizationForwardInference", "bn_fwd_inference"),
@@ -62,21 +61,23 @@ def routes(binary, cases, extra, calls=1):
     cmd = [binary, "--cases", str(cases), "--seed", "3", "--calls", str(calls), "--report-errors", "1", *OP]
     r = run(cmd, env, timeout=120)
     if r.returncode != 0:
-        sys.exit(f"FAIL: {binary} exited {r.returncode} under {extra}:\n{r.stderr[-2000:]}")
+        fail(f"{binary} exited {r.returncode} under {extra}:\n{r.stderr[-2000:]}")
     bn = [t for t in traces(r.stderr) if t.entry in ENTRIES]
     if len(bn) != cases * calls:
-        sys.exit(f"FAIL: {len(bn)} batchnorm trace lines for {cases} calls under {extra}")
-    return bn, r.stderr
+        fail(f"{len(bn)} batchnorm trace lines for {cases} calls under {extra}")
+    return bn, r
 
 
-def attribution(what, stderr, want, hipdnn):
-    """The wrapper's error API for the failed calls of a run: `want` forwarded
-    failures with hipDNN status `hipdnn` and the prefix; every other failure
-    (MIOpen's own rejection) with neither."""
-    rows = [m.groups() for m in map(ERROR.match, stderr.splitlines()) if m]
-    failed = [r for r in rows if r[0] == "2"]
-    bad = [r for r in failed if int(r[1]) != hipdnn or r[2] not in ENTRIES or r[3] != "1"]
-    bad += [r for r in rows if r[0] != "2" and r[3] != "0"]
+def attribution(what, stdout, want, hipdnn):
+    """The wrapper's error API for the failed calls of a run (the consumer's
+    `error` records): `want` forwarded failures with hipDNN status `hipdnn`
+    and the prefix; every other failure (MIOpen's own rejection) with neither."""
+    rows = records(stdout, "error")
+    prefixed = [(r.get("errstr") or "").startswith(FORWARDED_ERROR) for r in rows]
+    failed = [r for r in rows if r.get("outcome") == 2]
+    bad = [r for r in failed if r.get("hipdnn") != hipdnn or r.get("entry") not in ENTRIES
+           or not (r.get("errstr") or "").startswith(FORWARDED_ERROR)]
+    bad += [r for r, p in zip(rows, prefixed) if r.get("outcome") != 2 and p]
     out = []
     if len(failed) != want:
         out.append(f"{what}: miopenGetLastForwardedError says failed for {len(failed)} calls, expected {want}")
@@ -105,21 +106,28 @@ def main():
     ENTRIES = (entry, entry + "_V2")
     OP.extend(["--op", a.op])
     BACKEND["HIPDNN_BACKEND_LIBRARY_PATH"] = a.backend_dir
-    problems = []
     if a.expect_opted_out is not None:
-        bn, _ = routes(a.binary, a.cases, {"MIOPEN_DISABLE_HIPDNN_FOR": a.expect_opted_out})
-        if not opted_out(bn):
-            c = collections.Counter(f"{t.target}: {t.reason.split(' (')[0]}" for t in bn)
-            sys.exit(f"FAIL: MIOPEN_DISABLE_HIPDNN_FOR={a.expect_opted_out} did not opt out every call: {dict(c)}")
-        print("check_batchnorm_routing: PASSED")
-        return 0
-    bn, err = routes(a.binary, a.cases, {"MIOPEN_HIPDNN_EXIT_SUMMARY": "1"})
+        return checked("check_batchnorm_routing", lambda: expect_opted_out(a))
+    return checked("check_batchnorm_routing", lambda: every_check(a, family))
+
+
+def expect_opted_out(a):
+    bn, _ = routes(a.binary, a.cases, {"MIOPEN_DISABLE_HIPDNN_FOR": a.expect_opted_out})
+    if not opted_out(bn):
+        c = collections.Counter(f"{t.target}: {t.reason.split(' (')[0]}" for t in bn)
+        return [f"MIOPEN_DISABLE_HIPDNN_FOR={a.expect_opted_out} did not opt out every call: {dict(c)}"]
+    return []
+
+
+def every_check(a, family):
+    problems = []
+    bn, r = routes(a.binary, a.cases, {"MIOPEN_HIPDNN_EXIT_SUMMARY": "1"})
     forwarded = collections.Counter(t.entry for t in bn if t.target == HIPDNN)
     if not forwarded or any(t.target != HIPDNN and not t.declined for t in bn):
         problems.append(f"enabled: {sum(forwarded.values())} forwarded; every other call must be declined")
     if any(t.family != family for t in bn):
         problems.append(f"a batchnorm trace line names another family than {family}")
-    rows = summary_rows(err)
+    rows = summary_rows(r.stderr)
     for e in ENTRIES:
         got = sum(v for (entry, decision), v in rows.items() if entry == e and decision == HIPDNN)
         if got != forwarded[e]:
@@ -144,29 +152,27 @@ def main():
                         for f, g in pairs):
         problems.append("a repeated forwarded call is not a plan-cache miss, then a hit")
     with tempfile.TemporaryDirectory() as empty:
-        absent, absent_err = routes(a.binary, a.cases, {"HIPDNN_BACKEND_LIBRARY_PATH": empty})
+        absent, absent_run = routes(a.binary, a.cases, {"HIPDNN_BACKEND_LIBRARY_PATH": empty})
     want = sum(forwarded.values())
     unavailable = [t for t in absent if t.target == "error miopenStatusNotInitialized"]
     if len(unavailable) != want or any(t.target == HIPDNN for t in absent):
         problems.append(f"backend absent: {len(unavailable)} calls miopenStatusNotInitialized, expected {want}")
-    problems += attribution("backend absent", absent_err, want, -1)
-    failing, failing_err = routes(a.binary, a.cases, {"MINI_HIPDNN_TEST_FAIL_EXECUTE": "1"})
+    problems += attribution("backend absent", absent_run.stdout, want, -1)
+    failing, failing_run = routes(a.binary, a.cases, {"MINI_HIPDNN_TEST_FAIL_EXECUTE": "1"})
     errors = [t for t in failing if t.target.startswith("error ")]
     if len(errors) != want or any(t.target == HIPDNN for t in failing):
         problems.append(f"execute failing: {len(errors)} calls with an error status, expected {want}")
-    problems += attribution("execute failing", failing_err, want, 13)
-    shaped, shaped_err = routes(a.binary, a.cases, {"MINI_HIPDNN_TEST_REVISION_SHAPE": a.revision_shape})
+    problems += attribution("execute failing", failing_run.stdout, want, 13)
+    shaped, shaped_run = routes(a.binary, a.cases, {"MINI_HIPDNN_TEST_REVISION_SHAPE": a.revision_shape})
     refused = [t for t in shaped if t.target == "error miopenStatusNotInitialized"]
     if len(refused) != want or any(t.target == HIPDNN for t in shaped):
         problems.append(f"batchnorm types renumbered: {len(refused)} calls miopenStatusNotInitialized, expected {want}")
+    shaped_err = shaped_run.stderr
     if shaped_err.count(GROUP_DIAGNOSTIC) != 1 or "MIOPEN_DISABLE_HIPDNN_FOR=batchnorm" not in shaped_err:
         problems.append(f"batchnorm types renumbered: {shaped_err.count(GROUP_DIAGNOSTIC)} group diagnostics, "
                         "expected one that says what to set")
-    for p in problems:
-        print(f"FAIL: {p}")
-    print("check_batchnorm_routing: " + ("FAILED" if problems else "PASSED")
-          + f" ({sum(forwarded.values())} of {a.cases} forwarded)")
-    return 1 if problems else 0
+    print(f"{sum(forwarded.values())} of {a.cases} calls forwarded")
+    return problems
 
 
 if __name__ == "__main__":

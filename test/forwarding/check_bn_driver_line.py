@@ -25,30 +25,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wrapper_test import (PRIVATE, WRAPPER, fail, run, trace, unified_diff,  # noqa: E402
-                          verdict, without_pointers)
+from wrapper_test import (DRIVER, checked, driver_lines_written_by_wrapper, fail, miopen_lines, run,  # noqa: E402
+                          unified_diff)
 
-DRIVER = "./bin/MIOpenDriver "
 ENTRIES = ("miopenBatchNormalizationForwardInference", "miopenBatchNormalizationForwardInference_V2")
 # What the wrapper's lines must cover: a substring of the line for each.
 KINDS = {"4-D": " -H ", "5-D": " -D ", "channels last": "HWC", "fp16": "bnormfp16", "bf16": "bnormbfp16",
          "estimates (-s 1)": " -s 1 "}
-
-
-def miopen_lines(err):
-    return "".join(without_pointers(l) + "\n" for l in err.splitlines() if not l.startswith(WRAPPER))
-
-
-def written_by_wrapper(err):
-    """(index, entry point) of each driver line directly followed by a
-    forwarded call's trace line."""
-    lines = err.splitlines()
-    out = []
-    for i in range(len(lines) - 1):
-        t = trace(lines[i + 1])
-        if DRIVER in lines[i] and not lines[i].startswith(WRAPPER) and t and t.target != PRIVATE:
-            out.append((i, t.entry))
-    return out
 
 
 def main():
@@ -60,6 +43,10 @@ def main():
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--drop-wrapper-lines", action="store_true", help="negative control")
     a = ap.parse_args()
+    return checked("check_bn_driver_line", lambda: compare(a))
+
+
+def compare(a):
     loud = {"MIOPEN_ENABLE_LOGGING_CMD": "1", "HIPDNN_BACKEND_LIBRARY_PATH": a.backend_dir}
     modes = {"baseline": {"LD_LIBRARY_PATH": a.baseline_dir},
              "disabled": {"MIOPEN_HIPDNN_FORWARDING": "disabled"},
@@ -70,7 +57,7 @@ def main():
         if r.returncode != 0:
             fail(f"{a.binary} exited {r.returncode} ({mode}):\n{r.stderr[-2000:]}")
         logs[mode] = r.stderr
-    mine = written_by_wrapper(logs["enabled"])
+    mine = [(i, t.entry) for i, t in driver_lines_written_by_wrapper(logs["enabled"])]
     lines = logs["enabled"].splitlines()
     written = [lines[i] for i, _ in mine]
     if a.drop_wrapper_lines:
@@ -95,7 +82,7 @@ def main():
     if not problems:
         print(f"MIOpen's stderr byte-identical across baseline, disabled and enabled: {len(commands)} "
               f"MIOpenDriver bnorm lines, {len(written)} of them written by the wrapper for forwarded calls")
-    return verdict("check_bn_driver_line", problems)
+    return problems
 
 
 if __name__ == "__main__":

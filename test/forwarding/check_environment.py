@@ -50,15 +50,17 @@ Subcommands (one CTest each):
       (every direction verified against the driver's reference).
 """
 import argparse
+import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wrapper_test import (DECLINED, HIPDNN, PRIVATE, WRAPPER, fail, families, run as run_scrubbed, trace,  # noqa: E402
-                          traces, unified_diff as diff, user_db, without_pointers as scrub, wrapper_lines)
+from protocol import records  # noqa: E402
+from wrapper_test import (DECLINED, DRIVER, HIPDNN, PRIVATE, WRAPPER, checked, driver_lines_written_by_wrapper,  # noqa: E402
+                          fail, families, miopen_lines, run as run_scrubbed, traces, unified_diff as diff, user_db,
+                          without_pointers as scrub, wrapper_lines)
 
 CONV_FAMILIES = families("convolution")
 # Each kind of driver line the wrapper writes for conv_differential's calls.
@@ -196,13 +198,13 @@ FIND_ENTRIES = ("miopenFindConvolutionForwardAlgorithm", "miopenFindConvolutionB
                 "miopenFindConvolutionBackwardWeightsAlgorithm")
 SETTER = "miopenHiddenSetConvolutionFindMode"
 DESCRIPTOR_REASON = f"{DECLINED}find mode Normal set on the descriptor ({SETTER})"
-MAXERR = re.compile(r" maxerr=\S+")
 
 
 def find_case_lines(out):
-    """The legacy-find case lines without maxerr: status, failing step, and
-    the algorithm and workspace the case's Find returned."""
-    return [MAXERR.sub("", l) for l in out.splitlines() if " legacy-find " in l]
+    """The legacy-find case records without maxerr: status, failing step, and
+    the algorithm and workspace the case's Find returned (its detail)."""
+    return [json.dumps({k: v for k, v in r.items() if k != "maxerr"})
+            for r in records(out, "case") if r["api"] == "legacy-find"]
 
 
 def check_find_declined(mode, routes, unset, out, d_out):
@@ -241,16 +243,9 @@ def descriptor_find_mode(r, a):
 
 
 # --- MIOPEN_ENABLE_LOGGING_CMD ---------------------------------------------------------
-def miopen_lines(err):
-    return "".join(scrub(l) + "\n" for l in err.splitlines() if not l.startswith(WRAPPER))
-
-
 def lines_written_by_wrapper(err):
-    """Indices of the driver lines directly followed by a forwarded call's trace line."""
-    lines = err.splitlines()
-    return [i for i in range(len(lines) - 1)
-            if "./bin/MIOpenDriver " in lines[i] and not lines[i].startswith(WRAPPER)
-            and (t := trace(lines[i + 1])) and t.target != PRIVATE]
+    """Indices of the driver lines the wrapper wrote (wrapper_test)."""
+    return [i for i, _ in driver_lines_written_by_wrapper(err)]
 
 
 def driver_line(r, a):
@@ -262,20 +257,17 @@ def driver_line(r, a):
     if a.drop_wrapper_lines:
         logs["enabled"] = "\n".join(l for i, l in enumerate(lines) if i not in set(mine)) + "\n"
     base = miopen_lines(logs["baseline"])
-    commands = [l for l in base.splitlines() if " ./bin/MIOpenDriver " in l]
+    commands = [l for l in base.splitlines() if f" {DRIVER}" in l]
     if len(commands) < a.min_lines:
         fail(f"the baseline logged {len(commands)} MIOpenDriver lines: MIOPEN_ENABLE_LOGGING_CMD not honoured?")
     kinds = {k: any(k in l for l in written) for k in a.kinds}
     if len(written) < a.min_lines or not all(kinds.values()):
         fail(f"the enabled run's wrapper wrote {len(written)} driver lines; kinds covered: {kinds}")
-    failed = False
-    for mode in ("disabled", "enabled"):
-        got = miopen_lines(logs[mode])
-        if got != base:
-            failed = True
-            print(f"MIOpen's driver command lines differ: baseline vs {mode}\n{diff(base, got, 'baseline', mode)}")
-    if failed:
-        sys.exit(1)
+    problems = [f"MIOpen's driver command lines differ: baseline vs {mode}\n"
+                f"{diff(base, miopen_lines(logs[mode]), 'baseline', mode)}"
+                for mode in ("disabled", "enabled") if miopen_lines(logs[mode]) != base]
+    if problems:
+        return problems
     print(f"MIOpen's stderr byte-identical across baseline, disabled and enabled: {len(commands)} MIOpenDriver "
           f"lines, {len(written)} of them written by the wrapper for forwarded calls (kinds: {', '.join(kinds)})")
 
@@ -286,7 +278,7 @@ def driver_replay(r, a):
     the driver's own reference): the logged command reproduces a problem."""
     err = r.run("enabled", {"MIOPEN_ENABLE_LOGGING_CMD": "1"})[1]
     lines = err.splitlines()
-    written = sorted({lines[i].split("./bin/MIOpenDriver ", 1)[1] for i in lines_written_by_wrapper(err)})
+    written = sorted({lines[i].split(DRIVER, 1)[1] for i in lines_written_by_wrapper(err)})
     if len(written) < 10:
         fail(f"only {len(written)} distinct driver lines written by the wrapper")
     with tempfile.NamedTemporaryFile("w", suffix=".txt") as sample:
@@ -326,8 +318,8 @@ def main():
     a = ap.parse_args()
     checks = {"variable": variable, "descriptor-find-mode": descriptor_find_mode, "driver-line": driver_line,
               "driver-replay": driver_replay}
-    checks[a.check](Runner(a), a)
+    return checked("check_environment", lambda: checks[a.check](Runner(a), a))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

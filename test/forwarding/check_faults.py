@@ -7,7 +7,8 @@ run) with forwarding enabled and disabled under one fault (the hipDNN test bed's
 checks, per call: the status returned, miopenGetLastForwardedError's record,
 miopenGetErrorString's prefix, the stderr diagnostic, and that nothing was
 run on MIOpen Private instead (MIOpen's own call log at level 5 shows every
-entry point it ran).
+entry point it ran). The consumer's records (test/lib/protocol.py): a `call`
+per call with its attribution, the `output` y[0], `null_argument`.
 """
 import argparse
 import os
@@ -16,10 +17,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wrapper_test import (DECLINED, FORWARDED_ERROR, PRIVATE, UNAVAILABLE, WRAPPER, fail, miopen_ran,  # noqa: E402
-                          run as run_scrubbed, traces)
+from protocol import records  # noqa: E402
+from wrapper_test import (DECLINED, FORWARDED_ERROR, PRIVATE, UNAVAILABLE, WRAPPER, checked, fail,  # noqa: E402
+                          miopen_ran, run as run_scrubbed, traces)
 
-LINE = re.compile(r"^(.*?) status=(-?\d+) outcome=(\d) hipdnn=(-?\d+) entry=(\S+) errstr=(.*?) msg=(.*)$")
 NOT_INITIALIZED, INTERNAL, UNKNOWN = 1, 5, 7
 
 
@@ -83,6 +84,21 @@ def upto_failure(expect):
     return out
 
 
+class Output:
+    """One run's records: the calls by label, y[0], what miopenGetLastForwardedError(NULL) returned."""
+
+    def __init__(self, stdout):
+        recs = records(stdout)
+        self.text = stdout
+        self.calls = {r["call"]: r for r in recs if r["kind"] == "call"}
+        self.y0 = next((r["value"] for r in recs if r["kind"] == "output" and r["name"] == "y[0]"), None)
+        self.null_argument = next((r["status"] for r in recs if r["kind"] == "null_argument"), None)
+
+    @property
+    def y_untouched(self):
+        return self.y0 == 7
+
+
 def run(consumer, env, level=None):
     if env.get("MIOPEN_HIPDNN_FORWARDING") == "enabled":
         env = dict(env, **OPT_OUT)
@@ -90,13 +106,13 @@ def run(consumer, env, level=None):
     p = run_scrubbed(cmd, dict(env, MIOPEN_LOG_LEVEL=level), timeout=60)
     if p.returncode != 0:
         fail(f"consumer exited {p.returncode}: {p.stdout}\n{p.stderr}")
-    calls = {}
-    for l in p.stdout.splitlines():
-        m = LINE.match(l)
-        if m:
-            calls[m.group(1)] = dict(status=int(m.group(2)), outcome=int(m.group(3)), hipdnn=int(m.group(4)),
-                                     entry=m.group(5), errstr=m.group(6), msg=m.group(7))
-    return calls, p.stdout, p.stderr.splitlines()
+    out = Output(p.stdout)
+    return out.calls, out, p.stderr.splitlines()
+
+
+def text(c, key):
+    """A string field of a call's record (null when the wrapper gave none)."""
+    return c.get(key) or ""
 
 
 def classes(a, empty_dir):
@@ -156,28 +172,28 @@ def check_enabled(a, name, env, expect, diag):
         expect = dict(expect, **{failing[0]: (0, 0, "")})
     made = [c for c in SEQ.calls if c in calls]
     if made != list(expect):
-        fail(f"{name}: the sequence made calls {made}, expected {list(expect)}:\n{out}")
+        fail(f"{name}: the sequence made calls {made}, expected {list(expect)}:\n{out.text}")
     if calls.get("before any call", {}).get("outcome") != 0:
         fail(f"{name}: before any call the record says nothing was forwarded: {calls.get('before any call')}")
     for call, (status, hipdnn, needle) in expect.items():
         c = calls.get(call)
         if c is None:
-            fail(f"{name}: no line for {call}:\n{out}")
+            fail(f"{name}: no record for {call}:\n{out.text}")
         declined = hipdnn is None
         outcome = 0 if declined else 1 if status == 0 else 2
-        if (c["status"], c["outcome"], c["hipdnn"]) != (status, outcome, 0 if declined else hipdnn):
+        if (c["status"], c.get("outcome"), c.get("hipdnn")) != (status, outcome, 0 if declined else hipdnn):
             fail(f"{name}: {call}: expected status {status}, outcome {outcome}, hipDNN status {hipdnn}; got {c}")
-        if needle not in c["msg"] or not (declined or c["entry"].startswith("miopen")):
+        if needle not in text(c, "msg") or not (declined or text(c, "entry").startswith("miopen")):
             fail(f"{name}: {call}: the record's message must contain {needle!r}: {c}")
-        prefixed = c["errstr"].startswith(FORWARDED_ERROR)
+        prefixed = text(c, "errstr").startswith(FORWARDED_ERROR)
         if prefixed != (status != 0):
-            fail(f"{name}: {call}: miopenGetErrorString prefix is {prefixed} for status {status}: {c['errstr']!r}")
+            fail(f"{name}: {call}: miopenGetErrorString prefix is {prefixed} for status {status}: {c.get('errstr')!r}")
     last = calls[list(expect)[-1]]
-    if calls["after a non-forwarded call"]["outcome"] != last["outcome"]:
+    if calls["after a non-forwarded call"].get("outcome") != last.get("outcome"):
         fail(f"{name}: a call outside the forwarding set changed the record")
-    if last["status"] != 0 and "y[0]=7" not in out:
-        fail(f"{name}: the failed convolution wrote y, so it ran somewhere: {out}")
-    if "null argument status=3" not in out:
+    if last["status"] != 0 and not out.y_untouched:
+        fail(f"{name}: the failed convolution wrote y, so it ran somewhere: {out.text}")
+    if out.null_argument != 3:
         fail(f"{name}: miopenGetLastForwardedError(NULL) must return miopenStatusBadParm")
     # The diagnostic: one line for an unavailable backend, else one error line per failed call.
     if diag is not None:
@@ -206,10 +222,10 @@ def check_declined(a, name, env):
     calls, out, err = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled", MIOPEN_HIPDNN_LOG_ROUTING="1"))
     for call in SEQ.calls:
         c = calls.get(call)
-        if c is None or (c["status"], c["outcome"]) != (0, 0) or c["errstr"].startswith("["):
+        if c is None or (c["status"], c.get("outcome")) != (0, 0) or text(c, "errstr").startswith("["):
             fail(f"{name}: {call}: declined, so MIOpen's success and no forwarded record: {c}")
-    if "y[0]=7" in out:
-        fail(f"{name}: the declined {SEQ.last} call must have run on MIOpen Private: {out}")
+    if out.y_untouched:
+        fail(f"{name}: the declined {SEQ.last} call must have run on MIOpen Private: {out.text}")
     # A fusion plan's later calls name the compile's decline inside theirs.
     declines = [t.reason for t in traces(err) if t.target == PRIVATE
                 and t.reason.startswith(DECLINED) and "hipDNN has no engine for this problem" in t.reason]
@@ -233,9 +249,9 @@ def check_declined(a, name, env):
 def check_disabled(a, name, env):
     calls, out, err = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="disabled"))
     if any(c not in calls for c in SEQ.calls):
-        fail(f"{name}, forwarding disabled: every call of the sequence is made on MIOpen: {out}")
-    bad = {c: v for c, v in calls.items() if v["status"] != 0 or v["outcome"] != 0 or v["errstr"].startswith("[")}
-    if bad or err or "y[0]=7" in out:
+        fail(f"{name}, forwarding disabled: every call of the sequence is made on MIOpen: {out.text}")
+    bad = {c: v for c, v in calls.items() if v["status"] != 0 or v.get("outcome") != 0 or text(v, "errstr").startswith("[")}
+    if bad or err or out.y_untouched:
         fail(f"{name}, forwarding disabled: must be invisible (all succeed on MIOpen, no record): {bad} {err}")
 
 
@@ -260,7 +276,7 @@ def every_status(a):
             continue
         calls, _, _ = run(a.consumer, dict(lib, MINI_HIPDNN_TEST_FAIL_EXECUTE=f"status:{hipdnn}"))
         f = calls[SEQ.last]
-        if (f["status"], f["outcome"], f["hipdnn"]) != (miopen, 2, hipdnn) or not f["errstr"].startswith(FORWARDED_ERROR):
+        if (f["status"], f.get("outcome"), f.get("hipdnn")) != (miopen, 2, hipdnn) or not text(f, "errstr").startswith(FORWARDED_ERROR):
             fail(f"hipDNN status {hipdnn}: expected miopenStatus {miopen}, outcome failed, prefix; got {f}")
     print("every hipDNN status 1-15 from execute: translated as documented, attributed, prefixed")
 
@@ -279,6 +295,10 @@ def main():
     SEQ = SEQUENCES[a.sequence]
     if a.opt_out:
         OPT_OUT["MIOPEN_DISABLE_HIPDNN_FOR"] = a.opt_out
+    return checked("check_faults", lambda: every_class(a))
+
+
+def every_class(a):
     with tempfile.TemporaryDirectory() as empty:
         for name, (env, expect, diag) in classes(a, empty).items():
             check_enabled(a, name, env, expect, diag)
@@ -292,4 +312,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

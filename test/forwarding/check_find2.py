@@ -40,36 +40,29 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wrapper_test import DECLINED, HIPDNN, PRIVATE, run, trace, verdict  # noqa: E402
+from protocol import Run  # noqa: E402
+from wrapper_test import COMMAND, DECLINED, HIPDNN, PRIVATE, checked, environment, fail, trace  # noqa: E402
 
-MARKER = re.compile(r"^find2_consumer: (\S+) (miopen\w+)$")
 ENGINES = {"reference": "MINI_REFERENCE_ENGINE", "provider": "MIOPEN_ENGINE"}
 FAMILY = "conv_find2"
 
 
-COMMAND = "MIOpen(HIP): Command ["
+def run(cmd, env):
+    return Run.of_command(os.path.basename(cmd[0]), cmd, environment(env), timeout=300)
 
 
 def segments(p):
-    """[(step, entry, [its stderr lines])], one per call, from the markers."""
-    segs, cur = [], None
-    for line in p.stderr.splitlines():
-        m = MARKER.match(line)
-        if m:
-            cur = (m.group(1), m.group(2), [])
-            segs.append(cur)
-        elif cur is not None:
-            cur[2].append(line)
-    return segs
+    """[(step, entry, [its stderr lines])], one per call record, in call order."""
+    return [(r["step"], r["entry"], p.segments.get(r["case"], [])) for r in p.of("call")]
 
 
 def calls(p):
-    """[(step, entry, stdout line, [trace of the entry in its segment])]."""
-    out = [l for l in p.stdout.splitlines() if re.match(r"^\S+ miopen\w+ status=", l)]
-    segs = [(s, e, [t for t in map(trace, lines) if t and t.entry == e]) for s, e, lines in segments(p)]
-    if len(segs) != len(out):
-        sys.exit(f"FAIL: {len(segs)} markers but {len(out)} call lines")
-    return [(s, e, o, t) for (s, e, t), o in zip(segs, out)]
+    """[(step, entry, record, [trace of the entry in its segment])]."""
+    recs = p.of("call")
+    if len(p.segments) != len(recs) or any(r["case"] not in p.segments for r in recs):
+        fail(f"{len(p.segments)} markers but {len(recs)} call records")
+    return [(r["step"], r["entry"], r, [t for t in map(trace, p.segments[r["case"]]) if t and t.entry == r["entry"]])
+            for r in recs]
 
 
 def enabled_env(a, engine, extra=None):
@@ -138,15 +131,19 @@ def driver_line(a):
     if len(base) != len(got):
         problems.append(f"enabled-reference: {len(got)} calls, disabled {len(base)}")
     print(f"driver lines: {sum(len(c[2]) for c in base)} in the disabled run, {sum(len(c[2]) for c in got)} enabled")
-    return verdict("check_find2", problems)
+    return problems
 
 
 NOT_INITIALIZED, UNKNOWN = 1, 7
 
 
 def first_search(p):
-    m = re.search(r"^searched miopenFindSolutions status=(\d+)$", p.stdout, re.M)
-    return int(m.group(1)) if m else None
+    return next((r["status"] for r in p.of("call") if (r["step"], r["entry"]) == ("searched", "miopenFindSolutions")),
+                None)
+
+
+def mismatched(p):
+    return any(r.get("result") == "mismatch" for r in p.of("call"))
 
 
 def faults(a):
@@ -172,7 +169,7 @@ def faults(a):
         if first_search(off) != 0 or "hipDNN" in off.stderr:
             problems.append(f"{name}: with forwarding disabled the fault is visible: {off.stderr[-300:]}")
         print(f"{name}: search status {got}")
-    return verdict("check_find2", problems)
+    return problems
 
 
 def db_files(d):
@@ -189,7 +186,7 @@ def tuning_db(a):
             os.makedirs(db)
             env = dict(env, MIOPEN_USER_DB_PATH=db, MIOPEN_CUSTOM_CACHE_DIR=os.path.join(db, "cache"))
             p = run([a.consumer, "searched"], env)
-            if p.returncode != 0 or "result=mismatch" in p.stdout:
+            if p.returncode != 0 or mismatched(p):
                 problems.append(f"{name}: exit {p.returncode} or a mismatch: {p.stderr[-300:]}")
             dbs[name] = db_files(db)
         if not dbs["disabled"]:
@@ -210,7 +207,7 @@ def tuning_db(a):
         after = {f: open(os.path.join(db, f), "rb").read() for f in db_files(db)}
         if after != before:
             problems.append("enabled-reference: a forwarded run changed the user db MIOpen had filled")
-    return verdict("check_find2", problems)
+    return problems
 
 
 def main():
@@ -222,16 +219,16 @@ def main():
     ap.add_argument("--value", help="MIOPEN_DISABLE_HIPDNN_FOR (optout)")
     ap.add_argument("--corrupt", action="store_true")
     a = ap.parse_args()
-    if a.check == "tuning-db":
-        return tuning_db(a)
-    if a.check == "driver-line":
-        return driver_line(a)
-    if a.check == "faults":
-        return faults(a)
+    checks = {"tuning-db": tuning_db, "driver-line": driver_line, "faults": faults}
+    return checked("check_find2", lambda: checks.get(a.check, calls_by_call)(a))
+
+
+def calls_by_call(a):
+    """sequence, optout, parity: every call's status against the disabled run's, and its routing."""
     mode = "parity" if a.check == "parity" else "sequence"
     base = run([a.consumer, mode], {"MIOPEN_HIPDNN_FORWARDING": "disabled"})
     if base.returncode != 0:
-        sys.exit(f"FAIL: disabled run exit {base.returncode}: {base.stderr[-500:]}")
+        fail(f"disabled run exit {base.returncode}: {base.stderr[-500:]}")
     want = [o for (_, _, o, _) in calls(base)]
     problems = []
     engines = ["reference"] if a.check == "optout" else list(ENGINES)
@@ -245,7 +242,7 @@ def main():
         got = calls(p)
         lines = [o for (_, _, o, _) in got]
         if a.corrupt and lines:
-            lines[-2] = re.sub(r"status=\d+", "status=99", lines[-2])
+            lines[-2] = dict(lines[-2], status=99)
         for i, (w, g) in enumerate(zip(want, lines)):
             if w != g:
                 problems.append(f"{name}: call {i} differs from the disabled run: {g!r}, disabled {w!r}")
@@ -255,7 +252,7 @@ def main():
             t = one_route(problems, name, step, entry, traces)
             if t is None:
                 continue
-            if "result=mismatch" in out:
+            if out.get("result") == "mismatch":
                 problems.append(f"{name}: {step} {entry}: result mismatch")
             if t.family != FAMILY:
                 problems.append(f"{name}: {step} {entry}: family [{t.family}], expected [{FAMILY}]")
@@ -273,7 +270,7 @@ def main():
                 problems.append(f"{name}: only {len(rejected)} invalid calls on the hipDNN solution answered "
                                 f"by the wrapper (expected >= 8)")
         print(f"{name}: {len(got)} calls checked")
-    return verdict("check_find2", problems)
+    return problems
 
 
 if __name__ == "__main__":

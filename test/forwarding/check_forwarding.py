@@ -3,8 +3,9 @@
 
 Each subcommand is one CTest. It runs test/consumers/forwarding_consumer
 under environments that select the mode, the hipDNN backend and its engine,
-and checks the consumer's per-call stdout lines and the wrapper's routing
-trace (MIOPEN_LOG_LEVEL=5) on stderr. Every check names what it expected, so
+and checks the consumer's records (test/lib/protocol.py: a `call` per call,
+`property`, `find_result`) and the wrapper's routing trace
+(MIOPEN_LOG_LEVEL=5) on stderr. Every check names what it expected, so
 a failure says what broke.
 """
 import argparse
@@ -15,8 +16,27 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wrapper_test import (EXIT_SUMMARY, LOADED, MIOPEN_LOG, TRACE, UNAVAILABLE, WRAPPER, fail, miopen_ran,  # noqa: E402
-                          run, summary_rows, traces)
+from protocol import records  # noqa: E402
+from wrapper_test import (EXIT_SUMMARY, LOADED, MIOPEN_LOG, TRACE, UNAVAILABLE, WRAPPER, checked, fail,  # noqa: E402
+                          miopen_ran, run, summary_rows, traces)
+
+
+class Output:
+    """A run's records: its calls as (label, status, sum or None), the
+    properties it reports, its Find result."""
+
+    def __init__(self, stdout):
+        self.text = stdout
+        recs = records(stdout)
+        self.calls = [(r["call"], r["status"], r.get("sum")) for r in recs if r["kind"] == "call"]
+        self.properties = {r["name"]: r["holds"] for r in recs if r["kind"] == "property"}
+        self.find_result = next((r for r in recs if r["kind"] == "find_result"), None)
+
+    def holds(self, name):
+        return self.properties.get(name) is True
+
+    def __str__(self):
+        return self.text
 
 
 class Ctx:
@@ -39,7 +59,7 @@ class Ctx:
         p = run([self.consumer] + args, e, timeout=120)
         if p.returncode != 0:
             fail(f"consumer {args} exited {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr[-4000:]}")
-        return p.stdout.splitlines(), p.stderr.splitlines()
+        return Output(p.stdout), p.stderr.splitlines()
 
 
 def expect_count(lines, needle, n, what):
@@ -49,13 +69,8 @@ def expect_count(lines, needle, n, what):
 
 
 def calls(out):
-    """stdout lines "<label> status=<n> [sum=<x>]" -> list of (label, status, sum)."""
-    res = []
-    for l in out:
-        m = re.match(r"^(.*) status=(-?\d+)(?: sum=(\S+))?$", l)
-        if m:
-            res.append((m.group(1), int(m.group(2)), None if m.group(3) is None else float(m.group(3))))
-    return res
+    """The run's calls: (label, status, sum or None)."""
+    return out.calls
 
 
 def conv_routes(err, entry):
@@ -78,8 +93,8 @@ def sequences(c, engine):
             tol = 0.0 if exact else 1e-5 * max(1.0, abs(dsum))
             if abs(dsum - esum) > tol:
                 fail(f"{label}: result {esum!r} with forwarding vs {dsum!r} without (tolerance {tol})")
-    for flag in ("Find fits workspace=1", "solution workspace covers the listed size=1"):
-        if sum(1 for l in e_out if flag in l) < 1:
+    for flag in ("2-D Find fits workspace", "3-D Find fits workspace", "solution workspace covers the listed size"):
+        if not e_out.holds(flag):
             fail(f"enabled run: expected {flag!r}")
     routes = traces(e_err)
     want = [
@@ -133,7 +148,7 @@ def cache_evict(c):
 
 def cache_release(c):
     out, err = c.run(["release"])
-    if "handle address reused: yes" not in out:
+    if not out.holds("handle address reused"):
         fail(f"the scenario needs the second handle at the first one's address (else it tests nothing): {out}")
     notes = [r for (_t, r) in conv_routes(err, "miopenConvolutionForward")]
     if notes != ["forwarded; plan cache miss", "forwarded; plan cache hit"] * 2:
@@ -265,10 +280,10 @@ def loader_relative_env(c):
 def loader_threads(c):
     out, err = c.run(["threads"], env={"HIPDNN_BACKEND_LIBRARY_PATH": "/nonexistent-hipdnn"}, backend=False)
     expect_count(err, UNAVAILABLE, 1, "64 racing first calls, backend missing")
-    if "threads status=1" not in out:
+    if [c[:2] for c in calls(out)] != [("threads", 1)]:
         fail(f"64 threads: every call returns miopenStatusNotInitialized: {out}")
     out, err = c.run(["threads"])
-    if sum(1 for l in err if LOADED.match(l)) != 1 or "threads status=0" not in out:
+    if sum(1 for l in err if LOADED.match(l)) != 1 or [c[:2] for c in calls(out)] != [("threads", 0)]:
         fail(f"64 racing first calls with the backend present: one load, all succeed: {out} {err[:5]}")
     print("64 racing first calls: one load, one diagnostic")
 
@@ -323,7 +338,9 @@ def tuning_db(c):
     def find_run(db, mode):
         env = {"MIOPEN_USER_DB_PATH": db, "MIOPEN_HIPDNN_FORWARDING": mode}
         out, _ = c.run(["find"], env=env)
-        return next(l for l in out if l.startswith("Find result:"))
+        if out.find_result is None:
+            fail(f"no Find result: {out}")
+        return out.find_result
 
     def snapshot(db):
         return {f: open(os.path.join(db, f), "rb").read() for f in sorted(os.listdir(db))}
@@ -342,7 +359,7 @@ def tuning_db(c):
             fail("a forwarded Find changed MIOpen's find-db")
         recorded = re.search(r"=\w+:([0-9.e+-]+),", before[next(iter(before))].decode())
         again = find_run(db, "disabled")
-        t = float(re.search(r"time=([0-9.e+-]+)", again).group(1))
+        t = float(again["time"])
         if recorded is None or abs(t - float(recorded.group(1))) > 1e-6 * max(1.0, t):
             fail(f"the disabled run must reuse the recorded entry: {again} vs {before}")
     print("tuning db: untouched by forwarded calls, reused when forwarding is off")
@@ -418,7 +435,7 @@ def change_mismatches(c, args):
     if [x[0] for x in d] != CHANGE_STEPS or [x[0] for x in e] != CHANGE_STEPS:
         fail(f"steps differ from {CHANGE_STEPS}:\n{d_out}\n{e_out}")
     for what in ("recreated", "plan recreated"):
-        if f"{what} at the same address=1" not in e_out:
+        if not e_out.holds(f"{what} at the same address"):
             fail(f"{what}: the destroyed object was not recreated at its address (the allocator chose another): "
                  "the address-reuse step proves nothing")
     bad = []
@@ -478,8 +495,8 @@ def main():
     for opt in ("consumer", "backend-dir", "provider-dir", "missing-symbol-dir", "install-lib"):
         ap.add_argument(f"--{opt}", required=True)
     a = ap.parse_args()
-    TESTS[a.test](Ctx(a))
+    return checked(f"check_forwarding {a.test}", lambda: TESTS[a.test](Ctx(a)))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

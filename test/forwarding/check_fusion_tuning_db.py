@@ -21,7 +21,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wrapper_test import HIPDNN, fail, run, traces  # noqa: E402
+from protocol import records  # noqa: E402
+from wrapper_test import HIPDNN, checked, fail, run, traces  # noqa: E402
 
 
 def files(db):
@@ -32,7 +33,8 @@ def run_on(a, db, mode):
     env = {"MIOPEN_USER_DB_PATH": db, "MIOPEN_HIPDNN_FORWARDING": mode, "MIOPEN_HIPDNN_LOG_ROUTING": "1",
            "HIPDNN_BACKEND_LIBRARY_PATH": a.backend_dir}
     p = run([a.consumer, "fusion"], env, timeout=60)
-    if p.returncode != 0 or "forward status=0" not in p.stdout:
+    forward = [r for r in records(p.stdout, "call") if r["call"] == "forward"]
+    if p.returncode != 0 or [r["status"] for r in forward] != [0]:
         fail(f"{mode}: the fusion sequence failed (exit {p.returncode}):\n{p.stdout}\n{p.stderr[-2000:]}")
     return [t for t in traces(p.stderr) if t.entry == "miopenExecuteFusionPlan_v2"]
 
@@ -43,6 +45,10 @@ def main():
     ap.add_argument("--backend-dir", required=True)
     ap.add_argument("--corrupt", action="store_true", help="negative control")
     a = ap.parse_args()
+    return checked("check_fusion_tuning_db", lambda: compare(a))
+
+
+def compare(a):
     with tempfile.TemporaryDirectory(prefix="fusion-db-") as work:
         dbs = {m: os.path.join(work, m) for m in ("disabled", "enabled")}
         for db in dbs.values():
@@ -69,4 +75,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

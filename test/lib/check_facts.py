@@ -117,14 +117,10 @@ def main() -> int:
     if a.corrupt_fact:
         f[a.corrupt_fact] = f[a.corrupt_fact] + " (changed)"
     problems = check_texts(f) + check_coverage(f, a.environment_case) + check_scrub(a.forget)
-    for p in problems:
-        print(f"  {p}")
-    if problems:
-        print(f"FAIL: {len(problems)} expectation(s) disagree with the code's facts")
-        return 1
-    print(f"ok: texts, {len(f['audited_variables'])} audited variables covered by {len(a.environment_case)} "
-          f"CTest cases, {len(test_bed_reads())} test-bed variables scrubbed or kept")
-    return 0
+    if not problems:
+        print(f"texts, {len(f['audited_variables'])} audited variables covered by {len(a.environment_case)} "
+              f"CTest cases, {len(test_bed_reads())} test-bed variables scrubbed or kept")
+    return wt.verdict("check_facts", problems)
 
 
 if __name__ == "__main__":

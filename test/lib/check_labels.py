@@ -11,8 +11,12 @@ must then be reported unlabelled.
 import argparse
 import collections
 import json
+import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wrapper_test import verdict  # noqa: E402
 
 
 def main():
@@ -35,12 +39,10 @@ def main():
         if not labels:
             unlabelled.append(t["name"])
     if len(tests) < 50:
-        sys.exit(f"FAIL: ctest lists only {len(tests)} tests (is {a.build_dir} built?)")
+        return verdict("check_labels", [f"ctest lists only {len(tests)} tests (is {a.build_dir} built?)"])
     print(f"{len(tests)} tests; by label: " + ", ".join(f"{k} {v}" for k, v in sorted(by_label.items())))
-    verdict = (f"FAIL: {len(unlabelled)} test(s) without a label: {', '.join(unlabelled)}" if unlabelled
-               else "ok: every test has a label")
-    print(verdict)
-    return 1 if unlabelled else 0
+    problems = [f"{len(unlabelled)} test(s) without a label: {', '.join(unlabelled)}"] if unlabelled else []
+    return verdict("check_labels", problems)
 
 
 if __name__ == "__main__":

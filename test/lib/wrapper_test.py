@@ -13,7 +13,12 @@
   and their parsers. They are the tests' expectations, so they are written
   here, not read from the code; test/lib/check_facts.py checks them against
   the code's facts.
-* MIOpen's own call log (`miopen_ran`) and running a program.
+* MIOpen's own call log (`miopen_ran`), its MIOPEN_ENABLE_LOGGING_CMD driver
+  lines (`miopen_lines`, `driver_lines_written_by_wrapper`), and running a
+  program.
+* The verdict every checker ends with (`verdict`, `checked`, `fail`).
+
+The consumers' own output is the test protocol's, read by protocol.py.
 
 A checker imports it with `sys.path.insert(0, <repo>/test/lib)`.
 `python3 wrapper_test.py run [--set NAME=VALUE]... -- PROGRAM ARGS...` runs a
@@ -53,6 +58,10 @@ LOADED = re.compile(rf"^{re.escape(WRAPPER)} hipDNN backend (\S+) \(version ([^)
 EXIT_SUMMARY = f"{WRAPPER} exit summary"
 SUMMARY_ROW = re.compile(r"^\s+(miopen\w+)\s+(.+?)\s+(\d+)$")  # entry point, decision, calls
 FORWARDED_ERROR = "[hipDNN-forwarded] "  # miopenGetErrorString's prefix for a forwarded failure
+
+# How every line of the tests' protocol starts (test/consumers/test_protocol.hpp;
+# test/lib/protocol.py reads them).
+RECORD = '{"kind":'
 
 # MIOpen's own log lines (the mini MIOpen writes MIOpen's format).
 MIOPEN_LOG = "MIOpen(HIP): "
@@ -122,6 +131,31 @@ def miopen_ran(text: str | Iterable[str], entry: str) -> bool:
     return any(l.startswith(MIOPEN_LOG) and f" {entry}(" in l for l in lines_of(text))
 
 
+# MIOpen's MIOPEN_ENABLE_LOGGING_CMD lines: `MIOpen(HIP): Command [LogCmd...] ./bin/MIOpenDriver ...`.
+DRIVER = "./bin/MIOpenDriver "
+COMMAND = f"{MIOPEN_LOG}Command ["
+
+
+def miopen_lines(text: str | Iterable[str]) -> str:
+    """stderr without the wrapper's own lines and the tests' protocol records
+    (pointer values removed): what MIOpen wrote, to compare byte for byte."""
+    return "".join(without_pointers(l) + "\n" for l in lines_of(text)
+                   if not l.startswith(WRAPPER) and not l.startswith(RECORD))
+
+
+def driver_lines_written_by_wrapper(text: str | Iterable[str]) -> list[tuple[int, Trace]]:
+    """(line index, trace) of each MIOpenDriver line directly followed by a
+    forwarded call's trace line: the lines the wrapper wrote for the calls
+    MIOpen Private did not run."""
+    lines = lines_of(text)
+    out = []
+    for i in range(len(lines) - 1):
+        t = trace(lines[i + 1])
+        if DRIVER in lines[i] and not lines[i].startswith(WRAPPER) and t and t.target != PRIVATE:
+            out.append((i, t))
+    return out
+
+
 def without_pointers(text: str) -> str:
     return POINTER.sub("0xPTR", text)
 
@@ -130,8 +164,14 @@ def unified_diff(a: str, b: str, name_a: str, name_b: str, lines: int = 12) -> s
     return "\n".join(list(difflib.unified_diff(a.splitlines(), b.splitlines(), name_a, name_b, lineterm="", n=0))[:lines])
 
 
+# --- the verdict: how every checker ends ------------------------------------------
+class Failure(Exception):
+    """A problem after which a checker cannot go on (fail())."""
+
+
 def fail(msg: str):
-    sys.exit(f"FAIL: {msg}")
+    """Stops the checker with one problem; checked() turns it into the verdict."""
+    raise Failure(msg)
 
 
 def verdict(checker: str, problems: list[str], shown: int = 40) -> int:
@@ -143,6 +183,18 @@ def verdict(checker: str, problems: list[str], shown: int = 40) -> int:
         print(f"... and {len(problems) - shown} more")
     print(f"{checker}: {'FAILED' if problems else 'PASSED'}")
     return 1 if problems else 0
+
+
+def checked(checker: str, body) -> int:
+    """Runs a checker's body (it returns its problems, or None for none) and
+    gives the verdict; a fail() inside it, or a consumer's unreadable record
+    (protocol.ProtocolError, a Failure), is one more problem."""
+    problems = []
+    try:
+        problems = list(body() or [])
+    except Failure as e:
+        problems.append(str(e))
+    return verdict(checker, problems)
 
 
 # --- the code's facts ------------------------------------------------------------

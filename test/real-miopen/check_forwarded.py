@@ -42,12 +42,10 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wrapper_test import (HIPDNN, PRIVATE, SUMMARY_ROW, fail, families, forwarding_set, run as run_scrubbed,  # noqa: E402
-                          trace, user_db)
+from protocol import Run  # noqa: E402
+from wrapper_test import (COMMAND, DRIVER, HIPDNN, PRIVATE, SUMMARY_ROW, checked, environment, fail,  # noqa: E402
+                          families, forwarding_set, trace, user_db)
 
-MARK = re.compile(r"^forwarded_consumer: case (\d+)$")
-CASE = re.compile(r"^case (\d+) (\S+) (\S+) (\S+) g(\d+) (\d)d (\S+) status=(-?\d+) step=(\S+) maxerr=(\S+) result=(\S+)$")
-DRIVER = re.compile(r"^MIOpen\(HIP\): Command \[(\w+)\] (\./bin/MIOpenDriver .*)$")
 # The driver lines compared per case (the lines of other loggers are counted).
 COMPARED_LOGGERS = {"LogCmdConvolution", "LogCmdFindConvolution", "LogCmdBNorm"}
 TRACED_FAMILIES = set(families("convolution"))
@@ -63,41 +61,36 @@ def run(a, env, args=()):
     if a.batchnorm:
         args = [*args, "--batchnorm"]
     with user_db(parent=a.work, cache_too=True) as db:
-        p = run_scrubbed([a.consumer, *args], dict(env, **db), timeout=1800)
-    return p.returncode, p.stdout.splitlines(), p.stderr.splitlines()
+        return Run.of_command("forwarded", [a.consumer, *args], environment(dict(env, **db)), timeout=1800)
 
 
-def per_case(err):
+def driver_line(line):
+    """(logger, command) of MIOpen's `Command [<logger>] ./bin/MIOpenDriver ...` line, or None."""
+    if not line.startswith(COMMAND) or DRIVER not in line:
+        return None
+    logger, _, command = line[len(COMMAND):].partition("] ")
+    return (logger, command) if command.startswith(DRIVER) else None
+
+
+def per_case(p):
     """case index -> {"trace": [(entry, target, reason)], "driver": [(logger, command)]}."""
-    out, current = {}, None
-    for line in err:
-        m = MARK.match(line)
-        if m:
-            current = int(m.group(1))
-            out[current] = {"trace": [], "driver": []}
-            continue
-        if current is None:
-            continue
-        t, d = trace(line), DRIVER.match(line)
-        if t and t.family in TRACED_FAMILIES:
-            out[current]["trace"].append((t.entry, t.target, t.reason))
-        elif d:
-            out[current]["driver"].append((d.group(1), d.group(2)))
+    out = {}
+    for case, lines in p.segments.items():
+        out[case] = {"trace": [], "driver": []}
+        for line in lines:
+            t, d = trace(line), driver_line(line)
+            if t and t.family in TRACED_FAMILIES:
+                out[case]["trace"].append((t.entry, t.target, t.reason))
+            elif d:
+                out[case]["driver"].append(d)
     return out
 
 
 UNSUPPORTED_OP = 8  # miopenStatusUnsupportedOp
 
 
-def cases_of(out):
-    res = {}
-    for line in out:
-        m = CASE.match(line)
-        if m:
-            res[int(m.group(1))] = {"label": " ".join(m.group(i) for i in range(2, 8)).replace(" 2 ", " 2-D ")
-                                    .replace(" 3 ", " 3-D "), "status": int(m.group(8)), "step": m.group(9),
-                                    "maxerr": m.group(10), "result": m.group(11)}
-    return res
+def cases_of(p):
+    return p.by_case("case")
 
 
 def reason_class(reason):
@@ -115,6 +108,10 @@ def main():
     ap.add_argument("--batchnorm", action="store_true", help="add the consumer's batchnorm inference cases")
     ap.add_argument("--json")
     a = ap.parse_args()
+    return checked("check_forwarded", lambda: check(a))
+
+
+def check(a):
     if a.batchnorm:
         TRACED_FAMILIES.update(families("batchnorm"))
         COMPUTE.update(BN_COMPUTE)
@@ -125,16 +122,17 @@ def main():
     enabled_env = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "HIPDNN_BACKEND_LIBRARY_PATH": a.backend_dir,
                    "MIOPEN_HIPDNN_LOG_ROUTING": "1", "MIOPEN_HIPDNN_EXIT_SUMMARY": "1",
                    "MIOPEN_ENABLE_LOGGING_CMD": "1"}
-    rc, out, err = run(a, enabled_env)
+    on = run(a, enabled_env)
+    err = on.err
     with open(os.path.join(a.work, "forwarded-enabled.stderr"), "w") as f:
-        f.write("\n".join(err) + "\n")
+        f.write(on.stderr)
     with open(os.path.join(a.work, "forwarded-enabled.stdout"), "w") as f:
-        f.write("\n".join(out) + "\n")
-    cases, split = cases_of(out), per_case(err)
-    if rc != 0:
-        problems.append(f"the enabled run exited {rc} (a mismatch, or a crash; see {a.work}/forwarded-enabled.*)")
+        f.write(on.stdout)
+    cases, split = cases_of(on), per_case(on)
+    if on.returncode != 0:
+        problems.append(f"the enabled run exited {on.returncode} (a mismatch, or a crash; see {a.work}/forwarded-enabled.*)")
     if not cases:
-        fail("no case lines from the consumer:\n" + "\n".join((out + err)[-20:]))
+        fail("no case records from the consumer:\n" + "\n".join((on.stdout.splitlines() + err)[-20:]))
 
     results = collections.Counter(c["result"] for c in cases.values())
     decisions = collections.Counter()
@@ -169,12 +167,12 @@ def main():
     summary = [l.strip() for l in err if SUMMARY_ROW.match(l) or l.startswith("  plan cache")]
 
     # The driver lines of the same calls with forwarding disabled.
-    rc_off, out_off, err_off = run(a, {"MIOPEN_ENABLE_LOGGING_CMD": "1"})
+    off = run(a, {"MIOPEN_ENABLE_LOGGING_CMD": "1"})
     with open(os.path.join(a.work, "forwarded-disabled.stderr"), "w") as f:
-        f.write("\n".join(err_off) + "\n")
-    cases_off, split_off = cases_of(out_off), per_case(err_off)
+        f.write(off.stderr)
+    cases_off, split_off = cases_of(off), per_case(off)
     if set(cases_off) != set(cases):
-        problems.append(f"the disabled run reported {len(cases_off)} of {len(cases)} cases (exit {rc_off})")
+        problems.append(f"the disabled run reported {len(cases_off)} of {len(cases)} cases (exit {off.returncode})")
     if a.disabled_computes:
         # MIOpen runs conv+bias+ReLU as a plan of its own with z's addition,
         # which no fused solver without Composable Kernel takes.
@@ -215,10 +213,11 @@ def main():
         if not bn:
             problems.append("--batchnorm: the consumer reported no batchnorm case")
     for k in controls:
-        rc_neg, out_neg, _ = run(a, enabled_env, ["--only", str(k), "--corrupt", str(k)])
-        neg = cases_of(out_neg).get(k, {}).get("result")
-        if rc_neg == 0 or neg != "mismatch":
-            problems.append(f"negative control: case {k} with one element changed reported {neg} (exit {rc_neg})")
+        negative = run(a, enabled_env, ["--only", str(k), "--corrupt", str(k)])
+        neg = cases_of(negative).get(k, {}).get("result")
+        if negative.returncode == 0 or neg != "mismatch":
+            problems.append(f"negative control: case {k} with one element changed reported {neg} "
+                            f"(exit {negative.returncode})")
 
     report = {
         "cases": len(cases), "results": dict(results), "forwarded_results_checked": checked,
@@ -247,13 +246,7 @@ def main():
           f"({dict(lines)}); MIOpen writes none for: {', '.join(unwritten) or 'nothing'}; "
           f"other loggers: {report['other_driver_lines'] or 'none'}")
     print(f"  negative control: {neg}")
-    for p in problems[:30]:
-        print(f"  PROBLEM {p}")
-    if problems:
-        print(f"FAIL: {len(problems)} problem(s)")
-        return 1
-    print("ok")
-    return 0
+    return problems
 
 
 if __name__ == "__main__":

@@ -18,12 +18,12 @@
 // algorithm/solution MIOpen would have been given), so the calls, and
 // MIOpen's MIOPEN_ENABLE_LOGGING_CMD lines, are the same whatever happens.
 //
-// One stdout line per case:
-//   case <i> <dir> <type> <layout> g<groups> <n>d <sequence> status=<first failing status or 0>
-//        step=<first failing call or -> maxerr=<x> result=<ok|mismatch|failed|no-solution>
-// `no-solution`: MIOpen lists no solution for the problem (nothing to run).
-// Before each case, `forwarded_consumer: case <i>` goes to stderr, so a
-// checker can split the routing trace and MIOpen's log per case.
+// One `case` record per case on stdout (test/consumers/test_protocol.hpp):
+// its number, label `<dir> <type> <layout> g<groups> <n>-D <sequence>`, the
+// first failing status (or 0) and call, maxerr and the tolerance, result
+// ok|mismatch|failed|no-solution (`no-solution`: MIOpen lists no solution for
+// the problem, nothing to run). Before each case a `begin` marker goes to
+// stderr, so a checker can split the routing trace and MIOpen's log per case.
 //
 //   forwarded_consumer [--only I] [--corrupt I] [--batchnorm]
 // --corrupt I changes one element of case I's result before the comparison
@@ -31,7 +31,7 @@
 // adds batchnorm inference cases after the convolution ones (for a build
 // whose forwarding set has batchnorm): fp32 / fp16 x (fp32 scale, bias,
 // mean, variance) x NCHW, NHWC x 2-D, 3-D x the legacy and _V2 entry
-// points, as `case <i> bninf <type> <layout> g1 <n>d <legacy|v2> ...`.
+// points, labelled `bninf <type> <layout> g1 <n>-D <legacy|v2>`.
 // Exit status 1 when any case mismatched or an output was written out of
 // bounds.
 #include "../consumers/consumer_util.hpp"
@@ -297,6 +297,24 @@ struct Run
     }
 };
 
+// The case's `case` record (test/consumers/test_protocol.hpp); its label
+// "<dir> <type> <layout> g<groups> <n>-D <sequence>" names it in the report.
+void report(size_t i, const char* dir, miopenDataType_t type, bool nhwc, int groups, int spatial,
+            const char* sequence, const Run& r, double maxerr, double tol, const char* result)
+{
+    const std::string label = std::string(dir) + " " + type_name(type) + " " + (nhwc ? "NHWC" : "NCHW") + " g" +
+                              std::to_string(groups) + " " + std::to_string(spatial) + "-D " + sequence;
+    protocol::Record("case")
+        .field("case", i)
+        .field("label", label)
+        .field("status", static_cast<int>(r.status))
+        .field("step", r.step)
+        .field("maxerr", maxerr)
+        .field("tol", tol)
+        .field("result", result)
+        .emit();
+}
+
 struct Buffer
 {
     std::vector<unsigned char> b;
@@ -425,8 +443,7 @@ bool immediate(miopenHandle_t h, const Problem& p, Tensor& x, Tensor& w, Tensor&
 // Runs case `i`; returns false on a mismatch.
 bool run_case(miopenHandle_t h, size_t i, const Case& c, bool corrupt)
 {
-    std::fprintf(stderr, "forwarded_consumer: case %zu\n", i);
-    std::fflush(stderr);
+    protocol::begin(i);
     const Problem p(c);
     Tensor x(c.type, shape(p.x_dims(), c.nhwc)), w(c.type, shape(p.w_dims(), c.nhwc)),
         y(c.type, shape(p.y_dims(), c.nhwc));
@@ -481,10 +498,8 @@ bool run_case(miopenHandle_t h, size_t i, const Case& c, bool corrupt)
             ok               = ok && err <= tol;
         }
     const char* result = !listed ? "no-solution" : r.status != miopenStatusSuccess ? "failed" : ok ? "ok" : "mismatch";
-    std::printf("case %zu %s %s %s g%d %dd %s status=%d step=%s maxerr=%.3g result=%s\n", i, dir_name(c.dir),
-                type_name(c.type), c.nhwc ? "NHWC" : "NCHW", c.groups, c.spatial,
-                c.immediate ? "immediate" : "legacy", int(r.status), r.step.c_str(), maxerr, result);
-    std::fflush(stdout);
+    report(i, dir_name(c.dir), c.type, c.nhwc, c.groups, c.spatial, c.immediate ? "immediate" : "legacy", r,
+           maxerr, tol, result);
     miopenDestroyActivationDescriptor(relu);
     miopenDestroyConvolutionDescriptor(cd);
     return !listed || r.status != miopenStatusSuccess || ok;
@@ -515,8 +530,7 @@ std::vector<BnCase> bn_cases()
 // returns false on a mismatch.
 bool run_bn_case(miopenHandle_t h, size_t i, const BnCase& c, bool corrupt)
 {
-    std::fprintf(stderr, "forwarded_consumer: case %zu\n", i);
-    std::fflush(stderr);
+    protocol::begin(i);
     std::vector<int> dims{2, 4}, pdims(size_t(c.spatial) + 2, 1);
     for(int e : c.spatial == 2 ? std::vector<int>{6, 5} : std::vector<int>{3, 4, 4})
         dims.push_back(e);
@@ -565,10 +579,7 @@ bool run_bn_case(miopenHandle_t h, size_t i, const BnCase& c, bool corrupt)
             ok               = ok && err <= tol;
         }
     const char* result = r.status != miopenStatusSuccess ? "failed" : ok ? "ok" : "mismatch";
-    std::printf("case %zu bninf %s %s g1 %dd %s status=%d step=%s maxerr=%.3g result=%s\n", i, type_name(c.type),
-                c.nhwc ? "NHWC" : "NCHW", c.spatial, c.v2 ? "v2" : "legacy", int(r.status), r.step.c_str(), maxerr,
-                result);
-    std::fflush(stdout);
+    report(i, "bninf", c.type, c.nhwc, 1, c.spatial, c.v2 ? "v2" : "legacy", r, maxerr, tol, result);
     return r.status != miopenStatusSuccess || ok;
 }
 

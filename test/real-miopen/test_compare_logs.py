@@ -12,7 +12,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "lib"))
-from wrapper_test import PRIVATE, TRACE_LINE, WRAPPER  # noqa: E402
+from wrapper_test import PRIVATE, TRACE_LINE, WRAPPER, verdict  # noqa: E402
 PRE, ADOPT = "/w/pre", "/w/adopt"
 
 
@@ -67,7 +67,7 @@ def main() -> int:
                                                       extra=["MIOpen(HIP): Info [Wrapper] extra"]), 1, "lines"),
         ("another library named by GetLibPath", log(ADOPT, 2, lib="libOther.so.1.0"), 1, "line 5 differs"),
     ]
-    failures = 0
+    problems = []
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         for what, adopted, want_rc, want_text in cases:
@@ -75,15 +75,14 @@ def main() -> int:
             ok = r.returncode == want_rc and want_text in r.stdout
             print(f"{'ok  ' if ok else 'FAIL'} {what}: exit {r.returncode} (want {want_rc})")
             if not ok:
-                failures += 1
-                print(r.stdout + r.stderr)
+                problems.append(f"{what}: exit {r.returncode} (want {want_rc} and {want_text!r}):\n"
+                                + r.stdout + r.stderr)
         # A difference between the two pre-wrapper runs in a line's words,
         # not only its numbers, is no licence: the shape must still agree.
         r = compare(tmp, log(PRE, 0), log(PRE, 1), good_adopted.replace("softmax,alpha", "softmax,gamma"))
-        ok = r.returncode == 1 and "line 4 differs" in r.stdout
-        print(f"{'ok  ' if ok else 'FAIL'} a varying line with other words: exit {r.returncode} (want 1)")
-        failures += 0 if ok else 1
-    return 1 if failures else 0
+        if not (r.returncode == 1 and "line 4 differs" in r.stdout):
+            problems.append(f"a varying line with other words: exit {r.returncode} (want 1)")
+    return verdict("test_compare_logs", problems)
 
 
 if __name__ == "__main__":
