@@ -1,0 +1,47 @@
+//! Fusion plans from MIOpen's operator descriptors: any plan translates or
+//! is declined, never a panic.
+
+use miopen_forwarding_core::conv::ConvParams;
+use miopen_forwarding_core::fusion::{self, ActivationArgs, Op, Plan};
+
+use crate::bytes::Input;
+
+fn op(input: &mut Input, rank: usize) -> Op {
+    match input.byte() % 5 {
+        0 => {
+            let spatial = input.rank(rank.saturating_sub(2));
+            let conv = ConvParams {
+                mode: input.pick(&[0, 2, 3, 1]),
+                pads: input.ints(spatial),
+                strides: input.ints(input.rank(spatial)),
+                dilations: input.ints(spatial),
+                groups: input.int(),
+                deterministic: input.pick(&[0, 1]) as i32,
+                fp16_alt_impl: input.pick(&[u32::MAX, 0, 1]) as i32,
+            };
+            Op::Conv { conv, w: input.tensor(input.rank(rank)) }
+        }
+        1 => Op::Bias { bias: input.tensor(input.rank(rank)) },
+        2 => Op::Activation { mode: input.pick(&[3, 0, 1, 7, 9]) },
+        3 => Op::BatchNormInference,
+        _ => Op::Unreadable("unreadable".into()),
+    }
+}
+
+pub fn run(data: &[u8]) {
+    let mut input = Input::new(data);
+    let rank = input.rank(4 + usize::from(input.byte() % 2));
+    let plan = Plan {
+        direction: input.pick(&[0, 1]),
+        input: input.tensor(rank),
+        ops: (0..input.byte() % 5).map(|_| op(&mut input, rank)).collect(),
+    };
+    let args = ActivationArgs { alpha: input.f64(), beta: input.f64() };
+    if let Ok(t) = fusion::translate(&plan, args) {
+        assert!(t.output.dims.iter().all(|&d| d > 0), "{:?}", t.output);
+    }
+    let _ = fusion::translate(&plan, ActivationArgs::AT_COMPILE);
+    if let Some(Op::Conv { conv, w }) = plan.ops.first() {
+        let _ = fusion::output_of(&plan.input, conv, w);
+    }
+}
