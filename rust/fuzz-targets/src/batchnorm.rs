@@ -7,12 +7,9 @@ use crate::bytes::Input;
 
 pub fn run(data: &[u8]) {
     let mut input = Input::new(data);
-    let rank = input.rank(4 + usize::from(input.byte() % 2));
+    let rank = input.rank_from(4);
     let mode = input.pick(&[1, 0, 2]);
-    let mut t = |input: &mut Input| {
-        let r = input.rank(rank);
-        input.tensor(r)
-    };
+    let t = |input: &mut Input| input.tensor_near(rank);
     match input.byte() % 3 {
         0 => {
             let p = batchnorm::Problem {

@@ -73,6 +73,24 @@ impl<'a> Input<'a> {
         }
     }
 
+    /// A rank near `base` or `base + 1`.
+    pub fn rank_from(&mut self, base: usize) -> usize {
+        let usual = base + usize::from(self.byte() % 2);
+        self.rank(usual)
+    }
+
+    /// Values as many as a rank near `usual`.
+    pub fn ints_near(&mut self, usual: usize) -> Vec<i64> {
+        let n = self.rank(usual);
+        self.ints(n)
+    }
+
+    /// A tensor of a rank near `usual`.
+    pub fn tensor_near(&mut self, usual: usize) -> Tensor {
+        let rank = self.rank(usual);
+        self.tensor(rank)
+    }
+
     /// A tensor of `rank`: packed strides (saturating) most of the time,
     /// channels-last or arbitrary ones otherwise; a known data type mostly.
     pub fn tensor(&mut self, rank: usize) -> Tensor {
@@ -81,10 +99,7 @@ impl<'a> Input<'a> {
         let strides = match self.byte() % 4 {
             0 | 1 => packed(&dims),
             2 => channels_last(&dims),
-            _ => {
-                let n = self.rank(rank);
-                self.ints(n)
-            }
+            _ => self.ints_near(rank),
         };
         Tensor { dtype, dims, strides }
     }

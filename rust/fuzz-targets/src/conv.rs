@@ -13,19 +13,19 @@ use crate::bytes::Input;
 
 pub fn problem(input: &mut Input) -> Problem {
     let direction = [Direction::Forward, Direction::BackwardData, Direction::BackwardWeights][usize::from(input.byte() % 3)];
-    let spatial = input.rank(2 + usize::from(input.byte() % 2));
+    let spatial = input.rank_from(2);
     let conv = ConvParams {
         mode: input.pick(&[0, 2, 3, 1]),
-        pads: input.ints(input.rank(spatial)),
+        pads: input.ints_near(spatial),
         strides: input.ints(spatial),
         dilations: input.ints(spatial),
         groups: input.int(),
         deterministic: input.pick(&[0, 1]) as i32,
         fp16_alt_impl: input.pick(&[u32::MAX, 0, 1]) as i32,
     };
-    let x = input.tensor(input.rank(spatial + 2));
-    let w = input.tensor(input.rank(spatial + 2));
-    let y = input.tensor(input.rank(spatial + 2));
+    let x = input.tensor_near(spatial + 2);
+    let w = input.tensor_near(spatial + 2);
+    let y = input.tensor_near(spatial + 2);
     Problem { direction, x, w, y, conv }
 }
 
@@ -52,8 +52,9 @@ pub fn run(data: &[u8]) {
             Decoded::NotOurs => unreachable!("encode writes the magic"),
         }
     }
+    let bias = input.bool();
     let fusion = Fusion {
-        bias: input.bool().then(|| input.tensor(input.rank(p.y.dims.len()))),
+        bias: bias.then(|| input.tensor_near(p.y.dims.len())),
         has_z: input.byte() > 240,
         activation: Activation { mode: input.pick(&[3, 0, 1, 7, 9]), alpha: input.f64(), beta: input.f64() },
     };

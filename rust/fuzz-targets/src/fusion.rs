@@ -13,15 +13,15 @@ fn op(input: &mut Input, rank: usize) -> Op {
             let conv = ConvParams {
                 mode: input.pick(&[0, 2, 3, 1]),
                 pads: input.ints(spatial),
-                strides: input.ints(input.rank(spatial)),
+                strides: input.ints_near(spatial),
                 dilations: input.ints(spatial),
                 groups: input.int(),
                 deterministic: input.pick(&[0, 1]) as i32,
                 fp16_alt_impl: input.pick(&[u32::MAX, 0, 1]) as i32,
             };
-            Op::Conv { conv, w: input.tensor(input.rank(rank)) }
+            Op::Conv { conv, w: input.tensor_near(rank) }
         }
-        1 => Op::Bias { bias: input.tensor(input.rank(rank)) },
+        1 => Op::Bias { bias: input.tensor_near(rank) },
         2 => Op::Activation { mode: input.pick(&[3, 0, 1, 7, 9]) },
         3 => Op::BatchNormInference,
         _ => Op::Unreadable("unreadable".into()),
@@ -30,12 +30,11 @@ fn op(input: &mut Input, rank: usize) -> Op {
 
 pub fn run(data: &[u8]) {
     let mut input = Input::new(data);
-    let rank = input.rank(4 + usize::from(input.byte() % 2));
-    let plan = Plan {
-        direction: input.pick(&[0, 1]),
-        input: input.tensor(rank),
-        ops: (0..input.byte() % 5).map(|_| op(&mut input, rank)).collect(),
-    };
+    let rank = input.rank_from(4);
+    let direction = input.pick(&[0, 1]);
+    let x = input.tensor(rank);
+    let count = input.byte() % 5;
+    let plan = Plan { direction, input: x, ops: (0..count).map(|_| op(&mut input, rank)).collect() };
     let args = ActivationArgs { alpha: input.f64(), beta: input.f64() };
     if let Ok(t) = fusion::translate(&plan, args) {
         assert!(t.output.dims.iter().all(|&d| d > 0), "{:?}", t.output);

@@ -10,10 +10,11 @@
 pub mod adopt;
 pub mod batchnorm;
 pub mod blob;
-mod bytes;
+pub mod bytes;
 pub mod conv;
 pub mod env;
 pub mod fusion;
+pub mod planted;
 
 /// Every target by the name its corpus directory and fuzz binary carry.
 pub const TARGETS: &[(&str, fn(&[u8]))] = &[

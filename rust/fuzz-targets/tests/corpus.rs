@@ -23,6 +23,17 @@ fn packed(dims: &[i64]) -> Tensor {
     Tensor { dtype: 1, dims: dims.to_vec(), strides }
 }
 
+/// x 2x3x9x9, w 4x3x3x3, y 2x4x9x9, pads, strides and dilations 1, as
+/// `conv::problem` reads it (a selector byte, then the value).
+const CONV_SEED: &[u8] = &[
+    0, 0, 0, 0, 0, // forward, 2-D, rank 2, mode 0
+    0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, // rank, pads, strides, dilations, groups
+    0, 0, 0, 0, // deterministic 0, fp16-alt -1
+    0, 0, 0, 0, 2, 0, 3, 0, 9, 0, 9, 0, // x: rank, float, dims, packed
+    0, 0, 0, 0, 4, 0, 3, 0, 3, 0, 3, 0, // w
+    0, 0, 0, 0, 2, 0, 4, 0, 9, 0, 9, 0, // y
+];
+
 /// The seeds: one valid input of each kind a target reads.
 fn seeds() -> Vec<(&'static str, &'static str, Vec<u8>)> {
     let conv =
@@ -51,7 +62,7 @@ fn seeds() -> Vec<(&'static str, &'static str, Vec<u8>)> {
         ("adopt", "seed-cmake", adopt_cmake),
         ("env", "seed-enabled", env),
         // A forward 3x3 convolution, packed NCHW, every byte a small value.
-        ("conv", "seed-forward", vec![0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]),
+        ("conv", "seed-forward", CONV_SEED.to_vec()),
         ("fusion", "seed-empty", vec![0]),
         ("batchnorm", "seed-inference", vec![0]),
     ]
@@ -83,4 +94,11 @@ fn every_corpus_input_passes_its_target() {
         }
         assert!(n > 0, "{name}: an empty corpus");
     }
+}
+
+#[test]
+fn the_conv_seed_is_a_problem_hipdnn_runs() {
+    let p = miopen_wrap_fuzz_targets::conv::problem(&mut miopen_wrap_fuzz_targets::bytes::Input::new(CONV_SEED));
+    assert_eq!((p.x.dims.clone(), p.w.dims.clone(), p.y.dims.clone()), (vec![2, 3, 9, 9], vec![4, 3, 3, 3], vec![2, 4, 9, 9]));
+    miopen_forwarding_core::conv::translate(&p).expect("the seed translates");
 }
