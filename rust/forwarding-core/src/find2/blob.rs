@@ -20,11 +20,14 @@
 //! What MIOpen's loader checks (`src/solution.cpp` @ 2d1fd99, `from_json`
 //! of a `Solution`): its validation number (else `miopenStatusInvalidValue`,
 //! "invalid buffer"), then its version (else `miopenStatusVersionMismatch`);
-//! a blob it cannot parse fails with `miopenStatusUnknownError`. Here: the
-//! format version first (another version's layout is unknown, so nothing
-//! after it is read), then the length and checksum, the analogue of the
-//! validation number, then every field ([`check`]). Every refusal after the
-//! version is MIOpen's invalid-buffer status.
+//! bytes its MessagePack parser cannot read (`miopenLoadSolution` in
+//! `src/api/find2_0_commons.cpp`: a truncated or extended blob) fail with the
+//! parser's exception, `miopenStatusUnknownError`. Here: the format version
+//! first (another version's layout is unknown, so nothing after it is read);
+//! a length that is not the blob's, or a payload that does not parse, is
+//! MIOpen's unparsable blob; a checksum that does not match (the analogue of
+//! the validation number) or any field out of range ([`check`]) is MIOpen's
+//! invalid buffer.
 
 mod check;
 
@@ -116,16 +119,16 @@ fn read(data: &[u8]) -> Result<SolvedProblem, Decoded> {
     }
     let length = r.u32()? as usize;
     if data.len().checked_sub(HEADER + CHECKSUM) != Some(length) {
-        return Err(invalid(format!("{} bytes for a payload of {length}", data.len())));
+        return Err(unparsable(format!("{} bytes for a payload of {length}", data.len())));
     }
     let (body, sum) = data.split_at(HEADER + length);
-    if checksum(body) != u64::from_le_bytes(sum.try_into().map_err(|_| invalid("checksum".into()))?) {
+    if checksum(body) != u64::from_le_bytes(sum.try_into().map_err(|_| unparsable("checksum".into()))?) {
         return Err(invalid("checksum mismatch (the blob was damaged)".into()));
     }
     let mut r = Reader { data: body, at: HEADER };
     let solved = r.solution()?;
     if r.at != body.len() {
-        return Err(invalid(format!("{} payload bytes after the solution", body.len() - r.at)));
+        return Err(unparsable(format!("{} payload bytes after the solution", body.len() - r.at)));
     }
     check::problem(&solved.problem).map_err(invalid)?;
     if !(solved.time_ms.is_finite() && solved.time_ms >= 0.0) {
@@ -139,6 +142,11 @@ fn invalid(what: String) -> Decoded {
     Decoded::Rejected { status: miopen::INVALID_VALUE, why: format!("invalid hipDNN solution blob: {what}") }
 }
 
+/// MIOpen's status for bytes its parser cannot read.
+fn unparsable(what: String) -> Decoded {
+    Decoded::Rejected { status: miopen::UNKNOWN_ERROR, why: format!("malformed hipDNN solution blob: {what}") }
+}
+
 struct Reader<'a> {
     data: &'a [u8],
     at: usize,
@@ -146,7 +154,7 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn take<const N: usize>(&mut self) -> Result<[u8; N], Decoded> {
-        let bytes = self.data.get(self.at..).and_then(|rest| rest.get(..N)).ok_or_else(|| invalid("truncated".into()))?;
+        let bytes = self.data.get(self.at..).and_then(|rest| rest.get(..N)).ok_or_else(|| unparsable("truncated".into()))?;
         self.at += N;
         let mut out = [0; N];
         out.copy_from_slice(bytes);
@@ -168,7 +176,7 @@ impl Reader<'_> {
     fn rank(&mut self) -> Result<usize, Decoded> {
         match self.u8()? {
             n @ 1..=check::MAX_RANK => Ok(usize::from(n)),
-            n => Err(invalid(format!("rank {n}"))),
+            n => Err(unparsable(format!("rank {n}"))),
         }
     }
     fn i64s(&mut self, n: usize) -> Result<Vec<i64>, Decoded> {

@@ -237,6 +237,9 @@ fn engine_configs(b: &mut Builder, graph: Descriptor) -> Result<Vec<Descriptor>,
     if count <= 0 {
         return Err(no_configuration());
     }
+    // The backend's count is untrusted: a few configurations are all the
+    // first-that-finalizes policy needs, and no more are created or asked for.
+    let count = count.min(MAX_ENGINE_CONFIGS);
     let mut cfgs = Vec::with_capacity(count as usize);
     for _ in 0..count {
         cfgs.push(b.create(descriptor_type::ENGINECFG, "create engine config").map_err(fail)?);
@@ -245,12 +248,15 @@ fn engine_configs(b: &mut Builder, graph: Descriptor) -> Result<Vec<Descriptor>,
     // SAFETY: `cfgs` holds `count` created descriptors for the backend to fill.
     let s = unsafe { get(heur, attr::ENGINEHEUR_RESULTS, bd, count, &mut got, cfgs.as_mut_ptr().cast::<c_void>()) };
     b.check("heuristic results", s).map_err(fail)?;
-    cfgs.truncate(got.max(0) as usize);
+    cfgs.truncate(got.clamp(0, count) as usize);
     if cfgs.is_empty() {
         return Err(no_configuration());
     }
     Ok(cfgs)
 }
+
+/// The most engine configurations asked of the heuristic.
+const MAX_ENGINE_CONFIGS: i64 = 64;
 
 fn no_configuration() -> BuildError {
     BuildError::NoEngine("hipDNN has no engine for this problem (its heuristic returned no configuration)".into())
