@@ -54,7 +54,9 @@ impl<'a> Input<'a> {
     pub fn f64(&mut self) -> f64 {
         match self.byte() % 4 {
             0 => f64::from(self.byte()) / 64.0,
-            1 => [0.0, -0.0, 1e-5, f64::NAN, f64::INFINITY, -1.0, f64::MIN_POSITIVE, 1e300][usize::from(self.byte() % 8)],
+            1 => {
+                [0.0, -0.0, 1e-5, f64::NAN, f64::INFINITY, -1.0, f64::MIN_POSITIVE, 1e300][usize::from(self.byte() % 8)]
+            }
             _ => f64::from_bits(self.raw_i64() as u64),
         }
     }

@@ -12,7 +12,8 @@ use miopen_forwarding_core::tensor::TensorSpec;
 use crate::bytes::Input;
 
 pub fn problem(input: &mut Input) -> Problem {
-    let direction = [Direction::Forward, Direction::BackwardData, Direction::BackwardWeights][usize::from(input.byte() % 3)];
+    let direction =
+        [Direction::Forward, Direction::BackwardData, Direction::BackwardWeights][usize::from(input.byte() % 3)];
     let spatial = input.rank_from(2);
     let conv = ConvParams {
         mode: input.pick(&[0, 2, 3, 1]),
@@ -48,7 +49,10 @@ pub fn run(data: &[u8]) {
         let solved = SolvedProblem { problem: p.clone(), time_ms: 1.0 };
         match blob::decode(&blob::encode(&solved)) {
             Decoded::Solution(s) => assert_eq!(*s, solved),
-            Decoded::Rejected { why, .. } => assert!(why.contains("overflow") || why.contains("address space") || why.contains("overlapping"), "{why}"),
+            Decoded::Rejected { why, .. } => assert!(
+                why.contains("overflow") || why.contains("address space") || why.contains("overlapping"),
+                "{why}"
+            ),
             Decoded::NotOurs => unreachable!("encode writes the magic"),
         }
     }

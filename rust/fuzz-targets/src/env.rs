@@ -12,9 +12,20 @@ pub fn run(data: &[u8]) {
     let mut next = || fields.next().filter(|v| !v.starts_with('~'));
     let (forwarding, log_level, disable_for) = (next(), next(), next());
     let (log_routing, exit_summary, plan_cache_size) = (next(), next(), next());
-    let miopen_vars: Vec<(String, String)> =
-        fields.collect::<Vec<_>>().chunks(2).map(|kv| (kv[0].to_string(), kv.get(1).unwrap_or(&"").to_string())).collect();
-    let raw = RawEnv { forwarding, log_level, disable_for, log_routing, exit_summary, plan_cache_size, miopen_vars: &miopen_vars };
+    let miopen_vars: Vec<(String, String)> = fields
+        .collect::<Vec<_>>()
+        .chunks(2)
+        .map(|kv| (kv[0].to_string(), kv.get(1).unwrap_or(&"").to_string()))
+        .collect();
+    let raw = RawEnv {
+        forwarding,
+        log_level,
+        disable_for,
+        log_routing,
+        exit_summary,
+        plan_cache_size,
+        miopen_vars: &miopen_vars,
+    };
     let config = Config::resolve(raw);
     if config.mode == Mode::Enabled {
         assert_eq!(forwarding, Some("enabled"), "only the exact value enables forwarding");

@@ -16,8 +16,11 @@ pub mod env;
 pub mod fusion;
 pub mod planted;
 
+/// A target: any bytes in, a panic on a finding.
+pub type Target = fn(&[u8]);
+
 /// Every target by the name its corpus directory and fuzz binary carry.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("blob", blob::run),
     ("conv", conv::run),
     ("fusion", fusion::run),

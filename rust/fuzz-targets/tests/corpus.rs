@@ -36,8 +36,15 @@ const CONV_SEED: &[u8] = &[
 
 /// The seeds: one valid input of each kind a target reads.
 fn seeds() -> Vec<(&'static str, &'static str, Vec<u8>)> {
-    let conv =
-        ConvParams { mode: 0, pads: vec![1, 1], strides: vec![1, 1], dilations: vec![1, 1], groups: 1, deterministic: 0, fp16_alt_impl: -1 };
+    let conv = ConvParams {
+        mode: 0,
+        pads: vec![1, 1],
+        strides: vec![1, 1],
+        dilations: vec![1, 1],
+        groups: 1,
+        deterministic: 0,
+        fp16_alt_impl: -1,
+    };
     let problem = Problem {
         direction: Direction::Forward,
         x: packed(&[2, 3, 9, 9]),
@@ -99,6 +106,9 @@ fn every_corpus_input_passes_its_target() {
 #[test]
 fn the_conv_seed_is_a_problem_hipdnn_runs() {
     let p = miopen_wrap_fuzz_targets::conv::problem(&mut miopen_wrap_fuzz_targets::bytes::Input::new(CONV_SEED));
-    assert_eq!((p.x.dims.clone(), p.w.dims.clone(), p.y.dims.clone()), (vec![2, 3, 9, 9], vec![4, 3, 3, 3], vec![2, 4, 9, 9]));
+    assert_eq!(
+        (p.x.dims.clone(), p.w.dims.clone(), p.y.dims.clone()),
+        (vec![2, 3, 9, 9], vec![4, 3, 3, 3], vec![2, 4, 9, 9])
+    );
     miopen_forwarding_core::conv::translate(&p).expect("the seed translates");
 }

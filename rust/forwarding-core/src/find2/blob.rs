@@ -154,7 +154,8 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn take<const N: usize>(&mut self) -> Result<[u8; N], Decoded> {
-        let bytes = self.data.get(self.at..).and_then(|rest| rest.get(..N)).ok_or_else(|| unparsable("truncated".into()))?;
+        let bytes =
+            self.data.get(self.at..).and_then(|rest| rest.get(..N)).ok_or_else(|| unparsable("truncated".into()))?;
         self.at += N;
         let mut out = [0; N];
         out.copy_from_slice(bytes);

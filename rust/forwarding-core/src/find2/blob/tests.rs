@@ -115,17 +115,28 @@ fn every_single_byte_damage_is_refused_with_miopens_status() {
 #[test]
 fn a_resigned_blob_still_has_every_field_checked() {
     let s = solved();
-    assert_eq!(decode(&resigned(&s, |_| {})), Decoded::Solution(Box::new(s.clone())), "re-signing alone changes nothing");
+    assert_eq!(
+        decode(&resigned(&s, |_| {})),
+        Decoded::Solution(Box::new(s.clone())),
+        "re-signing alone changes nothing"
+    );
     // The offsets of the payload's fields (after the header).
     let time = HEADER + 1;
     let x_type = HEADER + 1 + 4 + 4 + 8 + 4 + 4 + 1 + 3 * 2 * 8;
     let x_dims = x_type + 4 + 1;
     let x_strides = x_dims + 4 * 8;
     let i64_at = |at: usize, v: i64| move |b: &mut Vec<u8>| b[at..at + 8].copy_from_slice(&v.to_le_bytes());
-    let cases: Vec<(&str, Box<dyn FnOnce(&mut Vec<u8>)>)> = vec![
+    type Damage = Box<dyn FnOnce(&mut Vec<u8>)>;
+    let cases: Vec<(&str, Damage)> = vec![
         ("direction 7", Box::new(|b: &mut Vec<u8>| b[HEADER] = 7)),
-        ("time NaN", Box::new(move |b: &mut Vec<u8>| b[time..time + 4].copy_from_slice(&f32::NAN.to_bits().to_le_bytes()))),
-        ("time -1", Box::new(move |b: &mut Vec<u8>| b[time..time + 4].copy_from_slice(&(-1f32).to_bits().to_le_bytes()))),
+        (
+            "time NaN",
+            Box::new(move |b: &mut Vec<u8>| b[time..time + 4].copy_from_slice(&f32::NAN.to_bits().to_le_bytes())),
+        ),
+        (
+            "time -1",
+            Box::new(move |b: &mut Vec<u8>| b[time..time + 4].copy_from_slice(&(-1f32).to_bits().to_le_bytes())),
+        ),
         ("data type 9", Box::new(move |b: &mut Vec<u8>| b[x_type] = 9)),
         ("rank 0", Box::new(move |b: &mut Vec<u8>| b[x_type + 4] = 0)),
         ("rank 200", Box::new(move |b: &mut Vec<u8>| b[x_type + 4] = 200)),
@@ -161,7 +172,11 @@ fn a_padded_or_channels_last_layout_is_a_valid_one() {
 fn extents_are_counted_without_overflow() {
     let t = |dims: Vec<i64>, strides: Vec<i64>| Tensor { dtype: 1, dims, strides };
     assert_eq!(check::extent_bytes(&t(vec![2, 3], vec![3, 1])), Ok(24));
-    assert_eq!(check::extent_bytes(&t(vec![1, 1], vec![i64::MAX, i64::MAX])), Ok(4), "a unit dim's stride adds nothing");
+    assert_eq!(
+        check::extent_bytes(&t(vec![1, 1], vec![i64::MAX, i64::MAX])),
+        Ok(4),
+        "a unit dim's stride adds nothing"
+    );
     assert!(check::extent_bytes(&t(vec![3, 1], vec![i64::MAX / 2 + 1, 1])).is_err());
     assert!(check::extent_bytes(&t(vec![2, 2], vec![i64::MAX / 2, i64::MAX / 2])).is_err());
     assert!(check::extent_bytes(&t(vec![2], vec![isize::MAX as i64 / 4])).is_err(), "bytes past isize::MAX");
