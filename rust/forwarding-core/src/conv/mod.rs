@@ -288,7 +288,7 @@ fn check_shapes(p: &Problem) -> Result<usize, Decline> {
 fn check_channels(p: &Problem) -> Result<(), Decline> {
     let g = p.conv.groups;
     let (n, c, k) = (p.x.dims[0], p.x.dims[1], p.w.dims[0]);
-    if g < 1 || c % g != 0 || k % g != 0 || p.w.dims[1] * g != c {
+    if g < 1 || c % g != 0 || k % g != 0 || p.w.dims[1].checked_mul(g) != Some(c) {
         return decline(format!(
             "channels do not match groups (x.C={c}, w=[{k}, {}], groups={g}; invalid problem: MIOpen decides)",
             p.w.dims[1]
@@ -300,12 +300,25 @@ fn check_channels(p: &Problem) -> Result<(), Decline> {
     Ok(())
 }
 
+/// The output length of one spatial dimension: `None` when the arithmetic
+/// overflows (descriptor values are untrusted) or the stride is not
+/// positive; 0 when the filter is larger than the padded input.
+pub fn output_len(input: i64, filter: i64, pad: i64, stride: i64, dilation: i64) -> Option<i64> {
+    let span = dilation.checked_mul(filter.checked_sub(1)?)?.checked_add(1)?;
+    let padded = pad.checked_mul(2)?.checked_add(input)?;
+    if stride <= 0 {
+        return None;
+    }
+    Some(if padded >= span { (padded - span) / stride + 1 } else { 0 })
+}
+
 fn check_output(p: &Problem, spatial: usize) -> Result<(), Decline> {
     let c = &p.conv;
     for i in 0..spatial {
-        let span = c.dilations[i] * (p.w.dims[i + 2] - 1) + 1;
-        let padded = p.x.dims[i + 2] + 2 * c.pads[i];
-        let out = if padded >= span { (padded - span) / c.strides[i] + 1 } else { 0 };
+        let out = output_len(p.x.dims[i + 2], p.w.dims[i + 2], c.pads[i], c.strides[i], c.dilations[i]);
+        let Some(out) = out else {
+            return decline(format!("spatial dimension {i} overflows (invalid problem: MIOpen decides)"));
+        };
         if out != p.y.dims[i + 2] {
             return decline(format!(
                 "y's spatial dimension {i} is {} but the convolution gives {out} (invalid problem: MIOpen decides)",

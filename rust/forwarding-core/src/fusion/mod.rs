@@ -129,12 +129,10 @@ pub fn output_of(x: &Tensor, c: &ConvParams, w: &Tensor) -> Result<Tensor, Decli
     }
     let mut dims = vec![x.dims[0], w.dims[0]];
     for i in 0..spatial {
-        let span = c.dilations[i] * (w.dims[i + 2] - 1) + 1;
-        let padded = x.dims[i + 2] + 2 * c.pads[i];
-        if c.strides[i] <= 0 || padded < span {
-            return decline("the filter is larger than the padded input (invalid problem: MIOpen decides)");
+        match conv::output_len(x.dims[i + 2], w.dims[i + 2], c.pads[i], c.strides[i], c.dilations[i]) {
+            Some(n) if n > 0 => dims.push(n),
+            _ => return decline("the filter is larger than the padded input (invalid problem: MIOpen decides)"),
         }
-        dims.push((padded - span) / c.strides[i] + 1);
     }
     let strides = packed_strides(&dims, channels_last(x));
     Ok(Tensor { dtype: x.dtype, dims, strides })

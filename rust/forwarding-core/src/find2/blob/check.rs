@@ -5,7 +5,7 @@
 //! problem touches only the bytes its tensors describe (the engine's
 //! indices are products of these dims and strides).
 
-use crate::conv::{Problem, MAX_SPATIAL};
+use crate::conv::{self, Problem, MAX_SPATIAL};
 use crate::tensor::{ElemType, Tensor};
 
 /// The most values a rank byte may announce (a tensor's rank is at most
@@ -91,12 +91,10 @@ fn channels(p: &Problem) -> Checked {
 fn output(p: &Problem) -> Checked {
     let c = &p.conv;
     for i in 0..c.pads.len() {
-        let span = c.dilations[i].checked_mul(p.w.dims[i + 2] - 1).and_then(|v| v.checked_add(1));
-        let padded = c.pads[i].checked_mul(2).and_then(|v| v.checked_add(p.x.dims[i + 2]));
-        let (Some(span), Some(padded)) = (span, padded) else {
+        let out = conv::output_len(p.x.dims[i + 2], p.w.dims[i + 2], c.pads[i], c.strides[i], c.dilations[i]);
+        let Some(out) = out else {
             return Err(format!("spatial dimension {i} overflows"));
         };
-        let out = if padded >= span { (padded - span) / c.strides[i] + 1 } else { 0 };
         if out != p.y.dims[i + 2] {
             return Err(format!("y's spatial dimension {i} is {} but the convolution gives {out}", p.y.dims[i + 2]));
         }
