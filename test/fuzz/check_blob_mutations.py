@@ -47,6 +47,28 @@ def mutate(blob: bytes, kind: str, rng: random.Random) -> bytes:
     return bytes(b)
 
 
+MAGIC = b"hipDNN-solution\0"
+HEADER = len(MAGIC) + 8  # magic, format version, payload length
+
+
+def fnv1a64(data: bytes) -> int:
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def resign(blob: bytes) -> bytes:
+    """A mutated wrapper blob with its length and checksum made right again:
+    what a deliberate edit looks like (docs/forwarding.md, "Saved solutions"),
+    so the field checks, not the checksum, must refuse it."""
+    if not blob.startswith(MAGIC) or len(blob) < HEADER + 8:
+        return blob
+    body = bytearray(blob[:-8])
+    body[len(MAGIC) + 4:HEADER] = (len(body) - HEADER).to_bytes(4, "little")
+    return bytes(body) + fnv1a64(bytes(body)).to_bytes(8, "little")
+
+
 def verdict(proc: subprocess.CompletedProcess | None) -> str:
     if proc is None:
         return "hangs"
@@ -80,6 +102,8 @@ def main() -> int:
     ap.add_argument("--expect-safe", action="store_true",
                     help="fail on a crash, hang, absurd workspace or wrong result")
     ap.add_argument("--show", type=int, default=3, help="examples shown per bad verdict")
+    ap.add_argument("--resign", action="store_true",
+                    help="re-sign each mutated wrapper blob (length and checksum), as a deliberate edit would")
     a = ap.parse_args()
 
     engines = {"reference": "MINI_REFERENCE_ENGINE", "provider": "MIOPEN_ENGINE"}
@@ -111,6 +135,8 @@ def main() -> int:
         for i in range(a.mutations):
             kind = KINDS[i % len(KINDS)]
             data = mutate(blob, kind, rng)
+            if a.resign:
+                data = resign(data)
             with open(mutant, "wb") as f:
                 f.write(data)
             proc = run_one([a.binary, "run", mutant, work], env, a.timeout)

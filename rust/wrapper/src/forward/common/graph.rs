@@ -255,6 +255,9 @@ fn engine_configs(b: &mut Builder, graph: Descriptor) -> Result<Vec<Descriptor>,
     Ok(cfgs)
 }
 
+/// A workspace above this (256 TiB) is no device's: the backend's answer is wrong.
+const MAX_WORKSPACE: i64 = 1 << 48;
+
 /// The most engine configurations asked of the heuristic.
 const MAX_ENGINE_CONFIGS: i64 = 64;
 
@@ -294,9 +297,18 @@ fn plan_for(b: &mut Builder, h: Handle, cfg: Descriptor) -> Result<(Descriptor, 
         )
     };
     b.check("plan workspace size", s)?;
+    // The backend's number is untrusted and the caller allocates it: one no
+    // device could hold (or a negative one) fails the plan, reported as hipDNN's.
+    if !(0..=MAX_WORKSPACE).contains(&ws) {
+        return Err(Failure {
+            step: "plan workspace size",
+            status: status::BAD_PARAM,
+            message: format!("the backend reports a workspace of {ws} bytes"),
+        });
+    }
     // The plan is returned separately and owned by the Plan from here on.
     b.owned.retain(|&d| d != plan);
-    Ok((plan, ws.max(0) as usize))
+    Ok((plan, ws as usize))
 }
 
 /// Run `plan` on hipDNN handle `h` with the caller's buffers and workspace.
