@@ -152,10 +152,12 @@ fn packed_strides(dims: &[i64], channels_last: bool) -> Vec<i64> {
     let order: Vec<usize> =
         if channels_last { [0].into_iter().chain(2..n).chain([1]).collect() } else { (0..n).collect() };
     let mut strides = vec![0; n];
-    let mut step = 1;
+    let mut step = 1i64;
     for &d in order.iter().rev() {
         strides[d] = step;
-        step *= dims[d];
+        // Saturating: untrusted dims whose product overflows are no tensor
+        // hipDNN runs; the graph built from them is refused, not wrapped.
+        step = step.saturating_mul(dims[d]);
     }
     strides
 }
