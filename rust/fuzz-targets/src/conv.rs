@@ -15,7 +15,17 @@ pub fn problem(input: &mut Input) -> Problem {
     let direction =
         [Direction::Forward, Direction::BackwardData, Direction::BackwardWeights][usize::from(input.byte() % 3)];
     let spatial = input.rank_from(2);
-    let conv = ConvParams {
+    let conv = params(input, spatial);
+    let x = input.tensor_near(spatial + 2);
+    let w = input.tensor_near(spatial + 2);
+    let y = input.tensor_near(spatial + 2);
+    Problem { direction, x, w, y, conv }
+}
+
+/// A convolution descriptor's values for `spatial` dimensions (the pads'
+/// count sometimes another).
+pub fn params(input: &mut Input, spatial: usize) -> ConvParams {
+    ConvParams {
         mode: input.pick(&[0, 2, 3, 1]),
         pads: input.ints_near(spatial),
         strides: input.ints(spatial),
@@ -23,11 +33,7 @@ pub fn problem(input: &mut Input) -> Problem {
         groups: input.int(),
         deterministic: input.pick(&[0, 1]) as i32,
         fp16_alt_impl: input.pick(&[u32::MAX, 0, 1]) as i32,
-    };
-    let x = input.tensor_near(spatial + 2);
-    let w = input.tensor_near(spatial + 2);
-    let y = input.tensor_near(spatial + 2);
-    Problem { direction, x, w, y, conv }
+    }
 }
 
 fn well_formed(t: &TensorSpec, rank: usize) {

@@ -1,7 +1,6 @@
 //! Fusion plans from MIOpen's operator descriptors: any plan translates or
 //! is declined, never a panic.
 
-use miopen_forwarding_core::conv::ConvParams;
 use miopen_forwarding_core::fusion::{self, ActivationArgs, Op, Plan};
 
 use crate::bytes::Input;
@@ -10,15 +9,7 @@ fn op(input: &mut Input, rank: usize) -> Op {
     match input.byte() % 5 {
         0 => {
             let spatial = input.rank(rank.saturating_sub(2));
-            let conv = ConvParams {
-                mode: input.pick(&[0, 2, 3, 1]),
-                pads: input.ints(spatial),
-                strides: input.ints_near(spatial),
-                dilations: input.ints(spatial),
-                groups: input.int(),
-                deterministic: input.pick(&[0, 1]) as i32,
-                fp16_alt_impl: input.pick(&[u32::MAX, 0, 1]) as i32,
-            };
+            let conv = crate::conv::params(input, spatial);
             Op::Conv { conv, w: input.tensor_near(rank) }
         }
         1 => Op::Bias { bias: input.tensor_near(rank) },
