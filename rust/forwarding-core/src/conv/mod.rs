@@ -309,7 +309,10 @@ pub fn output_len(input: i64, filter: i64, pad: i64, stride: i64, dilation: i64)
     if stride <= 0 {
         return None;
     }
-    Some(if padded >= span { (padded - span) / stride + 1 } else { 0 })
+    if padded < span {
+        return Some(0);
+    }
+    (padded.checked_sub(span)? / stride).checked_add(1)
 }
 
 fn check_output(p: &Problem, spatial: usize) -> Result<(), Decline> {
