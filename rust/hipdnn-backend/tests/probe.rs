@@ -23,7 +23,7 @@ fn shaped_backend(dir: &Path, defines: &[&str]) -> std::path::PathBuf {
 enum { OK = 0, BAD_PARAM = 2, NOT_SUPPORTED = 8 };
 enum { T_DATA_TYPE = 1, T_INT64 = 3, T_CONV_MODE = 24, T_POINTWISE_MODE = 25 };
 enum { K_NONE, K_CONV, K_POINTWISE, K_BN_INF, K_BN_TRAIN, K_BN_BWD };
-static char last[64];
+static _Thread_local char last[64]; // per thread, as hipDNN's last error is
 static int kind(intptr_t t) {
     switch (t) {
     case 15: case 16: return K_CONV;
