@@ -21,14 +21,6 @@ pub extern "C" fn __lsan_is_turned_off() -> std::ffi::c_int {
     1
 }
 
-/// Under the TSan build: the setuid child cannot read TSAN_OPTIONS either, so
-/// the suppressions of the uninstrumented test harness
-/// (test/sanitize/suppressions/tsan.supp) are given here.
-#[no_mangle]
-pub extern "C" fn __tsan_default_suppressions() -> *const std::ffi::c_char {
-    c"race:test::run_test\nrace:test::event::CompletedTest\n".as_ptr()
-}
-
 /// Run by the parent in the copy: prints what the process sees and plans.
 #[test]
 #[ignore = "the child half of secure_execution_process_searches_the_loader_alone"]
