@@ -9,7 +9,13 @@ BUILD=${BUILD_DIR:-build}
 ./scripts/setup-deps.sh
 cmake -S . -B "$BUILD"
 cmake --build "$BUILD" -j 2
-ctest --test-dir "$BUILD" --output-on-failure -j 2
+# Every test but the sanitizer runs (label `sanitize`): each builds a whole
+# instrumented tree of its own (docs/testing.md, "Sanitizers"). They run here
+# with MIOPEN_WRAP_SANITIZE_RUNS=1, or alone: scripts/sanitize.sh address|thread.
+ctest --test-dir "$BUILD" --output-on-failure -j 2 -LE sanitize
+if [ "${MIOPEN_WRAP_SANITIZE_RUNS:-0}" = 1 ]; then
+  ctest --test-dir "$BUILD" --output-on-failure -L sanitize
+fi
 
 # The second forwarding set (issue 22): the same sources with batchnorm added
 # to the default compile-time forwarding set, built only as far as its tests need (the

@@ -4,11 +4,19 @@
 //! deployment configured for hipDNN's frontend also works for the wrapper:
 //!
 //! 1. a programmatic override directory, else the directory named by
-//!    `HIPDNN_BACKEND_LIBRARY_PATH` (absolute only; ignored under secure
-//!    execution, where the environment is not trusted);
+//!    `HIPDNN_BACKEND_LIBRARY_PATH` (absolute only);
 //! 2. the directory of the calling module (libMIOpen.so);
 //! 3. that directory's siblings `../lib` and `../lib64`;
 //! 4. the bare file name, left to the system loader.
+//!
+//! Under secure execution (`getauxval(AT_SECURE) != 0`: setuid, setgid, file
+//! capabilities) only 1's programmatic override and 4 remain, as in
+//! hipDNN's own resolution (`resolveBackendLibrary`,
+//! projects/hipdnn/frontend/include/hipdnn_frontend/detail/DynamicBackendLibrary.hpp
+//! @ d2c2fd9 in ROCm/rocm-libraries): the environment is not trusted, and
+//! a directory computed from where a module lies is not restricted the way
+//! the system loader restricts its own search (`$ORIGIN`, `LD_*`) for
+//! such a process.
 //!
 //! [`search_plan`] is pure (inputs in, candidates and warnings out) so the
 //! order is unit-tested without touching the filesystem; [`load_from`] does
@@ -51,7 +59,13 @@ impl SearchInputs {
     /// `module_dir` comes from the caller (it knows which module it is).
     pub fn from_process(module_dir: Option<PathBuf>) -> Self {
         // SAFETY: getauxval only reads the process's auxiliary vector.
-        let secure_execution = unsafe { libc::getauxval(libc::AT_SECURE) } != 0;
+        Self::from_auxv(module_dir, |kind| unsafe { libc::getauxval(kind) })
+    }
+
+    /// [`Self::from_process`] with `getauxval` given (a test simulates a
+    /// secure-execution process with it).
+    pub fn from_auxv(module_dir: Option<PathBuf>, getauxval: impl Fn(libc::c_ulong) -> libc::c_ulong) -> Self {
+        let secure_execution = getauxval(libc::AT_SECURE) != 0;
         SearchInputs { secure_execution, override_dir: None, env_dir: std::env::var_os(BACKEND_PATH_VAR), module_dir }
     }
 }
@@ -121,6 +135,8 @@ pub fn search_plan(inputs: &SearchInputs) -> Plan {
         }
     }
     match &inputs.module_dir {
+        // hipDNN's rule: no computed directory under secure execution.
+        _ if inputs.secure_execution => {}
         Some(dir) if dir.is_absolute() => {
             plan.push("libMIOpen.so directory", dir.join(LIBRARY_NAME));
             let parent = parent_dir(dir);

@@ -171,12 +171,14 @@ pub fn layout_order(rank: usize, channels_last: bool) -> Vec<usize> {
 /// Whether `t` is packed in the layout; a dimension of extent 1 may have
 /// any stride.
 fn packed_as(t: &Tensor, channels_last: bool) -> bool {
-    let mut expect = 1;
+    let mut expect = 1i64;
     for d in layout_order(t.dims.len(), channels_last).into_iter().rev() {
         if t.dims[d] != 1 && t.strides[d] != expect {
             return false;
         }
-        expect *= t.dims[d];
+        // Untrusted dims whose product overflows are no packed tensor.
+        let Some(next) = expect.checked_mul(t.dims[d]) else { return false };
+        expect = next;
     }
     true
 }

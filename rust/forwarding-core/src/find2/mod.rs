@@ -101,12 +101,11 @@ pub fn workspace_decline(options: &FindOptions, need: usize) -> Option<String> {
     }
 }
 
-/// A hipDNN solution: the problem it solves and what the search reported.
+/// A hipDNN solution as it is saved: the problem it solves and the time
+/// the search measured (its workspace is its plan's, never saved).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SolvedProblem {
     pub problem: Problem,
     /// Milliseconds of the one timed run of the plan.
     pub time_ms: f32,
-    /// The plan's workspace.
-    pub workspace: usize,
 }

@@ -141,10 +141,10 @@ pub fn output_of(x: &Tensor, c: &ConvParams, w: &Tensor) -> Result<Tensor, Decli
     }
     let mut dims = vec![x.dims[0], w.dims[0]];
     for i in 0..spatial {
-        let Some(length) = c.output_length(i, x.dims[i + 2], w.dims[i + 2]) else {
-            return decline("the filter is larger than the padded input (invalid problem: MIOpen decides)");
-        };
-        dims.push(length);
+        match c.output_length(i, x.dims[i + 2], w.dims[i + 2]) {
+            Some(n) if n > 0 => dims.push(n),
+            _ => return decline("the filter is larger than the padded input (invalid problem: MIOpen decides)"),
+        }
     }
     let strides = packed_strides(&dims, channels_last(x));
     Ok(Tensor { dtype: x.dtype, dims, strides })
@@ -164,10 +164,12 @@ fn packed_strides(dims: &[i64], channels_last: bool) -> Vec<i64> {
     let order: Vec<usize> =
         if channels_last { [0].into_iter().chain(2..n).chain([1]).collect() } else { (0..n).collect() };
     let mut strides = vec![0; n];
-    let mut step = 1;
+    let mut step = 1i64;
     for &d in order.iter().rev() {
         strides[d] = step;
-        step *= dims[d];
+        // Saturating: untrusted dims whose product overflows are no tensor
+        // hipDNN runs; the graph built from them is refused, not wrapped.
+        step = step.saturating_mul(dims[d]);
     }
     strides
 }

@@ -85,11 +85,28 @@ fn relative_env_warns_and_is_ignored() {
 }
 
 #[test]
-fn secure_execution_ignores_env() {
+fn secure_execution_ignores_env_and_every_computed_directory() {
     let plan = search_plan(&SearchInputs { secure_execution: true, env_dir: Some("/env".into()), ..inputs() });
-    assert_eq!(sources(&plan), ["libMIOpen.so directory", "../lib", "../lib64", "system loader"]);
+    assert_eq!(sources(&plan), ["system loader"]);
     assert_eq!(plan.warnings.len(), 1);
     assert!(plan.warnings[0].contains("secure execution"), "{:?}", plan.warnings);
+}
+
+#[test]
+fn a_simulated_at_secure_gives_the_loaders_search_alone() {
+    let module = Some(PathBuf::from("/opt/rocm/lib/miopen"));
+    let asked = std::cell::Cell::new(0);
+    let secure = |kind| {
+        asked.set(kind);
+        u64::from(kind == libc::AT_SECURE)
+    };
+    let i = SearchInputs::from_auxv(module.clone(), secure);
+    assert_eq!(asked.get(), libc::AT_SECURE);
+    assert!(i.secure_execution);
+    assert_eq!(paths(&search_plan(&i)), ["libhipdnn_backend.so"]);
+    // The same process without AT_SECURE searches next to libMIOpen.so.
+    let plain = SearchInputs::from_auxv(module, |_| 0);
+    assert!(paths(&search_plan(&plain)).contains(&"/opt/rocm/lib/miopen/libhipdnn_backend.so".to_string()));
 }
 
 #[test]

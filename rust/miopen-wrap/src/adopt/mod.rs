@@ -24,6 +24,14 @@ mod edits;
 mod report;
 mod source_edits;
 
+/// The parsers of what `adopt` reads (the edit files, MIOpen's CMake text),
+/// for the fuzz targets (`rust/fuzz-targets`).
+pub mod inputs {
+    pub use super::cmake::parse as parse_cmake;
+    pub use super::edits::parse_edits;
+    pub use super::source_edits::parse_source_edits;
+}
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -20,7 +20,7 @@ mod spec;
 mod translate;
 
 pub use epilogue::{miopen_activation, translate_fused, Activation, Epilogue};
-pub use problem::{miopen_mode, ConvParams, Direction, Problem};
+pub use problem::{miopen_mode, output_len, ConvParams, Direction, Problem};
 pub use spec::{uid, FusedSpec, GraphSpec};
 pub use translate::{translate, MAX_SPATIAL};
 

@@ -95,13 +95,25 @@ pub struct ConvParams {
 
 impl ConvParams {
     /// The output's length along spatial dimension `i` for an input of
-    /// length `x` and a filter of length `w`, or None when the dilated
-    /// filter is larger than the padded input (or the stride is not positive).
+    /// length `x` and a filter of length `w` ([`output_len`]).
     pub fn output_length(&self, i: usize, x: i64, w: i64) -> Option<i64> {
-        let span = self.dilations[i] * (w - 1) + 1;
-        let padded = x + 2 * self.pads[i];
-        (self.strides[i] > 0 && padded >= span).then(|| (padded - span) / self.strides[i] + 1)
+        output_len(x, w, self.pads[i], self.strides[i], self.dilations[i])
     }
+}
+
+/// The output length of one spatial dimension: `None` when the arithmetic
+/// overflows (descriptor values are untrusted) or the stride is not
+/// positive; 0 when the dilated filter is larger than the padded input.
+pub fn output_len(input: i64, filter: i64, pad: i64, stride: i64, dilation: i64) -> Option<i64> {
+    let span = dilation.checked_mul(filter.checked_sub(1)?)?.checked_add(1)?;
+    let padded = pad.checked_mul(2)?.checked_add(input)?;
+    if stride <= 0 {
+        return None;
+    }
+    if padded < span {
+        return Some(0);
+    }
+    (padded.checked_sub(span)? / stride).checked_add(1)
 }
 
 /// One convolution problem in forward naming whatever the direction: `x`

@@ -100,7 +100,7 @@ fn check_shapes(p: &Problem) -> Result<usize, Decline> {
 fn check_channels(p: &Problem) -> Result<(), Decline> {
     let g = p.conv.groups;
     let (n, c, k) = (p.x.dims[0], p.x.dims[1], p.w.dims[0]);
-    if g < 1 || c % g != 0 || k % g != 0 || p.w.dims[1] * g != c {
+    if g < 1 || c % g != 0 || k % g != 0 || p.w.dims[1].checked_mul(g) != Some(c) {
         return decline(format!(
             "channels do not match groups (x.C={c}, w=[{k}, {}], groups={g}; invalid problem: MIOpen decides)",
             p.w.dims[1]
@@ -114,7 +114,9 @@ fn check_channels(p: &Problem) -> Result<(), Decline> {
 
 fn check_output(p: &Problem, spatial: usize) -> Result<(), Decline> {
     for i in 0..spatial {
-        let out = p.conv.output_length(i, p.x.dims[i + 2], p.w.dims[i + 2]).unwrap_or(0);
+        let Some(out) = p.conv.output_length(i, p.x.dims[i + 2], p.w.dims[i + 2]) else {
+            return decline(format!("spatial dimension {i} overflows (invalid problem: MIOpen decides)"));
+        };
         if out != p.y.dims[i + 2] {
             return decline(format!(
                 "y's spatial dimension {i} is {} but the convolution gives {out} (invalid problem: MIOpen decides)",

@@ -237,6 +237,9 @@ fn engine_configs(b: &mut Builder, graph: Descriptor) -> Result<Vec<Descriptor>,
     if count <= 0 {
         return Err(no_configuration());
     }
+    // The backend's count is untrusted: a few configurations are all the
+    // first-that-finalizes policy needs, and no more are created or asked for.
+    let count = count.min(MAX_ENGINE_CONFIGS);
     let mut cfgs = Vec::with_capacity(count as usize);
     for _ in 0..count {
         cfgs.push(b.create(descriptor_type::ENGINECFG, "create engine config").map_err(fail)?);
@@ -245,12 +248,18 @@ fn engine_configs(b: &mut Builder, graph: Descriptor) -> Result<Vec<Descriptor>,
     // SAFETY: `cfgs` holds `count` created descriptors for the backend to fill.
     let s = unsafe { get(heur, attr::ENGINEHEUR_RESULTS, bd, count, &mut got, cfgs.as_mut_ptr().cast::<c_void>()) };
     b.check("heuristic results", s).map_err(fail)?;
-    cfgs.truncate(got.max(0) as usize);
+    cfgs.truncate(got.clamp(0, count) as usize);
     if cfgs.is_empty() {
         return Err(no_configuration());
     }
     Ok(cfgs)
 }
+
+/// A workspace above this (256 TiB) is no device's: the backend's answer is wrong.
+const MAX_WORKSPACE: i64 = 1 << 48;
+
+/// The most engine configurations asked of the heuristic.
+const MAX_ENGINE_CONFIGS: i64 = 64;
 
 fn no_configuration() -> BuildError {
     BuildError::NoEngine("hipDNN has no engine for this problem (its heuristic returned no configuration)".into())
@@ -288,9 +297,18 @@ fn plan_for(b: &mut Builder, h: Handle, cfg: Descriptor) -> Result<(Descriptor, 
         )
     };
     b.check("plan workspace size", s)?;
+    // The backend's number is untrusted and the caller allocates it: one no
+    // device could hold (or a negative one) fails the plan, reported as hipDNN's.
+    if !(0..=MAX_WORKSPACE).contains(&ws) {
+        return Err(Failure {
+            step: "plan workspace size",
+            status: status::BAD_PARAM,
+            message: format!("the backend reports a workspace of {ws} bytes"),
+        });
+    }
     // The plan is returned separately and owned by the Plan from here on.
     b.owned.retain(|&d| d != plan);
-    Ok((plan, ws.max(0) as usize))
+    Ok((plan, ws as usize))
 }
 
 /// Run `plan` on hipDNN handle `h` with the caller's buffers and workspace.

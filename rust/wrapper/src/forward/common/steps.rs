@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use hipdnn_backend::abi::{status as hstatus, Handle};
 use hipdnn_backend::api::Api;
+use miopen_forwarding_core::family::Group;
 use miopen_forwarding_core::graph_key::PlanKey;
 use miopen_forwarding_core::status::{self, miopen};
 use miopen_forwarding_core::Config;
@@ -108,6 +109,13 @@ fn api() -> Step<&'static Api> {
     backend::api().map_err(unavailable)
 }
 
+/// The backend, loaded and probed for `group`'s operation types.
+pub fn backend_for(group: Group) -> Step<&'static Api> {
+    let api = api()?;
+    backend::group_ready(api, group).map_err(unavailable)?;
+    Ok(api)
+}
+
 fn unavailable(e: &str) -> Outcome {
     Outcome::Failed {
         status: status::UNAVAILABLE,
@@ -123,8 +131,7 @@ pub fn ready(config: &Config, key: &Rc<PlanKey>, ops: Operations) -> Step<Ready>
     if let Some((hd, plan)) = state::from_slot(key) {
         return Ok(Ready { hd, plan, hit: true });
     }
-    let api = api()?;
-    backend::group_ready(api, key.graph.group()).map_err(unavailable)?;
+    let api = backend_for(key.graph.group())?;
     match state::ready(config, api, key, ops) {
         Ok((hd, l)) => {
             let hit = l.is_hit();

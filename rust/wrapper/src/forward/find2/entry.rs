@@ -236,7 +236,7 @@ pub fn miopenGetSolutionWorkspaceSize(index: usize, config: Cfg, solution: Solut
         index,
         config,
         solution,
-        |s| queries::write(out, s.solved.workspace, "workspaceSize"),
+        |s| queries::workspace(s, out),
         |o| handlers::observed_workspace(solution, o, out),
     )
 }

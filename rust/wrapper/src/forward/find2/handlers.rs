@@ -152,8 +152,8 @@ fn search(
         execute(&r, &data, None, ws)?;
         let time_ms = start.elapsed().as_secs_f32() * 1e3;
         let workspace = r.plan.workspace;
-        let solved = SolvedProblem { problem: p, time_ms, workspace };
-        let address = solutions::create(HipdnnSolution { solved, graph: spec, serial: solutions::serial() });
+        let solved = SolvedProblem { problem: p, time_ms };
+        let address = solutions::create(HipdnnSolution::searched(solved, spec, workspace));
         // SAFETY: checked non-null; maxSolutions >= 1, so one element is writable.
         unsafe {
             *out = address as sys::miopenSolution_t;
@@ -212,11 +212,9 @@ pub fn run(
             unsafe { std::slice::from_raw_parts(tensors, n) }
         };
         let [x, w, y] = [bound(args, argument::X)?, bound(args, argument::W)?, bound(args, argument::Y)?];
-        if ws.size < s.solved.workspace {
-            return Err(rejected(
-                miopen::BAD_PARM,
-                format!("workspace of {} bytes < the solution's {}", ws.size, s.solved.workspace),
-            ));
+        // A loaded solution's workspace is unknown until its plan is built (r.fits below).
+        if let Some(need) = s.known_workspace().filter(|&need| ws.size < need) {
+            return Err(rejected(miopen::BAD_PARM, format!("workspace of {} bytes < the solution's {need}", ws.size)));
         }
         let data = Buffers { x: x.0, w: w.0, y: y.0 };
         let replaced = x.1.is_some() || w.1.is_some() || y.1.is_some();

@@ -32,6 +32,19 @@ pub fn destroy(address: usize) -> Outcome {
     success("hipDNN solution freed")
 }
 
+/// The plan's workspace (a hipDNN solution is never declined: MIOpen
+/// Private does not know it; hipDNN having no engine is MIOpen's BadParm).
+pub fn workspace(s: &HipdnnSolution, out: *mut usize) -> Outcome {
+    if out.is_null() {
+        return rejected(miopen::BAD_PARM, "workspaceSize is null");
+    }
+    match s.workspace() {
+        Ok(need) => write(out, need, "workspaceSize"),
+        Err(Outcome::Declined(why)) => rejected(miopen::BAD_PARM, why),
+        Err(other) => other,
+    }
+}
+
 pub fn size(s: &HipdnnSolution, out: *mut usize) -> Outcome {
     write(out, blob::encode(&s.solved).len(), "size")
 }
@@ -61,7 +74,7 @@ pub fn load(out: *mut sys::miopenSolution_t, data: *const c_char, size: usize) -
             Err(d) => rejected(miopen::INVALID_VALUE, format!("the saved problem is not one hipDNN runs: {}", d.0)),
             Ok(_) if out.is_null() => rejected(miopen::BAD_PARM, "solution is null"),
             Ok(graph) => {
-                let address = solutions::create(HipdnnSolution { solved: *solved, graph, serial: solutions::serial() });
+                let address = solutions::create(HipdnnSolution::loaded(*solved, graph));
                 // SAFETY: checked non-null.
                 unsafe { *out = address as sys::miopenSolution_t };
                 success("hipDNN solution loaded")

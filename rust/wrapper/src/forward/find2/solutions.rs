@@ -5,7 +5,11 @@
 //!   solution looks the address up here first. A live MIOpen solution never
 //!   has the address of a live token (both are live heap allocations), so
 //!   the lookup tells them apart exactly; a destroyed one is removed before
-//!   its token is freed.
+//!   its token is freed. Its workspace is always its plan's: the search's
+//!   plan for a solution the search made; for one loaded from a blob (which
+//!   carries none), a plan built once on the wrapper's own hipDNN handle
+//!   when the workspace is first asked for (`miopenGetSolutionWorkspaceSize`
+//!   has no MIOpen handle to build it on).
 //! - An observed MIOpen solution: one MIOpen's search returned for a
 //!   problem hipDNN can run, when the search itself was left to MIOpen
 //!   (an exhaustive search was asked for, or no buffers were given to time
@@ -15,10 +19,16 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
-use miopen_forwarding_core::conv::{GraphSpec, Problem};
+use hipdnn_backend::abi::Handle;
+use miopen_forwarding_core::family::Group;
 use miopen_forwarding_core::find2::SolvedProblem;
+use miopen_forwarding_core::ops::conv::{GraphSpec, Problem};
+
+use crate::forward::common::graph::{self as common_graph, BuildError, Failure};
+use crate::forward::common::steps::{self, declined, failed, Step};
+use crate::forward::ops::conv::graph;
 
 /// A solution whose run goes to hipDNN.
 pub struct HipdnnSolution {
@@ -27,6 +37,68 @@ pub struct HipdnnSolution {
     pub graph: GraphSpec,
     /// Unique in the process (an address is not: it is reused once freed).
     pub serial: u64,
+    /// The plan's workspace, once known.
+    workspace: OnceLock<usize>,
+}
+
+impl HipdnnSolution {
+    /// The solution a search made, with its plan's workspace.
+    pub fn searched(solved: SolvedProblem, graph: GraphSpec, workspace: usize) -> Self {
+        HipdnnSolution { solved, graph, serial: serial(), workspace: OnceLock::from(workspace) }
+    }
+
+    /// A solution loaded from a blob: its workspace is not known until its
+    /// plan is built ([`Self::workspace`]).
+    pub fn loaded(solved: SolvedProblem, graph: GraphSpec) -> Self {
+        HipdnnSolution { solved, graph, serial: serial(), workspace: OnceLock::new() }
+    }
+
+    /// The workspace of its plan if one was built.
+    pub fn known_workspace(&self) -> Option<usize> {
+        self.workspace.get().copied()
+    }
+
+    /// The workspace of its plan, built now on the wrapper's own hipDNN
+    /// handle if no plan was built yet; a decline when hipDNN has no engine
+    /// for it, the backend's failure otherwise.
+    pub fn workspace(&self) -> Step<usize> {
+        if let Some(w) = self.known_workspace() {
+            return Ok(w);
+        }
+        let need = plan_workspace(&self.graph)?;
+        Ok(*self.workspace.get_or_init(|| need))
+    }
+}
+
+/// The hipDNN handle workspace queries build their plans on (no MIOpen
+/// handle, so no stream: the plan is never run), created on first use and
+/// kept for the process; the lock serialises its use.
+static QUERY_HANDLE: Mutex<Option<usize>> = Mutex::new(None);
+
+fn plan_workspace(spec: &GraphSpec) -> Step<usize> {
+    let api = steps::backend_for(Group::Convolution)?;
+    let mut handle = QUERY_HANDLE.lock().unwrap_or_else(|e| e.into_inner());
+    let hd = match *handle {
+        Some(h) => h as Handle,
+        None => {
+            let mut created: Handle = std::ptr::null_mut();
+            // SAFETY: out-pointer to a local.
+            let s = unsafe { (api.create)(&mut created) };
+            if s != hipdnn_backend::abi::status::SUCCESS || created.is_null() {
+                let message = common_graph::last_error(api);
+                return Err(failed(Failure { step: "hipdnnCreate", status: s, message }));
+            }
+            *handle = Some(created as usize);
+            created
+        }
+    };
+    // No MIOpen handle: the key's handle is never looked up (the plan is not cached).
+    let key = graph::plan_key(0, spec.clone());
+    match common_graph::build(api, hd, &key.graph, graph::operations) {
+        Ok(plan) => Ok(plan.workspace),
+        Err(BuildError::Failed(f)) => Err(failed(f)),
+        Err(BuildError::NoEngine(why)) => declined(why),
+    }
 }
 
 /// What the wrapper knows of a MIOpen solution whose problem hipDNN runs.
@@ -128,16 +200,13 @@ mod tests {
     fn a_hipdnn_solution_is_known_by_its_address_until_forgotten() {
         let p = problem();
         let graph = conv::translate(&p).expect("translates");
-        let solved = SolvedProblem { problem: p.clone(), time_ms: 0.5, workspace: 0 };
-        let a = create(HipdnnSolution { solved, graph: graph.clone(), serial: serial() });
-        let b = create(HipdnnSolution {
-            solved: SolvedProblem { problem: p.clone(), time_ms: 1.0, workspace: 0 },
-            graph: graph.clone(),
-            serial: serial(),
-        });
+        let solved = SolvedProblem { problem: p.clone(), time_ms: 0.5 };
+        let a = create(HipdnnSolution::searched(solved, graph.clone(), 0));
+        let b = create(HipdnnSolution::loaded(SolvedProblem { problem: p.clone(), time_ms: 1.0 }, graph.clone()));
         assert_ne!(a, b);
         let (Some(Known::Hipdnn(sa)), Some(Known::Hipdnn(sb))) = (get(a), get(b)) else { panic!("not known") };
         assert_eq!(sa.solved.time_ms, 0.5);
+        assert_eq!((sa.known_workspace(), sb.known_workspace()), (Some(0), None), "a loaded one's is its plan's");
         assert_ne!(sa.serial, sb.serial, "serials are unique where addresses may be reused");
         forget(a);
         assert!(get(a).is_none());
