@@ -11,7 +11,6 @@
 #include <mutex>
 #include <sstream>
 #include <new>
-#include <unordered_set>
 
 #ifndef MINI_HIPDNN_VERSION_STRING
 #error "MINI_HIPDNN_VERSION_STRING must be defined by the build"
@@ -22,19 +21,20 @@ namespace mh
 
 namespace
 {
+// The last error of the calling thread, as hipDNN's LastErrorManager keeps it
+// (backend/src/LastErrorManager.cpp @76c332e4: a thread_local buffer).
 thread_local std::string t_lastError;
 
-std::mutex g_registryMutex;
-std::unordered_set<hipdnnBackendDescriptor_t>& registry()
-{
-    static std::unordered_set<hipdnnBackendDescriptor_t> s;
-    return s;
-}
-
-// engine plugin search configuration (hipdnnSetEnginePluginPaths_ext)
+// The plugin manager, as hipDNN's: its configuration (hipdnnSetEnginePluginPaths_ext)
+// and the engines loaded from it, shared by the live handles and loaded again
+// when none is left; g_pluginMutex is taken only at handle creation and by the
+// configuration call (EnginePluginResourceManager.cpp @014b75c9,
+// PluginResourceManagerBase.hpp's getOrCreatePluginManager in tfalders/rocm-libraries
+// @f6b59e29). Nothing on the execute path locks.
 std::mutex g_pluginMutex;
 std::vector<std::string> g_userPaths;
 hipdnnPluginLoadingMode_ext_t g_loadingMode = HIPDNN_PLUGIN_LOADING_ADDITIVE;
+std::weak_ptr<const EngineList> g_engines;
 std::atomic<int> g_liveHandles{0};
 
 template <typename F>
@@ -214,37 +214,30 @@ bool revisionShape(RevisionShape shape)
 
 hipdnnBackendDescriptor_t pack(const std::shared_ptr<Desc>& d)
 {
-    auto* h = new HipdnnBackendDescriptor{d};
-    std::lock_guard<std::mutex> lock(g_registryMutex);
-    registry().insert(h);
-    return h;
+    return new HipdnnBackendDescriptor{d};
 }
 
 std::shared_ptr<Desc> lookup(hipdnnBackendDescriptor_t d)
 {
-    if(d == nullptr)
+    if(d == nullptr || d->live != HipdnnBackendDescriptor::kLive)
     {
         return nullptr;
     }
-    std::lock_guard<std::mutex> lock(g_registryMutex);
-    return registry().count(d) != 0 ? d->impl : nullptr;
+    return d->impl;
 }
 
-void unregisterHandle(hipdnnBackendDescriptor_t d)
+void unpack(hipdnnBackendDescriptor_t d)
 {
-    std::lock_guard<std::mutex> lock(g_registryMutex);
-    registry().erase(d);
+    d->live = 0;
+    delete d;
 }
 
-std::shared_ptr<const EngineList> loadEngines()
+namespace
 {
-    std::vector<std::string> userPaths;
-    hipdnnPluginLoadingMode_ext_t mode;
-    {
-        std::lock_guard<std::mutex> lock(g_pluginMutex);
-        userPaths = g_userPaths;
-        mode = g_loadingMode;
-    }
+// Scans and loads the configured plugins (under g_pluginMutex).
+std::shared_ptr<const EngineList> scanEngines(const std::vector<std::string>& userPaths,
+                                              hipdnnPluginLoadingMode_ext_t mode)
+{
     const std::string base = backendDir();
     std::vector<std::string> files;
     if(mode != HIPDNN_PLUGIN_LOADING_ABSOLUTE)
@@ -285,6 +278,19 @@ std::shared_ptr<const EngineList> loadEngines()
         list->push_back(LoadedEngine{f, lib, api, id});
     }
     return list;
+}
+} // namespace
+
+std::shared_ptr<const EngineList> loadEngines()
+{
+    std::lock_guard<std::mutex> lock(g_pluginMutex);
+    auto engines = g_engines.lock();
+    if(engines == nullptr)
+    {
+        engines = scanEngines(g_userPaths, g_loadingMode);
+        g_engines = engines;
+    }
+    return engines;
 }
 
 } // namespace mh
@@ -348,8 +354,7 @@ hipdnnStatus_t hipdnnBackendDestroyDescriptor(hipdnnBackendDescriptor_t descript
 {
     return guarded(__func__, [&] {
         mh::requireDesc(descriptor);
-        mh::unregisterHandle(descriptor);
-        delete descriptor;
+        mh::unpack(descriptor);
     });
 }
 
@@ -461,6 +466,7 @@ hipdnnStatus_t hipdnnSetEnginePluginPaths_ext(size_t numPaths,
         std::lock_guard<std::mutex> lock(mh::g_pluginMutex);
         mh::g_userPaths = std::move(paths);
         mh::g_loadingMode = loadingMode;
+        mh::g_engines.reset(); // the next handle loads the new configuration
     });
 }
 
