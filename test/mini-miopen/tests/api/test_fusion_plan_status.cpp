@@ -274,11 +274,11 @@ TEST(FusionPlanStatus, WhatOnlyTheExecutionRejects)
         ASSERT_EQ(miopenCreateOpActivationForward(plan, &act_op, miopenActivationRELU),
                   miopenStatusSuccess);
         ASSERT_EQ(miopenCompileFusionPlan(h, plan), miopenStatusSuccess);
-        std::vector<float> p(32, 1.0f);
-        p[5] = 3.0f; // one position's scale (the others' stay 1)
+        std::vector<float> p(32, 1.0f), scale(32, 1.0f);
+        scale[5] = 3.0f; // one position's scale (the others' stay 1)
         miopenOperatorArgs_t args;
         ASSERT_EQ(miopenCreateOperatorArgs(&args), miopenStatusSuccess);
-        ASSERT_EQ(miopenSetOpArgsBatchNormInference(args, bn_op, nullptr, nullptr, p.data(),
+        ASSERT_EQ(miopenSetOpArgsBatchNormInference(args, bn_op, nullptr, nullptr, scale.data(),
                                                     p.data(), p.data(), p.data(), 1e-5),
                   miopenStatusSuccess);
         ASSERT_EQ(miopenSetOpArgsActivForward(args, act_op, nullptr, nullptr, 0, 0, 0),
