@@ -23,7 +23,39 @@ namespace
 {
 // The last error of the calling thread, as hipDNN's LastErrorManager keeps it
 // (backend/src/LastErrorManager.cpp @76c332e4: a thread_local buffer).
+#if MINI_HIPDNN_TEST_PROCESS_WIDE_LAST_ERROR
+// Only the negative control of mini_hipdnn_threads_test builds this: one
+// message for the process (locked), which that test must see.
+std::mutex g_lastErrorMutex;
+std::string g_lastError;
+void setLastError(std::string text)
+{
+    std::lock_guard<std::mutex> lock(g_lastErrorMutex);
+    g_lastError = std::move(text);
+}
+std::string takeLastError(bool clear)
+{
+    std::lock_guard<std::mutex> lock(g_lastErrorMutex);
+    std::string text = g_lastError;
+    if(clear)
+    {
+        g_lastError.clear();
+    }
+    return text;
+}
+#else
 thread_local std::string t_lastError;
+void setLastError(std::string text) { t_lastError = std::move(text); }
+std::string takeLastError(bool clear)
+{
+    std::string text = t_lastError;
+    if(clear)
+    {
+        t_lastError.clear();
+    }
+    return text;
+}
+#endif
 
 // The plugin manager, as hipDNN's: its configuration (hipdnnSetEnginePluginPaths_ext)
 // and the engines loaded from it, shared by the live handles and loaded again
@@ -47,22 +79,22 @@ hipdnnStatus_t guarded(const char* api, F&& f)
     }
     catch(const Error& e)
     {
-        t_lastError = std::string(api) + ": " + e.message;
+        setLastError(std::string(api) + ": " + e.message);
         return e.status;
     }
     catch(const std::bad_alloc&)
     {
-        t_lastError = std::string(api) + ": allocation failed";
+        setLastError(std::string(api) + ": allocation failed");
         return HIPDNN_STATUS_ALLOC_FAILED;
     }
     catch(const std::exception& e)
     {
-        t_lastError = std::string(api) + ": " + e.what();
+        setLastError(std::string(api) + ": " + e.what());
         return HIPDNN_STATUS_INTERNAL_ERROR;
     }
     catch(...)
     {
-        t_lastError = std::string(api) + ": unknown internal error";
+        setLastError(std::string(api) + ": unknown internal error");
         return HIPDNN_STATUS_INTERNAL_ERROR;
     }
 }
@@ -432,8 +464,7 @@ void hipdnnGetLastErrorString(char* message, size_t maxSize)
     {
         return;
     }
-    mh::copyOut(message, maxSize, mh::t_lastError);
-    mh::t_lastError.clear();
+    mh::copyOut(message, maxSize, mh::takeLastError(true));
 }
 
 void hipdnnPeekLastErrorString_ext(char* message, size_t maxSize)
@@ -442,7 +473,7 @@ void hipdnnPeekLastErrorString_ext(char* message, size_t maxSize)
     {
         return;
     }
-    mh::copyOut(message, maxSize, mh::t_lastError);
+    mh::copyOut(message, maxSize, mh::takeLastError(false));
 }
 
 hipdnnStatus_t hipdnnSetEnginePluginPaths_ext(size_t numPaths,
