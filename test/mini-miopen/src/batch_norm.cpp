@@ -77,31 +77,20 @@ TensorDescriptor DeriveBNTensorDescriptor(const TensorDescriptor& x, miopenBatch
     return TensorDescriptor(miopenFloat, lens);
 }
 
-void CheckForwardTraining(const BatchNormTensors& t,
-                          std::initializer_list<const void*> buffers,
-                          const void* alpha,
-                          const void* beta)
+void CheckForward(ForwardPass pass,
+                  const BatchNormTensors& t,
+                  std::initializer_list<const void*> buffers,
+                  const void* alpha,
+                  const void* beta)
 {
+    const bool training = pass == ForwardPass::Training;
     RequireBuffers(buffers);
     RequireRankOfX(t.x, Everything(t));
     RequireSameType(t.x, *t.io.at(0));
-    if(!t.x.IsPacked())
+    if(training && !t.x.IsPacked())
         MIOPEN_THROW(miopenStatusBadParm, "Only fully packed tensors supported.");
     RequireThreeDims(t.x);
-    RequireUnitScales(alpha, beta, miopenStatusUnknownError);
-    RequireSpatialDims(t.x);
-}
-
-void CheckForwardInference(const BatchNormTensors& t,
-                           std::initializer_list<const void*> buffers,
-                           const void* alpha,
-                           const void* beta)
-{
-    RequireBuffers(buffers);
-    RequireRankOfX(t.x, Everything(t));
-    RequireSameType(t.x, *t.io.at(0));
-    RequireThreeDims(t.x);
-    RequireUnitScales(alpha, beta, miopenStatusBadParm);
+    RequireUnitScales(alpha, beta, training ? miopenStatusUnknownError : miopenStatusBadParm);
     RequireSpatialDims(t.x);
 }
 

@@ -126,7 +126,7 @@ miopenBatchNormalizationForwardTraining_V2(miopenHandle_t handle,
         const auto& vd = miopen::deref(savedVarDesc);
         LogRank(xDesc, bn_mode);
         const miopen::BatchNormTensors t{xd, {&yd}, {&sd, &bd, &md, &vd}};
-        miopen::CheckForwardTraining(t, {x, y, bnScale, bnBias}, alpha, beta);
+        miopen::CheckForward(miopen::ForwardPass::Training, t, {x, y, bnScale, bnBias}, alpha, beta);
         miopen::CheckComputable(bn_mode, t);
         const void* rm = resultRunningMean;
         const void* rv = resultRunningVariance;
@@ -134,18 +134,18 @@ miopenBatchNormalizationForwardTraining_V2(miopenHandle_t handle,
         const void* sv = resultSaveInvVariance;
         miopen::OperationTimer timer(h);
         miopen::cpu::batchnorm_training(miopen::KernelMode(bn_mode),
-                                                xd.View(x),
-                                                yd.View(y),
-                                                miopen::ParamView(sd, bnScale),
-                                                miopen::ParamView(bd, bnBias),
-                                                expAvgFactor,
-                                                epsilon,
-                                                miopen::ParamView(md, BothOrNone(rm, rv, rm)),
-                                                miopen::ParamView(vd, BothOrNone(rm, rv, rv)),
-                                                miopen::ParamView(md, BothOrNone(sm, sv, sm)),
-                                                miopen::ParamView(vd, BothOrNone(sm, sv, sv)),
-                                                1.0f,
-                                                0.0f);
+                                        xd.View(x),
+                                        yd.View(y),
+                                        miopen::ParamView(sd, bnScale),
+                                        miopen::ParamView(bd, bnBias),
+                                        expAvgFactor,
+                                        epsilon,
+                                        miopen::ParamView(md, BothOrNone(rm, rv, rm)),
+                                        miopen::ParamView(vd, BothOrNone(rm, rv, rv)),
+                                        miopen::ParamView(md, BothOrNone(sm, sv, sm)),
+                                        miopen::ParamView(vd, BothOrNone(sm, sv, sv)),
+                                        1.0f,
+                                        0.0f);
     });
 }
 
@@ -189,7 +189,7 @@ miopenBatchNormalizationForwardInference_V2(miopenHandle_t handle,
             // As MIOpen: without both estimates inference is a training pass
             // (its checks, alpha/beta rule included) over the batch's own
             // statistics that saves nothing.
-            miopen::CheckForwardTraining(t, {x, y, bnScale, bnBias}, alpha, beta);
+            miopen::CheckForward(miopen::ForwardPass::Training, t, {x, y, bnScale, bnBias}, alpha, beta);
             miopen::CheckComputable(bn_mode, t);
             miopen::OperationTimer timer(h);
             const miopen::cpu::TensorView none = miopen::ParamView(md, nullptr);
@@ -198,7 +198,7 @@ miopenBatchNormalizationForwardInference_V2(miopenHandle_t handle,
                                             epsilon, none, none, none, none, 1.0f, 0.0f);
             return;
         }
-        miopen::CheckForwardInference(t, {x, y, bnScale, bnBias}, alpha, beta);
+        miopen::CheckForward(miopen::ForwardPass::Inference, t, {x, y, bnScale, bnBias}, alpha, beta);
         miopen::CheckComputable(bn_mode, t);
         miopen::OperationTimer timer(h);
         miopen::cpu::batchnorm_inference(miopen::KernelMode(bn_mode),
@@ -208,9 +208,9 @@ miopenBatchNormalizationForwardInference_V2(miopenHandle_t handle,
                                          miopen::ParamView(bd, bnBias),
                                          miopen::ParamView(md, estimatedMean),
                                          miopen::ParamView(vd, estimatedVariance),
-                                                 epsilon,
-                                                 1.0f,
-                                                 0.0f);
+                                         epsilon,
+                                         1.0f,
+                                         0.0f);
     });
 }
 
@@ -350,18 +350,18 @@ miopenBatchNormalizationBackward_V2(miopenHandle_t handle,
         const bool use_saved = savedMean != nullptr && savedInvVariance != nullptr;
         miopen::OperationTimer timer(h);
         miopen::cpu::batchnorm_backward(miopen::KernelMode(bn_mode),
-                                                xd.View(x),
-                                                dyd.View(dy),
-                                                dxd.View(dx),
-                                                miopen::ParamView(sd, bnScale),
-                                                miopen::ParamView(sd, resultBnScaleDiff),
-                                                miopen::ParamView(bd, resultBnBiasDiff),
-                                                epsilon,
-                                                miopen::ParamView(md, use_saved ? savedMean : nullptr),
-                                                miopen::ParamView(vd, use_saved ? savedInvVariance : nullptr),
-                                                1.0f,
-                                                0.0f,
-                                                1.0f,
-                                                0.0f);
+                                        xd.View(x),
+                                        dyd.View(dy),
+                                        dxd.View(dx),
+                                        miopen::ParamView(sd, bnScale),
+                                        miopen::ParamView(sd, resultBnScaleDiff),
+                                        miopen::ParamView(bd, resultBnBiasDiff),
+                                        epsilon,
+                                        miopen::ParamView(md, use_saved ? savedMean : nullptr),
+                                        miopen::ParamView(vd, use_saved ? savedInvVariance : nullptr),
+                                        1.0f,
+                                        0.0f,
+                                        1.0f,
+                                        0.0f);
     });
 }

@@ -4,7 +4,7 @@
 // N (MIOpen's MIOpenBatchNormFwdTrainPerAct.cl / MIOpenBatchNormBwdPerAct.cl /
 // MIOpenBatchNormFwdInferPerAct.cl @2d1fd997); the parameters are
 // (1, C, [D,] H, W).
-#include "test_util.hpp"
+#include "batchnorm_test_util.hpp"
 
 #include <tuple>
 
@@ -118,6 +118,23 @@ Stats ref_stats(const Tensor& x)
     return s;
 }
 
+// y against scale * (x - mean) / sqrt(var + eps) + bias, mean and var per group.
+template <typename Mean, typename Var>
+void expect_normalized(const Tensor& x, const Tensor& y, const Tensor& scale, const Tensor& bias, Mean mean, Var var,
+                       double eps)
+{
+    const auto got = y.values();
+    std::vector<double> want(got.size()), bound(got.size());
+    for(std::int64_t i = 0; i < x.count(); ++i)
+    {
+        const auto g = group_of(x, i);
+        want[i]      = static_cast<double>(scale.at_linear(g) * (x.at_linear(i) - mean(g)) / std::sqrt(var(g) + eps) +
+                                      bias.at_linear(g));
+        bound[i]     = kt::rounding_bound(y.type(), want[i]) + 1e-6 * (std::fabs(want[i]) + 1);
+    }
+    EXPECT_TRUE(kt::all_close(got, want, bound)) << x.nd() << "-D";
+}
+
 std::vector<std::int64_t> random_lens(std::mt19937& rng, int nd)
 {
     std::vector<std::int64_t> l(nd);
@@ -127,7 +144,7 @@ std::vector<std::int64_t> random_lens(std::mt19937& rng, int nd)
     return l;
 }
 
-using BnParam = std::tuple<std::pair<DataType, DataType>, Layout>;
+using kt::BnParam;
 
 class BatchNormPerActivationRandom : public ::testing::TestWithParam<BnParam>
 {
@@ -146,6 +163,16 @@ class BatchNormPerActivationRandom : public ::testing::TestWithParam<BnParam>
         p.fill_random(rng, lo, hi);
         return p;
     }
+    // A forward pass's random x, its y (NaN), scale and bias.
+    std::tuple<Tensor, Tensor, Tensor, Tensor> forward_case(const std::vector<std::int64_t>& lens, std::mt19937& rng)
+    {
+        Tensor x(dt(), lens, lay()), y(dt(), lens, lay());
+        x.fill_random(rng, -3, 3);
+        y.fill_nan();
+        Tensor scale = rand_param(lens, rng, 0.5, 1.5);
+        Tensor bias  = rand_param(lens, rng, -1, 1);
+        return {std::move(x), std::move(y), std::move(scale), std::move(bias)};
+    }
 };
 
 TEST_P(BatchNormPerActivationRandom, Inference)
@@ -154,26 +181,15 @@ TEST_P(BatchNormPerActivationRandom, Inference)
     for(int nd : {4, 5})
     {
         const auto lens = random_lens(rng, nd);
-        Tensor x(dt(), lens, lay()), y(dt(), lens, lay());
-        x.fill_random(rng, -3, 3);
-        y.fill_nan();
-        Tensor scale = rand_param(lens, rng, 0.5, 1.5), bias = rand_param(lens, rng, -1, 1);
+        auto [x, y, scale, bias] = forward_case(lens, rng);
         Tensor mean = rand_param(lens, rng, -1, 1), var = rand_param(lens, rng, 0.2, 2);
         const double eps = 1e-3;
         const auto gaps  = y.gap_bytes();
         miopen::cpu::batchnorm_inference(kPerAct, x.view(), y.view(), scale.view(), bias.view(), mean.view(),
                                          var.view(), eps, 1.0f, 0.0f);
-        const auto got = y.values();
-        std::vector<double> want(got.size()), bound(got.size());
-        for(std::int64_t i = 0; i < x.count(); ++i)
-        {
-            const auto g = group_of(x, i);
-            want[i]      = static_cast<double>(scale.at_linear(g) * (x.at_linear(i) - (long double)mean.at_linear(g)) /
-                                                  std::sqrt((long double)var.at_linear(g) + eps) +
-                                              bias.at_linear(g));
-            bound[i]     = kt::rounding_bound(dt(), want[i]) + 1e-6 * (std::fabs(want[i]) + 1);
-        }
-        EXPECT_TRUE(kt::all_close(got, want, bound)) << nd << "-D";
+        expect_normalized(
+            x, y, scale, bias, [&](std::int64_t g) { return (long double)mean.at_linear(g); },
+            [&](std::int64_t g) { return (long double)var.at_linear(g); }, eps);
         EXPECT_EQ(y.gap_bytes(), gaps);
     }
 }
@@ -185,10 +201,7 @@ TEST_P(BatchNormPerActivationRandom, Training)
     for(int nd : {4, 5})
     {
         const auto lens = random_lens(rng, nd);
-        Tensor x(dt(), lens, lay()), y(dt(), lens, lay());
-        x.fill_random(rng, -3, 3);
-        y.fill_nan();
-        Tensor scale = rand_param(lens, rng, 0.5, 1.5), bias = rand_param(lens, rng, -1, 1);
+        auto [x, y, scale, bias] = forward_case(lens, rng);
         Tensor rmean = rand_param(lens, rng, -1, 1), rvar = rand_param(lens, rng, 0.2, 2);
         Tensor smean(pt(), param_lens(lens), lay()), sinv(pt(), param_lens(lens), lay());
         smean.fill_nan();
@@ -198,28 +211,17 @@ TEST_P(BatchNormPerActivationRandom, Training)
         miopen::cpu::batchnorm_training(kPerAct, x.view(), y.view(), scale.view(), bias.view(), factor, eps,
                                         rmean.view(), rvar.view(), smean.view(), sinv.view(), 1.0f, 0.0f);
         const Stats st = ref_stats(x);
-        const auto got = y.values();
-        std::vector<double> want(got.size()), bound(got.size());
-        for(std::int64_t i = 0; i < x.count(); ++i)
-        {
-            const auto g = group_of(x, i);
-            want[i]      = static_cast<double>(scale.at_linear(g) * (x.at_linear(i) - st.mean[g]) /
-                                                  std::sqrt(st.var[g] + eps) +
-                                              bias.at_linear(g));
-            bound[i]     = kt::rounding_bound(dt(), want[i]) + 1e-6 * (std::fabs(want[i]) + 1);
-        }
-        EXPECT_TRUE(kt::all_close(got, want, bound)) << "y " << nd << "-D";
+        expect_normalized(
+            x, y, scale, bias, [&](std::int64_t g) { return st.mean[size_t(g)]; },
+            [&](std::int64_t g) { return st.var[size_t(g)]; }, eps);
         const double n = static_cast<double>(st.n);
         for(std::size_t g = 0; g < st.mean.size(); ++g)
         {
             const double m = static_cast<double>(st.mean[g]), v = static_cast<double>(st.var[g]);
-            const double wrm = (1 - factor) * rm0[g] + factor * m, wrv = (1 - factor) * rv0[g] + factor * v * n / (n - 1);
-            const double winv = 1.0 / std::sqrt(v + eps);
-            const auto gi     = static_cast<std::int64_t>(g);
-            EXPECT_NEAR(rmean.at_linear(gi), wrm, 1.001 * up * std::fabs(wrm) + 1e-6) << g;
-            EXPECT_NEAR(rvar.at_linear(gi), wrv, 1.001 * up * std::fabs(wrv) + 1e-6) << g;
-            EXPECT_NEAR(smean.at_linear(gi), m, 1.001 * up * std::fabs(m) + 1e-6) << g;
-            EXPECT_NEAR(sinv.at_linear(gi), winv, 1.001 * up * winv + 1e-6 * winv) << g;
+            kt::expect_training_stats(rmean, rvar, smean, sinv, static_cast<std::int64_t>(g),
+                                      {(1 - factor) * rm0[g] + factor * m, (1 - factor) * rv0[g] + factor * v * n / (n - 1),
+                                       m, 1.0 / std::sqrt(v + eps)},
+                                      up);
         }
     }
 }
@@ -304,17 +306,6 @@ TEST_P(BatchNormPerActivationRandom, Backward)
         }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    TypesLayouts, BatchNormPerActivationRandom,
-    ::testing::Combine(::testing::Values(std::make_pair(DataType::Float, DataType::Float),
-                                         std::make_pair(DataType::Half, DataType::Float),
-                                         std::make_pair(DataType::BFloat16, DataType::Float),
-                                         std::make_pair(DataType::Half, DataType::Half),
-                                         std::make_pair(DataType::BFloat16, DataType::BFloat16)),
-                       ::testing::Values(Layout::Packed, Layout::ChannelsLast, Layout::Padded)),
-    [](const ::testing::TestParamInfo<BnParam>& info) {
-        return std::string(kt::type_name(std::get<0>(info.param).first)) + "_params_" +
-               kt::type_name(std::get<0>(info.param).second) + "_" + kt::layout_name(std::get<1>(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(TypesLayouts, BatchNormPerActivationRandom, kt::bn_type_layouts(), kt::bn_param_name);
 
 } // namespace

@@ -1,6 +1,6 @@
 // Spatial batch normalisation kernel tests: hand-worked cases, then data type x parameter
 // type x layout x (4-D, 5-D) against straightforward long-double references.
-#include "test_util.hpp"
+#include "batchnorm_test_util.hpp"
 
 #include <tuple>
 
@@ -135,7 +135,7 @@ TEST(BatchNormHand, Backward)
         ds.fill_nan();
         db.fill_nan();
         Tensor smean = param(DataType::Float, 4, {2.5}), sinv = param(DataType::Float, 4, {0.894427191});
-        miopen::cpu::batchnorm_backward(miopen::cpu::BatchNormMode::Spatial, 
+        miopen::cpu::batchnorm_backward(miopen::cpu::BatchNormMode::Spatial,
             x.view(), dy.view(), dx.view(), scale.view(), ds.view(), db.view(), 0.0,
             saved ? smean.view() : smean.null_view(), saved ? sinv.view() : sinv.null_view(),
             1.0f, 0.0f, 1.0f, 0.0f);
@@ -143,7 +143,7 @@ TEST(BatchNormHand, Backward)
         EXPECT_NEAR(ds.at_linear(0), -1.3416408, 1e-6);
         EXPECT_NEAR(db.at_linear(0), 1.0, 1e-7);
         // accumulate: dscale = 1*new + 2*old, dbias likewise; dx = 0.5*new + 1*old
-        miopen::cpu::batchnorm_backward(miopen::cpu::BatchNormMode::Spatial, 
+        miopen::cpu::batchnorm_backward(miopen::cpu::BatchNormMode::Spatial,
             x.view(), dy.view(), dx.view(), scale.view(), ds.view(), db.view(), 0.0,
             saved ? smean.view() : smean.null_view(), saved ? sinv.view() : sinv.null_view(),
             0.5f, 1.0f, 1.0f, 2.0f);
@@ -247,8 +247,7 @@ void fill_data(Tensor& x, std::mt19937& rng)
     }
 }
 
-// (data type, parameter type), layout
-using BnParam = std::tuple<std::pair<DataType, DataType>, Layout>;
+using kt::BnParam;
 
 class BatchNormRandom : public ::testing::TestWithParam<BnParam>
 {
@@ -357,18 +356,13 @@ TEST_P(BatchNormRandom, Training)
             EXPECT_EQ(y.gap_bytes(), gaps);
             for(std::int64_t c = 0; c < C; ++c)
             {
-                const double m    = static_cast<double>(st.m);
-                const double unb  = st.m > 1 ? static_cast<double>(st.var[c]) * m / (m - 1)
-                                             : static_cast<double>(st.var[c]);
-                const double wrm  = (1 - factor) * rm0[c] + factor * static_cast<double>(st.mean[c]);
-                const double wrv  = (1 - factor) * rv0[c] + factor * unb;
-                const double winv = 1.0 / std::sqrt(static_cast<double>(st.var[c]) + eps);
-                EXPECT_NEAR(rmean.at_linear(c), wrm, 1.001 * up * std::fabs(wrm) + 1e-6) << c;
-                EXPECT_NEAR(rvar.at_linear(c), wrv, 1.001 * up * std::fabs(wrv) + 1e-6) << c;
-                EXPECT_NEAR(smean.at_linear(c), st.mean[c],
-                            1.001 * up * std::fabs(static_cast<double>(st.mean[c])) + 1e-6)
-                    << c;
-                EXPECT_NEAR(sinv.at_linear(c), winv, 1.001 * up * winv + 1e-6 * winv) << c;
+                const double m   = static_cast<double>(st.m);
+                const double var = static_cast<double>(st.var[c]), mean = static_cast<double>(st.mean[c]);
+                const double unb = st.m > 1 ? var * m / (m - 1) : var;
+                kt::expect_training_stats(rmean, rvar, smean, sinv, c,
+                                          {(1 - factor) * rm0[c] + factor * mean, (1 - factor) * rv0[c] + factor * unb,
+                                           mean, 1.0 / std::sqrt(var + eps)},
+                                          up);
             }
         }
 }
@@ -422,7 +416,7 @@ TEST_P(BatchNormRandom, Backward)
                 }
                 const auto old = dx.values(), ds0 = ds.values(), db0 = db.values();
                 const auto gaps = dx.gap_bytes();
-                miopen::cpu::batchnorm_backward(miopen::cpu::BatchNormMode::Spatial, 
+                miopen::cpu::batchnorm_backward(miopen::cpu::BatchNormMode::Spatial,
                     x.view(), dy.view(), dx.view(), scale.view(), ds.view(), db.view(), eps,
                     use_saved ? smean.view() : smean.null_view(),
                     use_saved ? sinv.view() : sinv.null_view(), ab.first, ab.second, ab.first,
@@ -491,18 +485,6 @@ TEST_P(BatchNormRandom, Backward)
             }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    TypesLayouts, BatchNormRandom,
-    ::testing::Combine(::testing::Values(std::make_pair(DataType::Float, DataType::Float),
-                                         std::make_pair(DataType::Half, DataType::Float),
-                                         std::make_pair(DataType::BFloat16, DataType::Float),
-                                         std::make_pair(DataType::Half, DataType::Half),
-                                         std::make_pair(DataType::BFloat16, DataType::BFloat16)),
-                       ::testing::Values(Layout::Packed, Layout::ChannelsLast, Layout::Padded)),
-    [](const ::testing::TestParamInfo<BnParam>& info) {
-        return std::string(kt::type_name(std::get<0>(info.param).first)) + "_params_" +
-               kt::type_name(std::get<0>(info.param).second) + "_" +
-               kt::layout_name(std::get<1>(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(TypesLayouts, BatchNormRandom, kt::bn_type_layouts(), kt::bn_param_name);
 
 } // namespace

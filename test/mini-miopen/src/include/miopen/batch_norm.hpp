@@ -30,20 +30,23 @@ struct BatchNormTensors
     std::vector<const TensorDescriptor*> params;
 };
 
-// BatchNormForwardTraining: x, y, scale and bias given; every descriptor of
-// x's rank; y of x's type; x packed; at least 3 dimensions (all BadParm);
-// alpha 1 and beta 0 (a message-only throw: UnknownError); 4-D or 5-D
-// (UnknownError).
-void CheckForwardTraining(const BatchNormTensors& t,
-                          std::initializer_list<const void*> buffers,
-                          const void* alpha,
-                          const void* beta);
-// BatchNormForwardInference with both estimates: the same without the
-// packed check, and alpha/beta other than 1/0 are BadParm.
-void CheckForwardInference(const BatchNormTensors& t,
-                           std::initializer_list<const void*> buffers,
-                           const void* alpha,
-                           const void* beta);
+// BatchNormForwardTraining, and BatchNormForwardInference with both
+// estimates (with one or none inference is a training pass).
+enum class ForwardPass
+{
+    Training,
+    Inference,
+};
+
+// x, y, scale and bias given; every descriptor of x's rank; y of x's type;
+// training: x packed; at least 3 dimensions (all BadParm); alpha 1 and beta 0
+// (training: a message-only throw, UnknownError; inference: BadParm); 4-D or
+// 5-D (UnknownError).
+void CheckForward(ForwardPass pass,
+                  const BatchNormTensors& t,
+                  std::initializer_list<const void*> buffers,
+                  const void* alpha,
+                  const void* beta);
 // BatchNormBackward: x, dy, scale and dx given; every descriptor but dx of
 // x's rank; dx of dy's type; at least 3 dimensions; both scale pairs 1/0
 // (all BadParm); 4-D or 5-D (UnknownError); a mode neither spatial nor
