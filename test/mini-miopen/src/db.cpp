@@ -24,12 +24,7 @@ std::optional<std::string> ContentsOf(const std::string& line, const std::string
 
 } // namespace
 
-PlainTextDb::PlainTextDb(const std::string& db_path)
-    : path(db_path), lock_file(LockFile::Get(LockFilePath(db_path)))
-{
-    std::error_code ec;
-    fs::create_directories(fs::path(path).parent_path(), ec);
-}
+PlainTextDb::PlainTextDb(const std::string& db_path) : path(db_path), lock_file(LockFile::ForDb(db_path)) {}
 
 std::unique_lock<LockFile> PlainTextDb::Exclusive()
 {
@@ -56,6 +51,8 @@ std::optional<std::string> PlainTextDb::FindRecord(const std::string& key)
 bool PlainTextDb::StoreRecord(const std::string& key, const std::string& contents)
 {
     const auto lock = Exclusive();
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
     const std::string record = key + "=" + contents;
     std::vector<std::string> lines;
     bool replaced = false;
@@ -95,7 +92,6 @@ bool PlainTextDb::StoreRecord(const std::string& key, const std::string& content
             return false;
         }
     }
-    std::error_code ec;
     fs::rename(temp, path, ec);
     if(ec)
     {

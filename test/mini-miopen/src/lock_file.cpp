@@ -52,15 +52,24 @@ std::string LockFilePath(const std::string& db_path)
         .string();
 }
 
-LockFile& LockFile::Get(const std::string& lock_path)
+LockFile& LockFile::ForDb(const std::string& db_path)
 {
     static std::mutex mutex;
+    // By lock file (several db paths may name one), and by db path so that
+    // the lock file's name is worked out once per db.
     static std::map<std::string, std::unique_ptr<LockFile>> lock_files;
+    static std::map<std::string, LockFile*> by_db;
     const std::lock_guard<std::mutex> guard(mutex);
-    auto& slot = lock_files[lock_path];
-    if(slot == nullptr)
-        slot = std::make_unique<LockFile>(lock_path);
-    return *slot;
+    auto& known = by_db[db_path];
+    if(known == nullptr)
+    {
+        const std::string lock_path = LockFilePath(db_path);
+        auto& slot = lock_files[lock_path];
+        if(slot == nullptr)
+            slot = std::make_unique<LockFile>(lock_path);
+        known = slot.get();
+    }
+    return *known;
 }
 
 LockFile::LockFile(const std::string& lock_path) : path(lock_path)

@@ -23,8 +23,9 @@ std::string LockFilePath(const std::string& db_path);
 class LockFile
 {
 public:
-    // The process's one LockFile for `lock_path` (created on first use).
-    static LockFile& Get(const std::string& lock_path);
+    // The process's one LockFile of the db file `db_path`, on
+    // LockFilePath(db_path) (created on first use).
+    static LockFile& ForDb(const std::string& db_path);
 
     explicit LockFile(const std::string& lock_path);
     ~LockFile();
