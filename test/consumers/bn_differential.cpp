@@ -7,7 +7,8 @@
 //
 // Problems: 4-D / 5-D, NCHW / NHWC (NCDHW / NDHWC) or padded rows, fp32 /
 // fp16 / bf16 x and y, fp32 or x-typed per-channel tensors, epsilon a random
-// double; a few cases with alpha/beta other than 1/0, per-activation mode,
+// double; a few cases with alpha/beta other than 1/0, per-activation mode
+// (parameters (1, C, [D,] H, W), packed, one per element of an image),
 // a null estimate (MIOpen then uses the batch's statistics) or a buffer off
 // the 16-byte alignment.
 //
@@ -128,6 +129,42 @@ std::vector<int> strides_of(const Problem& p)
     return s;
 }
 
+// The parameter tensors' lengths: per channel (1, C, 1, ...) or, per
+// activation, (1, C, [D,] H, W); packed.
+std::vector<int> param_dims(const Problem& p)
+{
+    std::vector<int> d(p.dims.size(), 1);
+    for(size_t i = 1; i < d.size(); ++i)
+        d[i] = i == 1 || p.mode == miopenBNPerActivation ? p.dims[i] : 1;
+    return d;
+}
+
+std::vector<int> packed_strides(const std::vector<int>& d)
+{
+    std::vector<int> s(d.size(), 1);
+    for(size_t i = d.size() - 1; i > 0; --i)
+        s[i - 1] = s[i] * d[i];
+    return s;
+}
+
+// The parameter element that x's element `idx` (logical N, C, ...) uses.
+size_t param_index(const Problem& p, const std::vector<int>& idx)
+{
+    const std::vector<int> pd = param_dims(p), ps = packed_strides(pd);
+    size_t at = 0;
+    for(size_t d = 1; d < idx.size(); ++d)
+        at += size_t(pd[d] == 1 ? 0 : idx[d]) * size_t(ps[d]);
+    return at;
+}
+
+size_t param_count(const Problem& p)
+{
+    size_t n = 1;
+    for(int d : param_dims(p))
+        n *= size_t(d);
+    return n;
+}
+
 struct Buffer
 {
     std::vector<unsigned char> bytes;
@@ -161,11 +198,8 @@ Outcome run_case(miopenHandle_t h, const Problem& p, Rng& r, bool corrupt, int c
     size_t span = 1;
     for(int d = 0; d < rank; ++d)
         span += size_t(p.dims[size_t(d)] - 1) * size_t(st[size_t(d)]);
-    const int c = p.dims[1];
-    std::vector<int> pd(size_t(rank), 1);
-    pd[1] = c;
-    std::vector<int> ps(size_t(rank), c);
-    ps[1] = 1;
+    const int c = int(param_count(p)); // parameter elements: channels, or per activation C x spatial
+    const std::vector<int> pd = param_dims(p), ps = packed_strides(pd);
     miopenTensorDescriptor_t xd, yd, sd;
     miopenCreateTensorDescriptor(&xd);
     miopenCreateTensorDescriptor(&yd);
@@ -208,7 +242,7 @@ Outcome run_case(miopenHandle_t h, const Problem& p, Rng& r, bool corrupt, int c
             for(int d = 0; d < rank; ++d)
                 off += size_t(idx[size_t(d)]) * size_t(st[size_t(d)]);
             offsets.push_back(off);
-            channel.push_back(size_t(idx[1]));
+            channel.push_back(param_index(p, idx));
             more = false;
             for(int d = rank - 1; d >= 0 && !more; --d)
             {
@@ -254,11 +288,12 @@ Outcome run_case(miopenHandle_t h, const Problem& p, Rng& r, bool corrupt, int c
     return o;
 }
 
-// The tensors of one problem: x's strides and span, the per-channel shape,
-// and each channel's element offsets (for the references).
+// The tensors of one problem: x's strides and span, the parameter shape,
+// and each parameter element's x offsets (a channel's, or per activation one
+// position's across the batch), for the references.
 struct Geometry
 {
-    int rank = 0, c = 0;
+    int rank = 0, c = 0; // c: parameter elements
     std::vector<int> st, pd, ps;
     size_t span = 1;
     std::vector<std::vector<size_t>> channel_offsets;
@@ -271,11 +306,9 @@ Geometry geometry(const Problem& p)
     g.st = strides_of(p);
     for(int d = 0; d < g.rank; ++d)
         g.span += size_t(p.dims[size_t(d)] - 1) * size_t(g.st[size_t(d)]);
-    g.c = p.dims[1];
-    g.pd.assign(size_t(g.rank), 1);
-    g.pd[1] = g.c;
-    g.ps.assign(size_t(g.rank), g.c);
-    g.ps[1] = 1;
+    g.c = int(param_count(p));
+    g.pd = param_dims(p);
+    g.ps = packed_strides(g.pd);
     g.channel_offsets.resize(size_t(g.c));
     std::vector<int> idx(size_t(g.rank), 0);
     for(bool more = true; more;)
@@ -283,7 +316,7 @@ Geometry geometry(const Problem& p)
         size_t off = 0;
         for(int d = 0; d < g.rank; ++d)
             off += size_t(idx[size_t(d)]) * size_t(g.st[size_t(d)]);
-        g.channel_offsets[size_t(idx[1])].push_back(off);
+        g.channel_offsets[param_index(p, idx)].push_back(off);
         more = false;
         for(int d = g.rank - 1; d >= 0 && !more; --d)
         {

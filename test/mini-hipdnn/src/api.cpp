@@ -11,7 +11,6 @@
 #include <mutex>
 #include <sstream>
 #include <new>
-#include <unordered_set>
 
 #ifndef MINI_HIPDNN_VERSION_STRING
 #error "MINI_HIPDNN_VERSION_STRING must be defined by the build"
@@ -22,19 +21,52 @@ namespace mh
 
 namespace
 {
-thread_local std::string t_lastError;
-
-std::mutex g_registryMutex;
-std::unordered_set<hipdnnBackendDescriptor_t>& registry()
+// The last error of the calling thread, as hipDNN's LastErrorManager keeps it
+// (backend/src/LastErrorManager.cpp @76c332e4: a thread_local buffer).
+#if MINI_HIPDNN_TEST_PROCESS_WIDE_LAST_ERROR
+// Only the negative control of mini_hipdnn_threads_test builds this: one
+// message for the process (locked), which that test must see.
+std::mutex g_lastErrorMutex;
+std::string g_lastError;
+void setLastError(std::string text)
 {
-    static std::unordered_set<hipdnnBackendDescriptor_t> s;
-    return s;
+    std::lock_guard<std::mutex> lock(g_lastErrorMutex);
+    g_lastError = std::move(text);
 }
+std::string takeLastError(bool clear)
+{
+    std::lock_guard<std::mutex> lock(g_lastErrorMutex);
+    std::string text = g_lastError;
+    if(clear)
+    {
+        g_lastError.clear();
+    }
+    return text;
+}
+#else
+thread_local std::string t_lastError;
+void setLastError(std::string text) { t_lastError = std::move(text); }
+std::string takeLastError(bool clear)
+{
+    std::string text = t_lastError;
+    if(clear)
+    {
+        t_lastError.clear();
+    }
+    return text;
+}
+#endif
 
-// engine plugin search configuration (hipdnnSetEnginePluginPaths_ext)
+// The plugin manager, as hipDNN's: its configuration (hipdnnSetEnginePluginPaths_ext)
+// and the engines loaded from it, shared by the live handles and loaded again
+// when none is left; g_pluginMutex is taken only at handle creation and by the
+// configuration call (EnginePluginResourceManager.cpp @014b75c9,
+// PluginResourceManagerBase.hpp's getOrCreatePluginManager in tfalders/rocm-libraries
+// @f6b59e29). Nothing on the execute path locks.
 std::mutex g_pluginMutex;
 std::vector<std::string> g_userPaths;
 hipdnnPluginLoadingMode_ext_t g_loadingMode = HIPDNN_PLUGIN_LOADING_ADDITIVE;
+std::weak_ptr<const EngineList> g_engines;
 std::atomic<int> g_liveHandles{0};
 
 template <typename F>
@@ -47,22 +79,22 @@ hipdnnStatus_t guarded(const char* api, F&& f)
     }
     catch(const Error& e)
     {
-        t_lastError = std::string(api) + ": " + e.message;
+        setLastError(std::string(api) + ": " + e.message);
         return e.status;
     }
     catch(const std::bad_alloc&)
     {
-        t_lastError = std::string(api) + ": allocation failed";
+        setLastError(std::string(api) + ": allocation failed");
         return HIPDNN_STATUS_ALLOC_FAILED;
     }
     catch(const std::exception& e)
     {
-        t_lastError = std::string(api) + ": " + e.what();
+        setLastError(std::string(api) + ": " + e.what());
         return HIPDNN_STATUS_INTERNAL_ERROR;
     }
     catch(...)
     {
-        t_lastError = std::string(api) + ": unknown internal error";
+        setLastError(std::string(api) + ": unknown internal error");
         return HIPDNN_STATUS_INTERNAL_ERROR;
     }
 }
@@ -214,37 +246,30 @@ bool revisionShape(RevisionShape shape)
 
 hipdnnBackendDescriptor_t pack(const std::shared_ptr<Desc>& d)
 {
-    auto* h = new HipdnnBackendDescriptor{d};
-    std::lock_guard<std::mutex> lock(g_registryMutex);
-    registry().insert(h);
-    return h;
+    return new HipdnnBackendDescriptor{d};
 }
 
 std::shared_ptr<Desc> lookup(hipdnnBackendDescriptor_t d)
 {
-    if(d == nullptr)
+    if(d == nullptr || d->live != HipdnnBackendDescriptor::kLive)
     {
         return nullptr;
     }
-    std::lock_guard<std::mutex> lock(g_registryMutex);
-    return registry().count(d) != 0 ? d->impl : nullptr;
+    return d->impl;
 }
 
-void unregisterHandle(hipdnnBackendDescriptor_t d)
+void unpack(hipdnnBackendDescriptor_t d)
 {
-    std::lock_guard<std::mutex> lock(g_registryMutex);
-    registry().erase(d);
+    d->live = 0;
+    delete d;
 }
 
-std::shared_ptr<const EngineList> loadEngines()
+namespace
 {
-    std::vector<std::string> userPaths;
-    hipdnnPluginLoadingMode_ext_t mode;
-    {
-        std::lock_guard<std::mutex> lock(g_pluginMutex);
-        userPaths = g_userPaths;
-        mode = g_loadingMode;
-    }
+// Scans and loads the configured plugins (under g_pluginMutex).
+std::shared_ptr<const EngineList> scanEngines(const std::vector<std::string>& userPaths,
+                                              hipdnnPluginLoadingMode_ext_t mode)
+{
     const std::string base = backendDir();
     std::vector<std::string> files;
     if(mode != HIPDNN_PLUGIN_LOADING_ABSOLUTE)
@@ -285,6 +310,19 @@ std::shared_ptr<const EngineList> loadEngines()
         list->push_back(LoadedEngine{f, lib, api, id});
     }
     return list;
+}
+} // namespace
+
+std::shared_ptr<const EngineList> loadEngines()
+{
+    std::lock_guard<std::mutex> lock(g_pluginMutex);
+    auto engines = g_engines.lock();
+    if(engines == nullptr)
+    {
+        engines = scanEngines(g_userPaths, g_loadingMode);
+        g_engines = engines;
+    }
+    return engines;
 }
 
 } // namespace mh
@@ -348,8 +386,7 @@ hipdnnStatus_t hipdnnBackendDestroyDescriptor(hipdnnBackendDescriptor_t descript
 {
     return guarded(__func__, [&] {
         mh::requireDesc(descriptor);
-        mh::unregisterHandle(descriptor);
-        delete descriptor;
+        mh::unpack(descriptor);
     });
 }
 
@@ -427,8 +464,7 @@ void hipdnnGetLastErrorString(char* message, size_t maxSize)
     {
         return;
     }
-    mh::copyOut(message, maxSize, mh::t_lastError);
-    mh::t_lastError.clear();
+    mh::copyOut(message, maxSize, mh::takeLastError(true));
 }
 
 void hipdnnPeekLastErrorString_ext(char* message, size_t maxSize)
@@ -437,7 +473,7 @@ void hipdnnPeekLastErrorString_ext(char* message, size_t maxSize)
     {
         return;
     }
-    mh::copyOut(message, maxSize, mh::t_lastError);
+    mh::copyOut(message, maxSize, mh::takeLastError(false));
 }
 
 hipdnnStatus_t hipdnnSetEnginePluginPaths_ext(size_t numPaths,
@@ -461,6 +497,7 @@ hipdnnStatus_t hipdnnSetEnginePluginPaths_ext(size_t numPaths,
         std::lock_guard<std::mutex> lock(mh::g_pluginMutex);
         mh::g_userPaths = std::move(paths);
         mh::g_loadingMode = loadingMode;
+        mh::g_engines.reset(); // the next handle loads the new configuration
     });
 }
 

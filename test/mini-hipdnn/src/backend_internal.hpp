@@ -78,24 +78,38 @@ std::shared_ptr<Desc> createDesc(hipdnnBackendDescriptorType_t type);
 
 } // namespace mh
 
+// One per hipdnnCreate, used by its caller's thread(s) only: nothing in it is
+// shared with another handle but the (immutable) engine list, as hipDNN's
+// handle owns its own plugin resource manager over the shared plugin manager
+// (backend/src/handle/Handle.cpp @52e53843).
 struct hipdnnHandle
 {
     hipStream_t stream = nullptr;
     std::shared_ptr<const mh::EngineList> engines;
 };
 
+// The C handle of a descriptor, as hipDNN's: a caller-owned wrapper around
+// the descriptor object, valid while its object is set (hipDNN's isValid,
+// backend/src/descriptors/BackendDescriptor.cpp in tfalders/rocm-libraries
+// @f6b59e29). No registry: hipDNN keeps none, so a destroyed or foreign
+// pointer is the caller's bug. The test bed clears `live` before freeing, so
+// a use after destroy is caught while the memory is not reused (hipDNN reads
+// freed memory).
 struct HipdnnBackendDescriptor
 {
+    static constexpr std::uint64_t kLive = 0x6d68646e6c697665ull; // "mhdnlive"
     std::shared_ptr<mh::Desc> impl;
+    std::uint64_t live = kLive;
 };
 
 namespace mh
 {
-// Wraps a descriptor in a new caller-owned C handle (registered as live).
+// Wraps a descriptor in a new caller-owned C handle.
 hipdnnBackendDescriptor_t pack(const std::shared_ptr<Desc>& d);
-// Looks a C handle up; null when it is null, destroyed or foreign.
+// The descriptor of a C handle; null when the handle is null or not live.
 std::shared_ptr<Desc> lookup(hipdnnBackendDescriptor_t d);
-void unregisterHandle(hipdnnBackendDescriptor_t d);
+// Frees a C handle (not its descriptor, which others may share).
+void unpack(hipdnnBackendDescriptor_t d);
 
 bool envFlag(const char* name);
 std::string envString(const char* name);

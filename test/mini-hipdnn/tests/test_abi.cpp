@@ -110,8 +110,22 @@ TEST_F(Abi, NullDescriptorEverywhere)
               HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
 }
 
+// hipDNN keeps no registry: using a destroyed descriptor is the caller's bug
+// (a read of freed memory). The test bed clears the wrapper's tag before the
+// free, so such a use is refused while the memory is not reused; under a
+// sanitizer the read itself is reported instead, so the test is skipped there.
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define MINI_HIPDNN_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define MINI_HIPDNN_TEST_SANITIZED 1
+#endif
+#endif
 TEST_F(Abi, DestroyedDescriptorIsRejected)
 {
+#ifdef MINI_HIPDNN_TEST_SANITIZED
+    GTEST_SKIP() << "a read of freed memory, which the sanitizer reports";
+#endif
     hipdnnBackendDescriptor_t d = nullptr;
     ASSERT_EQ(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &d), HIPDNN_STATUS_SUCCESS);
     ASSERT_EQ(hipdnnBackendDestroyDescriptor(d), HIPDNN_STATUS_SUCCESS);

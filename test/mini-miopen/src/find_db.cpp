@@ -1,4 +1,5 @@
 // User find-db of the mini MIOpen (format described in find_db.hpp).
+#include <miopen/db.hpp>
 #include <miopen/env.hpp>
 #include <miopen/find_controls.hpp>
 #include <miopen/find_db.hpp>
@@ -8,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace miopen {
@@ -85,66 +85,18 @@ std::vector<FindDbEntry> Parse(const std::string& value)
 
 std::optional<std::vector<FindDbEntry>> FindDbLoad(const std::string& key)
 {
-    std::ifstream in(GetUserFindDbPath());
-    if(!in)
+    const auto contents = PlainTextDb(GetUserFindDbPath()).FindRecord(key);
+    if(!contents)
         return std::nullopt;
-    std::string line;
-    while(std::getline(in, line))
-    {
-        const auto eq = line.find('=');
-        if(eq == std::string::npos || line.compare(0, eq, key) != 0 || eq != key.size())
-            continue;
-        auto entries = Parse(line.substr(eq + 1));
-        if(entries.empty())
-            return std::nullopt;
-        return entries;
-    }
-    return std::nullopt;
+    auto entries = Parse(*contents);
+    if(entries.empty())
+        return std::nullopt;
+    return entries;
 }
 
 void FindDbStore(const std::string& key, const std::vector<FindDbEntry>& entries)
 {
-    const fs::path path = GetUserFindDbPath();
-    std::error_code ec;
-    fs::create_directories(path.parent_path(), ec);
-
-    std::vector<std::string> lines;
-    bool replaced = false;
-    {
-        std::ifstream in(path);
-        std::string line;
-        while(std::getline(in, line))
-        {
-            if(line.empty())
-                continue;
-            const auto eq = line.find('=');
-            if(eq == key.size() && line.compare(0, eq, key) == 0)
-            {
-                line     = key + "=" + Serialize(entries);
-                replaced = true;
-            }
-            lines.push_back(line);
-        }
-    }
-    if(!replaced)
-        lines.push_back(key + "=" + Serialize(entries));
-
-    // Write a sibling file and rename it over the old one so readers never
-    // see a half written db.
-    const fs::path tmp = path.string() + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        if(!out)
-        {
-            MIOPEN_LOG_W("cannot write the user find-db at " << path.string());
-            return;
-        }
-        for(const auto& l : lines)
-            out << l << "\n";
-    }
-    fs::rename(tmp, path, ec);
-    if(ec)
-        MIOPEN_LOG_W("cannot update the user find-db at " << path.string() << ": " << ec.message());
+    PlainTextDb(GetUserFindDbPath()).StoreRecord(key, Serialize(entries));
 }
 
 std::vector<FindDbEntry> FindConvolution(Handle& handle,

@@ -187,13 +187,13 @@ void RunBatchNorm(const FusionOpDescriptor& op,
                   const cpu::TensorView& x,
                   const cpu::TensorView& y)
 {
-    CheckBatchNormArgs(op.bn_mode, op.input, op.input, {&op.tensor});
+    CheckComputable(op.bn_mode, {op.input, {}, {&op.tensor}});
     for(const auto* p : {a.bn_scale, a.bn_bias, a.bn_mean, a.bn_var})
         if(p == nullptr)
             MIOPEN_THROW(miopenStatusBadParm, "Null batch normalization parameter");
-    cpu::batchnorm_spatial_inference(x, y, op.tensor.View(a.bn_scale), op.tensor.View(a.bn_bias),
-                                     op.tensor.View(a.bn_mean), op.tensor.View(a.bn_var),
-                                     a.bn_epsilon, 1.0f, 0.0f);
+    cpu::batchnorm_inference(KernelMode(op.bn_mode), x, y, op.tensor.View(a.bn_scale),
+                             op.tensor.View(a.bn_bias), op.tensor.View(a.bn_mean),
+                             op.tensor.View(a.bn_var), a.bn_epsilon, 1.0f, 0.0f);
 }
 
 std::unique_ptr<FusionOpDescriptor> MakeOp(FusionOpKind kind, const TensorDescriptor& tensor)

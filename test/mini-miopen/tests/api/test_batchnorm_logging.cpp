@@ -24,8 +24,9 @@ TEST(BatchNorm, DeriveIsPerChannelFloat)
     EXPECT_EQ(dt, miopenFloat);
     EXPECT_EQ((std::vector<int>{n, c, h, w}), (std::vector<int>{1, 3, 1, 1}));
     EXPECT_EQ(miopenDeriveBNTensorDescriptor(nullptr, x, miopenBNSpatial), miopenStatusBadParm);
+    // Any other mode is per-activation (MIOpen's DeriveBNTensorDescriptor).
     EXPECT_EQ(miopenDeriveBNTensorDescriptor(d, x, static_cast<miopenBatchNormMode_t>(5)),
-              miopenStatusBadParm);
+              miopenStatusSuccess);
 }
 
 TEST(BatchNorm, InferenceHandWorkedAndLegacyEqualsV2)
@@ -116,7 +117,9 @@ TEST(BatchNorm, InvalidArguments)
     EXPECT_EQ(infer(nullptr, miopenBNSpatial, x, x, p), miopenStatusBadParm);
     EXPECT_EQ(infer(h, miopenBNSpatial, nullptr, x, p), miopenStatusBadParm);
     EXPECT_EQ(infer(h, miopenBNSpatial, x, x, nullptr), miopenStatusBadParm);
-    EXPECT_EQ(infer(h, miopenBNPerActivation, x, x, p), miopenStatusNotImplemented);
+    // Per-activation (and any other mode, which MIOpen takes as per-activation)
+    // with per-channel parameters: MIOpen would read past them (test bed: BadParm).
+    EXPECT_EQ(infer(h, miopenBNPerActivation, x, x, p), miopenStatusBadParm);
     EXPECT_EQ(infer(h, static_cast<miopenBatchNormMode_t>(7), x, x, p), miopenStatusBadParm);
     EXPECT_EQ(infer(h, miopenBNSpatial, x, x, bad_p), miopenStatusBadParm);
     EXPECT_EQ(infer(h, miopenBNSpatial, x, y_other, p), miopenStatusBadParm);

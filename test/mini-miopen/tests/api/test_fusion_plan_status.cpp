@@ -2,6 +2,9 @@
 // (test/mini-miopen/README.md, "Fusion plans").
 #include "fusion_case.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 using mmt::kOne;
 using mmt::kZero;
 
@@ -235,8 +238,8 @@ TEST(FusionPlanStatus, ExecuteBeforeCompileAndAfterAFailedCompile)
 }
 
 // Accepted when created, an invalid activation mode fails the execution;
-// per-activation batchnorm compiles (MIOpen's solver takes both modes) but
-// the test bed computes spatial batchnorm only.
+// per-activation batchnorm compiles (MIOpen's solver takes both modes) and
+// computes with one set of parameters per (c, h, w).
 TEST(FusionPlanStatus, WhatOnlyTheExecutionRejects)
 {
     mmt::Handle h;
@@ -271,17 +274,24 @@ TEST(FusionPlanStatus, WhatOnlyTheExecutionRejects)
         ASSERT_EQ(miopenCreateOpActivationForward(plan, &act_op, miopenActivationRELU),
                   miopenStatusSuccess);
         ASSERT_EQ(miopenCompileFusionPlan(h, plan), miopenStatusSuccess);
-        std::vector<float> p(32, 1.0f);
+        std::vector<float> p(32, 1.0f), scale(32, 1.0f);
+        scale[5] = 3.0f; // one position's scale (the others' stay 1)
         miopenOperatorArgs_t args;
         ASSERT_EQ(miopenCreateOperatorArgs(&args), miopenStatusSuccess);
-        ASSERT_EQ(miopenSetOpArgsBatchNormInference(args, bn_op, nullptr, nullptr, p.data(),
+        ASSERT_EQ(miopenSetOpArgsBatchNormInference(args, bn_op, nullptr, nullptr, scale.data(),
                                                     p.data(), p.data(), p.data(), 1e-5),
                   miopenStatusSuccess);
         ASSERT_EQ(miopenSetOpArgsActivForward(args, act_op, nullptr, nullptr, 0, 0, 0),
                   miopenStatusSuccess);
         std::vector<float> out(32);
-        EXPECT_EQ(miopenExecuteFusionPlan(h, plan, c.x, c.xf.data(), c.x, out.data(), args),
-                  miopenStatusNotImplemented);
+        ASSERT_EQ(miopenExecuteFusionPlan(h, plan, c.x, c.xf.data(), c.x, out.data(), args),
+                  miopenStatusSuccess);
+        // Scale, bias, mean and variance 1 (position 5's scale 3), epsilon 1e-5, then ReLU.
+        for(std::size_t i = 0; i < out.size(); ++i)
+        {
+            const double bn = (i == 5 ? 3.0 : 1.0) * (c.xf[i] - 1.0) / std::sqrt(1.0 + 1e-5) + 1.0;
+            EXPECT_NEAR(out[i], std::max(bn, 0.0), 1e-5) << i;
+        }
         miopenDestroyOperatorArgs(args);
         miopenDestroyFusionPlan(plan);
     }

@@ -1,6 +1,6 @@
 // Spatial batch normalisation kernel tests: hand-worked cases, then data type x parameter
 // type x layout x (4-D, 5-D) against straightforward long-double references.
-#include "test_util.hpp"
+#include "batchnorm_test_util.hpp"
 
 #include <tuple>
 
@@ -47,7 +47,7 @@ TEST(BatchNormHand, TrainingOneChannel)
     Tensor scale = param(DataType::Float, 4, {2}), bias = param(DataType::Float, 4, {1});
     Tensor rmean = param(DataType::Float, 4, {0}), rvar = param(DataType::Float, 4, {1});
     Tensor smean = param(DataType::Float, 4, {-7}), sinv = param(DataType::Float, 4, {-7});
-    miopen::cpu::batchnorm_spatial_training(x.view(), y.view(), scale.view(), bias.view(), 0.1, 0.0,
+    miopen::cpu::batchnorm_training(miopen::cpu::BatchNormMode::Spatial, x.view(), y.view(), scale.view(), bias.view(), 0.1, 0.0,
                                             rmean.view(), rvar.view(), smean.view(), sinv.view(),
                                             1.0f, 0.0f);
     // y = 2 * xhat + 1
@@ -71,7 +71,7 @@ TEST(BatchNormHand, TrainingChannelsAreSeparate)
         Tensor scale = param(DataType::Float, 4, {1, 1}), bias = param(DataType::Float, 4, {0, 0});
         Tensor rmean = param(DataType::Float, 4, {5, 5}), rvar = param(DataType::Float, 4, {5, 5});
         Tensor smean = param(DataType::Float, 4, {0, 0}), sinv = param(DataType::Float, 4, {0, 0});
-        miopen::cpu::batchnorm_spatial_training(x.view(), y.view(), scale.view(), bias.view(), 1.0,
+        miopen::cpu::batchnorm_training(miopen::cpu::BatchNormMode::Spatial, x.view(), y.view(), scale.view(), bias.view(), 1.0,
                                                 0.0, rmean.view(), rvar.view(), smean.view(),
                                                 sinv.view(), 1.0f, 0.0f);
         EXPECT_EQ(y.values(), (std::vector<double>{-1, -1, 1, 1})) << kt::type_name(t);
@@ -91,7 +91,7 @@ TEST(BatchNormHand, TrainingSingleElement)
     y.fill_nan();
     Tensor scale = param(DataType::Float, 4, {2}), bias = param(DataType::Float, 4, {0.5});
     Tensor rmean = param(DataType::Float, 4, {1}), rvar = param(DataType::Float, 4, {4});
-    miopen::cpu::batchnorm_spatial_training(x.view(), y.view(), scale.view(), bias.view(), 0.25,
+    miopen::cpu::batchnorm_training(miopen::cpu::BatchNormMode::Spatial, x.view(), y.view(), scale.view(), bias.view(), 0.25,
                                             1e-5, rmean.view(), rvar.view(), rmean.null_view(),
                                             rvar.null_view(), 1.0f, 0.0f);
     EXPECT_EQ(y.at_linear(0), 0.5f);
@@ -109,11 +109,11 @@ TEST(BatchNormHand, Inference)
         y.fill_nan();
         Tensor scale = param(t, 4, {3}), bias = param(t, 4, {1});
         Tensor mean = param(DataType::Float, 4, {2}), var = param(DataType::Float, 4, {4});
-        miopen::cpu::batchnorm_spatial_inference(x.view(), y.view(), scale.view(), bias.view(),
+        miopen::cpu::batchnorm_inference(miopen::cpu::BatchNormMode::Spatial, x.view(), y.view(), scale.view(), bias.view(),
                                                  mean.view(), var.view(), 0.0, 1.0f, 0.0f);
         EXPECT_EQ(y.values(), (std::vector<double>{-0.5, 1, 2.5, 4})) << kt::type_name(t);
         // alpha 2, beta -1 over the previous result: 2*y - y = y
-        miopen::cpu::batchnorm_spatial_inference(x.view(), y.view(), scale.view(), bias.view(),
+        miopen::cpu::batchnorm_inference(miopen::cpu::BatchNormMode::Spatial, x.view(), y.view(), scale.view(), bias.view(),
                                                  mean.view(), var.view(), 0.0, 2.0f, -1.0f);
         EXPECT_EQ(y.values(), (std::vector<double>{-0.5, 1, 2.5, 4})) << kt::type_name(t);
     }
@@ -135,7 +135,7 @@ TEST(BatchNormHand, Backward)
         ds.fill_nan();
         db.fill_nan();
         Tensor smean = param(DataType::Float, 4, {2.5}), sinv = param(DataType::Float, 4, {0.894427191});
-        miopen::cpu::batchnorm_spatial_backward(
+        miopen::cpu::batchnorm_backward(miopen::cpu::BatchNormMode::Spatial,
             x.view(), dy.view(), dx.view(), scale.view(), ds.view(), db.view(), 0.0,
             saved ? smean.view() : smean.null_view(), saved ? sinv.view() : sinv.null_view(),
             1.0f, 0.0f, 1.0f, 0.0f);
@@ -143,7 +143,7 @@ TEST(BatchNormHand, Backward)
         EXPECT_NEAR(ds.at_linear(0), -1.3416408, 1e-6);
         EXPECT_NEAR(db.at_linear(0), 1.0, 1e-7);
         // accumulate: dscale = 1*new + 2*old, dbias likewise; dx = 0.5*new + 1*old
-        miopen::cpu::batchnorm_spatial_backward(
+        miopen::cpu::batchnorm_backward(miopen::cpu::BatchNormMode::Spatial,
             x.view(), dy.view(), dx.view(), scale.view(), ds.view(), db.view(), 0.0,
             saved ? smean.view() : smean.null_view(), saved ? sinv.view() : sinv.null_view(),
             0.5f, 1.0f, 1.0f, 2.0f);
@@ -166,7 +166,7 @@ TEST(BatchNormHand, BackwardUsesSavedStatistics)
     // dx = 1/2 * (2*dy - 2 - xhat*4) = [-2, -6]
     Tensor smean = param(DataType::Float, 4, {0}), sinv = param(DataType::Float, 4, {1});
     dx.fill_nan();
-    miopen::cpu::batchnorm_spatial_backward(x.view(), dy.view(), dx.view(), scale.view(), ds.view(),
+    miopen::cpu::batchnorm_backward(miopen::cpu::BatchNormMode::Spatial, x.view(), dy.view(), dx.view(), scale.view(), ds.view(),
                                             db.view(), 0.0, smean.view(), sinv.view(), 1.0f, 0.0f,
                                             1.0f, 0.0f);
     expect_near_vec(dx.values(), {-2, -6}, 1e-6);
@@ -174,7 +174,7 @@ TEST(BatchNormHand, BackwardUsesSavedStatistics)
     EXPECT_NEAR(db.at_linear(0), 2.0, 1e-6);
     // recomputed statistics (mean 2, var 1): xhat = [-1, 1], dscale = 0, dx = 0
     dx.fill_nan();
-    miopen::cpu::batchnorm_spatial_backward(x.view(), dy.view(), dx.view(), scale.view(), ds.view(),
+    miopen::cpu::batchnorm_backward(miopen::cpu::BatchNormMode::Spatial, x.view(), dy.view(), dx.view(), scale.view(), ds.view(),
                                             db.view(), 0.0, smean.null_view(), sinv.null_view(),
                                             1.0f, 0.0f, 1.0f, 0.0f);
     expect_near_vec(dx.values(), {0, 0}, 1e-6);
@@ -247,8 +247,7 @@ void fill_data(Tensor& x, std::mt19937& rng)
     }
 }
 
-// (data type, parameter type), layout
-using BnParam = std::tuple<std::pair<DataType, DataType>, Layout>;
+using kt::BnParam;
 
 class BatchNormRandom : public ::testing::TestWithParam<BnParam>
 {
@@ -290,7 +289,7 @@ TEST_P(BatchNormRandom, Inference)
             const double eps = 1e-3;
             const auto old  = y.values();
             const auto gaps = y.gap_bytes();
-            miopen::cpu::batchnorm_spatial_inference(x.view(), y.view(), scale.view(), bias.view(),
+            miopen::cpu::batchnorm_inference(miopen::cpu::BatchNormMode::Spatial, x.view(), y.view(), scale.view(), bias.view(),
                                                      mean.view(), var.view(), eps, ab.first,
                                                      ab.second);
             const auto got = y.values();
@@ -335,7 +334,7 @@ TEST_P(BatchNormRandom, Training)
             const double eps = 1e-5, factor = 0.3;
             const auto old  = y.values();
             const auto gaps = y.gap_bytes();
-            miopen::cpu::batchnorm_spatial_training(x.view(), y.view(), scale.view(), bias.view(),
+            miopen::cpu::batchnorm_training(miopen::cpu::BatchNormMode::Spatial, x.view(), y.view(), scale.view(), bias.view(),
                                                     factor, eps, rmean.view(), rvar.view(),
                                                     smean.view(), sinv.view(), ab.first, ab.second);
             const Stats st = ref_stats(x);
@@ -357,18 +356,13 @@ TEST_P(BatchNormRandom, Training)
             EXPECT_EQ(y.gap_bytes(), gaps);
             for(std::int64_t c = 0; c < C; ++c)
             {
-                const double m    = static_cast<double>(st.m);
-                const double unb  = st.m > 1 ? static_cast<double>(st.var[c]) * m / (m - 1)
-                                             : static_cast<double>(st.var[c]);
-                const double wrm  = (1 - factor) * rm0[c] + factor * static_cast<double>(st.mean[c]);
-                const double wrv  = (1 - factor) * rv0[c] + factor * unb;
-                const double winv = 1.0 / std::sqrt(static_cast<double>(st.var[c]) + eps);
-                EXPECT_NEAR(rmean.at_linear(c), wrm, 1.001 * up * std::fabs(wrm) + 1e-6) << c;
-                EXPECT_NEAR(rvar.at_linear(c), wrv, 1.001 * up * std::fabs(wrv) + 1e-6) << c;
-                EXPECT_NEAR(smean.at_linear(c), st.mean[c],
-                            1.001 * up * std::fabs(static_cast<double>(st.mean[c])) + 1e-6)
-                    << c;
-                EXPECT_NEAR(sinv.at_linear(c), winv, 1.001 * up * winv + 1e-6 * winv) << c;
+                const double m   = static_cast<double>(st.m);
+                const double var = static_cast<double>(st.var[c]), mean = static_cast<double>(st.mean[c]);
+                const double unb = st.m > 1 ? var * m / (m - 1) : var;
+                kt::expect_training_stats(rmean, rvar, smean, sinv, c,
+                                          {(1 - factor) * rm0[c] + factor * mean, (1 - factor) * rv0[c] + factor * unb,
+                                           mean, 1.0 / std::sqrt(var + eps)},
+                                          up);
             }
         }
 }
@@ -422,7 +416,7 @@ TEST_P(BatchNormRandom, Backward)
                 }
                 const auto old = dx.values(), ds0 = ds.values(), db0 = db.values();
                 const auto gaps = dx.gap_bytes();
-                miopen::cpu::batchnorm_spatial_backward(
+                miopen::cpu::batchnorm_backward(miopen::cpu::BatchNormMode::Spatial,
                     x.view(), dy.view(), dx.view(), scale.view(), ds.view(), db.view(), eps,
                     use_saved ? smean.view() : smean.null_view(),
                     use_saved ? sinv.view() : sinv.null_view(), ab.first, ab.second, ab.first,
@@ -491,18 +485,6 @@ TEST_P(BatchNormRandom, Backward)
             }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    TypesLayouts, BatchNormRandom,
-    ::testing::Combine(::testing::Values(std::make_pair(DataType::Float, DataType::Float),
-                                         std::make_pair(DataType::Half, DataType::Float),
-                                         std::make_pair(DataType::BFloat16, DataType::Float),
-                                         std::make_pair(DataType::Half, DataType::Half),
-                                         std::make_pair(DataType::BFloat16, DataType::BFloat16)),
-                       ::testing::Values(Layout::Packed, Layout::ChannelsLast, Layout::Padded)),
-    [](const ::testing::TestParamInfo<BnParam>& info) {
-        return std::string(kt::type_name(std::get<0>(info.param).first)) + "_params_" +
-               kt::type_name(std::get<0>(info.param).second) + "_" +
-               kt::layout_name(std::get<1>(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(TypesLayouts, BatchNormRandom, kt::bn_type_layouts(), kt::bn_param_name);
 
 } // namespace

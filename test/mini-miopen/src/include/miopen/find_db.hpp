@@ -3,7 +3,8 @@
 // Location: directory from MIOPEN_USER_DB_PATH, default $HOME/.config/miopen,
 // file "cpu_ref.HIP.ufdb.txt". One line per problem:
 //   <problem key>=<solver name>:<time ms>,<workspace bytes>,<solver id>;...
-// Lines are rewritten in place when a problem is searched again.
+// Lines are rewritten in place when a problem is searched again; every read and
+// write holds the db's lock (db.hpp, PlainTextDb).
 #pragma once
 
 #include <miopen/convolution.hpp>
