@@ -1,14 +1,17 @@
-//! The probe against fake backends shaped like hipDNN revisions: the pinned
-//! numbering, the older numbering (no pointwise; backward-data at 18, a
-//! non-convolution at 19) and `CONV_MODE` taken as INT64. Each shape is one C
-//! preprocessor switch.
+//! The generic probe against fake backends shaped like hipDNN revisions: the
+//! pinned numbering, the older numbering (no pointwise; backward-data at 18,
+//! a non-convolution at 19), `CONV_MODE` taken as INT64, and the extension
+//! operation types renumbered. Each shape is one C preprocessor switch. The
+//! lists probed here are the test's own (the wrapper's groups keep theirs):
+//! one the loader runs at load, one run later on its own.
 
 mod common;
 
 use std::path::Path;
 
+use hipdnn_backend::abi::{attr, attr_type, conv_mode, data_type, descriptor_type as ty, pointwise_mode};
 use hipdnn_backend::loader::{self, Candidate, LoadError, Plan};
-use hipdnn_backend::probe;
+use hipdnn_backend::probe::{self, Probe};
 
 /// A backend with every pinned symbol whose descriptor-type meanings and
 /// attribute types follow `defines` (`OLD_NUMBERING`, `CONV_MODE_INT64`).
@@ -28,7 +31,7 @@ static int kind(intptr_t t) {
     switch (t) {
     case 15: case 16: return K_CONV;
 #ifdef OLD_NUMBERING
-    case 17: return K_NONE; /* batchnorm inference */
+    case 17: return K_NONE; /* BATCHNORM_INFERENCE */
     case 18: return K_CONV; /* convolution backward data */
     case 19: return K_NONE; /* sdpa forward */
 #else
@@ -83,13 +86,84 @@ const char* last_error_for_tests(void) { return last; }
     common::compile_backend(dir, &src)
 }
 
-fn open(defines: &[&str]) -> Result<loader::Backend, LoadError> {
+const fn conv_mode_on(descriptor: i32, descriptor_name: &'static str) -> Probe {
+    Probe {
+        descriptor,
+        descriptor_name,
+        attribute: attr::CONVOLUTION_CONV_MODE,
+        attribute_name: "CONVOLUTION_CONV_MODE",
+        attribute_type: attr_type::CONVOLUTION_MODE,
+        attribute_type_name: "HIPDNN_TYPE_CONVOLUTION_MODE",
+        value: conv_mode::CROSS_CORRELATION,
+    }
+}
+
+const fn compute_type_on(descriptor: i32, descriptor_name: &'static str, attribute: i32, name: &'static str) -> Probe {
+    Probe {
+        descriptor,
+        descriptor_name,
+        attribute,
+        attribute_name: name,
+        attribute_type: attr_type::DATA_TYPE,
+        attribute_type_name: "HIPDNN_TYPE_DATA_TYPE",
+        value: data_type::FLOAT,
+    }
+}
+
+/// Probed at load: the convolution and pointwise types.
+const AT_LOAD: [Probe; 4] = [
+    conv_mode_on(ty::OPERATION_CONVOLUTION_FORWARD, "OPERATION_CONVOLUTION_FORWARD"),
+    conv_mode_on(ty::OPERATION_CONVOLUTION_BACKWARD_FILTER, "OPERATION_CONVOLUTION_BACKWARD_FILTER"),
+    conv_mode_on(ty::OPERATION_CONVOLUTION_BACKWARD_DATA, "OPERATION_CONVOLUTION_BACKWARD_DATA"),
+    Probe {
+        descriptor: ty::OPERATION_POINTWISE,
+        descriptor_name: "OPERATION_POINTWISE",
+        attribute: attr::POINTWISE_MODE,
+        attribute_name: "POINTWISE_MODE",
+        attribute_type: attr_type::POINTWISE_MODE,
+        attribute_type_name: "HIPDNN_TYPE_POINTWISE_MODE",
+        value: pointwise_mode::RELU_FWD,
+    },
+];
+
+/// Probed later, on its own: three extension operation types.
+const LATER: [Probe; 3] = [
+    compute_type_on(
+        ty::OPERATION_BATCHNORM_INFERENCE_VARIANCE_EXT,
+        "OPERATION_BATCHNORM_INFERENCE_VARIANCE_EXT",
+        attr::BATCHNORM_INF_VAR_COMP_TYPE_EXT,
+        "BATCHNORM_INF_VAR_COMP_TYPE_EXT",
+    ),
+    compute_type_on(
+        ty::OPERATION_BATCHNORM_EXT,
+        "OPERATION_BATCHNORM_EXT",
+        attr::BATCHNORM_COMP_TYPE_EXT,
+        "BATCHNORM_COMP_TYPE_EXT",
+    ),
+    compute_type_on(
+        ty::OPERATION_BATCHNORM_BACKWARD_EXT,
+        "OPERATION_BATCHNORM_BACKWARD_EXT",
+        attr::BATCHNORM_BACKWARD_COMP_TYPE_EXT,
+        "BATCHNORM_BACKWARD_COMP_TYPE_EXT",
+    ),
+];
+
+fn at_load() -> Vec<&'static Probe> {
+    AT_LOAD.iter().collect()
+}
+
+fn open_with(defines: &[&str], probes: &[&Probe]) -> Result<loader::Backend, LoadError> {
     let t = tempfile::tempdir().unwrap();
     let lib = shaped_backend(t.path(), defines);
-    let b = loader::open(&Plan { candidates: vec![Candidate { source: "test", path: lib }], warnings: Vec::new() });
+    let plan = Plan { candidates: vec![Candidate { source: "test", path: lib }], warnings: Vec::new() };
+    let b = loader::open(&plan, probes);
     // The library stays mapped while `b` lives; the directory may go.
     std::mem::forget(t);
     b
+}
+
+fn open(defines: &[&str]) -> Result<loader::Backend, LoadError> {
+    open_with(defines, &at_load())
 }
 
 fn mismatch(defines: &[&str]) -> String {
@@ -103,23 +177,28 @@ fn mismatch(defines: &[&str]) -> String {
 fn the_pinned_revision_passes() {
     let b = open(&[]).unwrap();
     assert_eq!(b.version.to_string(), "0.4.0.ab12cd3");
-    assert_eq!(probe::probe_group(&b.api, "batchnorm"), Ok(()));
+    assert_eq!(probe::probe(&b.api, &LATER), Ok(()));
+    assert_eq!(probe::probe(&b.api, []), Ok(()), "an empty list has nothing to fail");
 }
 
 #[test]
-fn older_batchnorm_numbering_loads_and_fails_only_the_batchnorm_group() {
-    // The convolution types are the pinned ones: the backend loads (conv
-    // forwards); the batchnorm probe names each batchnorm type once.
-    let b = open(&["BN_OLD_NUMBERING"]).expect("the baseline probe passes");
-    let m = probe::probe_group(&b.api, "batchnorm").expect_err("batchnorm types differ");
+fn a_list_probed_later_fails_on_its_own_and_the_load_still_passes() {
+    // The load list's types are the pinned ones: the backend loads; the
+    // later list names each of its types that differs once.
+    let b = open(&["BN_OLD_NUMBERING"]).expect("the load list passes");
+    let m = probe::probe(&b.api, &LATER).expect_err("the later types differ");
     assert!(m.contains("its ABI differs from the one the wrapper pins"), "{m}");
     assert!(m.contains("descriptor type 21 (OPERATION_BATCHNORM_INFERENCE_VARIANCE_EXT) cannot be created"), "{m}");
     assert!(m.contains("descriptor type 27 (OPERATION_BATCHNORM_EXT) cannot be created"), "{m}");
     assert!(m.contains("descriptor type 20 does not take BATCHNORM_BACKWARD_COMP_TYPE_EXT (2100)"), "{m}");
-    // Groups without probes of their own have nothing to fail.
-    for g in ["convolution", "fusion", "find2"] {
-        assert_eq!(probe::probe_group(&b.api, g), Ok(()), "{g}");
+    // The same list given to the loader makes the load fail.
+    let all: Vec<&Probe> = AT_LOAD.iter().chain(&LATER).collect();
+    match open_with(&["BN_OLD_NUMBERING"], &all) {
+        Err(e @ LoadError::AbiMismatch { .. }) => assert!(e.to_string().contains("(2100)"), "{e}"),
+        other => panic!("expected AbiMismatch, got {other:?}"),
     }
+    // Without a list the loader probes nothing.
+    assert!(open_with(&["OLD_NUMBERING"], &[]).is_ok());
 }
 
 #[test]

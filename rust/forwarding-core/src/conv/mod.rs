@@ -8,6 +8,7 @@
 //! the call (and returns its own status for an invalid problem).
 
 pub mod driver_cmd;
+pub mod group;
 
 pub use crate::tensor::{decline, miopen_type, Decline, ElemType, Tensor, TensorSpec};
 

@@ -9,6 +9,7 @@
 //! of the same problem use.
 
 pub mod blob;
+pub mod group;
 #[cfg(test)]
 mod tests;
 
@@ -66,7 +67,7 @@ pub fn search_decline(options: &FindOptions, find_mode: i32) -> Option<String> {
     if options.tuning {
         return Some("exhaustive search asked (miopenSetFindOptionTuning)".into());
     }
-    if let Some(why) = crate::environment::descriptor_find_mode_decline(find_mode) {
+    if let Some(why) = crate::conv::group::descriptor_find_mode_decline(find_mode) {
         return Some(why.into());
     }
     if argument::ALL.iter().any(|&id| options.tensor(id).is_none()) {

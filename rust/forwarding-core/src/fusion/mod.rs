@@ -14,6 +14,7 @@ use crate::conv::{self, Activation, ConvParams, Direction, Fusion, GraphSpec, Pr
 pub use crate::tensor::{decline, Decline, Tensor};
 
 pub mod driver_cmd;
+pub mod group;
 
 /// MIOpen's `miopenFusionDirection_t`.
 pub mod miopen_direction {

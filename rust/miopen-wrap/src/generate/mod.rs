@@ -137,8 +137,8 @@ pub fn run(args: &GenerateArgs) -> Result<Manifest, GenerateError> {
             )));
         }
     }
-    let groups = args.forward_groups.as_ref().map_or(Group::DEFAULT_BUILD_SET, |s| &s.0);
-    let manifest = manifest::build(&api, &survivors, &args.version_node, groups);
+    let groups = args.forward_groups.as_ref().map_or_else(Group::default_build_set, |s| s.0.clone());
+    let manifest = manifest::build(&api, &survivors, &args.version_node, &groups);
     let out = &args.out_dir;
     let rust = rust_stubs::generate(&api, &opts, &manifest)?;
     write_if_changed(&out.join("bindings.rs"), &rust.bindings)?;

@@ -127,13 +127,14 @@ fn split_bindings(bound: syn::File) -> (Vec<Item>, Vec<ForeignItemFn>) {
 }
 
 /// One `ENTRY_POINTS` row: name, family, and the forwarding family when the
-/// forwarding table routes the entry point and the build forwards its group.
+/// forwarding table routes the entry point and the build forwards its group
+/// (the family's handle, looked up by name when the runtime compiles).
 fn entry_point_row(manifest: &Manifest, e: &ManifestEntry) -> TokenStream {
     let (n, fam) = (&e.name, &e.family);
     let forward = match manifest.forwarded(n) {
         Some(row) => {
-            let variant = Ident::new(&format!("{:?}", row.family), Span::call_site());
-            quote! { Some(miopen_forwarding_core::Family::#variant) }
+            let family = row.family.name();
+            quote! { Some(miopen_forwarding_core::Family::named(#family)) }
         }
         None => quote! { None },
     };
@@ -190,12 +191,28 @@ enum RoutedBody {
     /// runs the call on hipDNN or declines it (None), and a decline goes to
     /// Private.
     Forward(&'static str),
-    /// Observed while forwarding is enabled (`crate::forward::hooks::<name>`),
-    /// then Private.
-    Hook,
-    /// Private, then `crate::forward::hooks::<name>` with the arguments and
-    /// the result, which it may replace.
-    AfterHook,
+    /// Observed while forwarding is enabled (`<hooks>::<name>`), then Private.
+    Hook(HookModule),
+    /// Private, then `<hooks>::<name>` with the arguments and the result,
+    /// which it may replace.
+    AfterHook(HookModule),
+}
+
+/// Where a hook is: the wrapper's own (`crate::forward::hooks`) or a
+/// group's (`crate::forward::<group module>::hooks`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct HookModule(Option<&'static str>);
+
+impl HookModule {
+    fn path(self) -> TokenStream {
+        match self.0 {
+            None => quote! { crate::forward::hooks },
+            Some(module) => {
+                let module = Ident::new(module, Span::call_site());
+                quote! { crate::forward::#module::hooks }
+            }
+        }
+    }
 }
 
 impl RoutedBody {
@@ -203,11 +220,12 @@ impl RoutedBody {
         use miopen_forwarding_core::table;
         if let Some(row) = manifest.forwarded(name) {
             RoutedBody::Forward(row.family.group().module())
-        } else if let Some(hook) = table::hook(name) {
-            if hook.after() {
-                RoutedBody::AfterHook
+        } else if let Some(hooked) = table::hook(name) {
+            let module = HookModule(hooked.group.map(|g| g.module()));
+            if hooked.hook.after {
+                RoutedBody::AfterHook(module)
             } else {
-                RoutedBody::Hook
+                RoutedBody::Hook(module)
             }
         } else {
             RoutedBody::Private
@@ -215,7 +233,7 @@ impl RoutedBody {
     }
 }
 
-/// The watched descriptors (`table::WATCHED_DESCRIPTORS`) an entry point
+/// The watched descriptors (`table::watched_descriptors()`) an entry point
 /// may change, by parameter position, from the header's own types: every
 /// one it takes (a setter, a destroy, anything else that could write
 /// through the handle), and the out-parameter of a create (`T*`). `const`
@@ -237,9 +255,10 @@ impl DescriptorChanges {
         if miopen_forwarding_core::table::lookup(&e.name).is_some() {
             return Ok(c);
         }
+        let watched = miopen_forwarding_core::table::watched_descriptors();
         for (i, p) in e.params.iter().enumerate() {
             let Some(t) = &p.typedef else { continue };
-            if !miopen_forwarding_core::table::WATCHED_DESCRIPTORS.contains(&t.name.as_str()) {
+            if !watched.contains(&t.name.as_str()) {
                 continue;
             }
             match t.by {
@@ -331,16 +350,22 @@ fn stub_for(
                 }
             }
         }
-        RoutedBody::Hook => quote! {
-            crate::runtime::route(#idx);
-            crate::forward::hooks::#name(crate::runtime::config(), #(#args),*);
-            impls::#impl_name(#(#args),*)
-        },
-        RoutedBody::AfterHook => quote! {
-            crate::runtime::route(#idx);
-            let result = impls::#impl_name(#(#args),*);
-            crate::forward::hooks::#name(crate::runtime::config(), #(#args,)* result)
-        },
+        RoutedBody::Hook(hooks) => {
+            let hooks = hooks.path();
+            quote! {
+                crate::runtime::route(#idx);
+                #hooks::#name(crate::runtime::config(), #(#args),*);
+                impls::#impl_name(#(#args),*)
+            }
+        }
+        RoutedBody::AfterHook(hooks) => {
+            let hooks = hooks.path();
+            quote! {
+                crate::runtime::route(#idx);
+                let result = impls::#impl_name(#(#args),*);
+                #hooks::#name(crate::runtime::config(), #(#args,)* result)
+            }
+        }
     };
     let routed_body = changes.wrap(routed_body, &args);
     let stub = quote! {
@@ -373,5 +398,38 @@ fn tail_jump(name: &str) -> TokenStream {
         core::arch::global_asm!(#(#x86),*, options(att_syntax));
         #[cfg(target_arch = "aarch64")]
         core::arch::global_asm!(#(#arm),*);
+    }
+}
+
+#[cfg(test)]
+mod hook_tests {
+    use super::*;
+    use miopen_forwarding_core::table;
+
+    #[test]
+    fn a_hook_is_called_in_the_module_of_whoever_lists_it() {
+        let manifest = Manifest {
+            version_node: "N".into(),
+            entry_points: Vec::new(),
+            survivors: Vec::new(),
+            additions: Vec::new(),
+            forward_groups: Vec::new(),
+        };
+        let mut groups = 0;
+        for h in table::hooks() {
+            let (body, module) = match RoutedBody::of(&manifest, h.entry_point) {
+                RoutedBody::Hook(m) => (false, m),
+                RoutedBody::AfterHook(m) => (true, m),
+                other => panic!("{}: {other:?}", h.entry_point),
+            };
+            assert_eq!(body, h.hook.after, "{}", h.entry_point);
+            let want = match h.group {
+                None => "crate :: forward :: hooks".to_string(),
+                Some(g) => format!("crate :: forward :: {} :: hooks", g.module()),
+            };
+            assert_eq!(module.path().to_string(), want, "{}", h.entry_point);
+            groups += usize::from(h.group.is_some());
+        }
+        assert!(groups > 0, "no group lists a hook: the group case is untested");
     }
 }

@@ -1016,126 +1016,126 @@ unsafe extern "C" {
 const _: () = {
     assert!(
         miopenHalf as i64 == 0i64,
-        "miopenHalf in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenHalf in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenFloat as i64 == 1i64,
-        "miopenFloat in miopen.h is not 1 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenFloat in miopen.h is not 1 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenInt32 as i64 == 2i64,
-        "miopenInt32 in miopen.h is not 2 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenInt32 in miopen.h is not 2 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenInt8 as i64 == 3i64,
-        "miopenInt8 in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenInt8 in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenBFloat16 as i64 == 5i64,
-        "miopenBFloat16 in miopen.h is not 5 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenBFloat16 in miopen.h is not 5 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenDouble as i64 == 6i64,
-        "miopenDouble in miopen.h is not 6 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenDouble in miopen.h is not 6 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenFloat8 as i64 == 7i64,
-        "miopenFloat8 in miopen.h is not 7 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenFloat8 in miopen.h is not 7 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenBFloat8 as i64 == 8i64,
-        "miopenBFloat8 in miopen.h is not 8 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenBFloat8 in miopen.h is not 8 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenInt64 as i64 == 9i64,
-        "miopenInt64 in miopen.h is not 9 (rust/forwarding-core/src/mirrors.rs)"
-    );
-    assert!(
-        miopenConvolution as i64 == 0i64,
-        "miopenConvolution in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
-    );
-    assert!(
-        miopenTranspose as i64 == 1i64,
-        "miopenTranspose in miopen.h is not 1 (rust/forwarding-core/src/mirrors.rs)"
-    );
-    assert!(
-        miopenGroupConv as i64 == 2i64,
-        "miopenGroupConv in miopen.h is not 2 (rust/forwarding-core/src/mirrors.rs)"
-    );
-    assert!(
-        miopenDepthwise as i64 == 3i64,
-        "miopenDepthwise in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs)"
-    );
-    assert!(
-        miopenVerticalFusion as i64 == 0i64,
-        "miopenVerticalFusion in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
-    );
-    assert!(
-        miopenBNPerActivation as i64 == 0i64,
-        "miopenBNPerActivation in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
-    );
-    assert!(
-        miopenBNSpatial as i64 == 1i64,
-        "miopenBNSpatial in miopen.h is not 1 (rust/forwarding-core/src/mirrors.rs)"
-    );
-    assert!(
-        miopenActivationPASTHRU as i64 == 0i64,
-        "miopenActivationPASTHRU in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
-    );
-    assert!(
-        miopenActivationRELU as i64 == 3i64,
-        "miopenActivationRELU in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs)"
-    );
-    assert!(
-        miopenActivationCLIPPEDRELU as i64 == 7i64,
-        "miopenActivationCLIPPEDRELU in miopen.h is not 7 (rust/forwarding-core/src/mirrors.rs)"
-    );
-    assert!(
-        miopenActivationCLAMP as i64 == 10i64,
-        "miopenActivationCLAMP in miopen.h is not 10 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenInt64 in miopen.h is not 9 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenStatusSuccess as i64 == 0i64,
-        "miopenStatusSuccess in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusSuccess in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenStatusNotInitialized as i64 == 1i64,
-        "miopenStatusNotInitialized in miopen.h is not 1 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusNotInitialized in miopen.h is not 1 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenStatusInvalidValue as i64 == 2i64,
-        "miopenStatusInvalidValue in miopen.h is not 2 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusInvalidValue in miopen.h is not 2 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenStatusBadParm as i64 == 3i64,
-        "miopenStatusBadParm in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusBadParm in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenStatusAllocFailed as i64 == 4i64,
-        "miopenStatusAllocFailed in miopen.h is not 4 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusAllocFailed in miopen.h is not 4 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenStatusInternalError as i64 == 5i64,
-        "miopenStatusInternalError in miopen.h is not 5 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusInternalError in miopen.h is not 5 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenStatusNotImplemented as i64 == 6i64,
-        "miopenStatusNotImplemented in miopen.h is not 6 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusNotImplemented in miopen.h is not 6 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenStatusUnknownError as i64 == 7i64,
-        "miopenStatusUnknownError in miopen.h is not 7 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusUnknownError in miopen.h is not 7 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenStatusUnsupportedOp as i64 == 8i64,
-        "miopenStatusUnsupportedOp in miopen.h is not 8 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusUnsupportedOp in miopen.h is not 8 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenStatusGpuOperationsSkipped as i64 == 9i64,
-        "miopenStatusGpuOperationsSkipped in miopen.h is not 9 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusGpuOperationsSkipped in miopen.h is not 9 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
     assert!(
         miopenStatusVersionMismatch as i64 == 10i64,
-        "miopenStatusVersionMismatch in miopen.h is not 10 (rust/forwarding-core/src/mirrors.rs)"
+        "miopenStatusVersionMismatch in miopen.h is not 10 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
+    );
+    assert!(
+        miopenConvolution as i64 == 0i64,
+        "miopenConvolution in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
+    );
+    assert!(
+        miopenTranspose as i64 == 1i64,
+        "miopenTranspose in miopen.h is not 1 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
+    );
+    assert!(
+        miopenGroupConv as i64 == 2i64,
+        "miopenGroupConv in miopen.h is not 2 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
+    );
+    assert!(
+        miopenDepthwise as i64 == 3i64,
+        "miopenDepthwise in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
+    );
+    assert!(
+        miopenActivationPASTHRU as i64 == 0i64,
+        "miopenActivationPASTHRU in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
+    );
+    assert!(
+        miopenActivationRELU as i64 == 3i64,
+        "miopenActivationRELU in miopen.h is not 3 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
+    );
+    assert!(
+        miopenActivationCLIPPEDRELU as i64 == 7i64,
+        "miopenActivationCLIPPEDRELU in miopen.h is not 7 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
+    );
+    assert!(
+        miopenActivationCLAMP as i64 == 10i64,
+        "miopenActivationCLAMP in miopen.h is not 10 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
+    );
+    assert!(
+        miopenVerticalFusion as i64 == 0i64,
+        "miopenVerticalFusion in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
+    );
+    assert!(
+        miopenBNPerActivation as i64 == 0i64,
+        "miopenBNPerActivation in miopen.h is not 0 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
+    );
+    assert!(
+        miopenBNSpatial as i64 == 1i64,
+        "miopenBNSpatial in miopen.h is not 1 (rust/forwarding-core/src/mirrors.rs or a group's group.rs)"
     );
 };

@@ -5,14 +5,17 @@
 //!   ([`common::read`]), the hipDNN graph builder ([`common::graph`]), the
 //!   hipDNN handles and plan cache ([`common::state`]), the lazily loaded
 //!   backend;
-//! - one folder per family group, named in `miopen_forwarding_core::family`:
-//!   [`conv`], [`fusion`], [`find2`], [`batchnorm`] (each `entry` module has one function per forwarded entry
-//!   point, which the generated routed body calls);
+//! - one folder per family group (its data row is
+//!   `miopen_forwarding_core::<group>::group::ROW`): [`conv`], [`fusion`],
+//!   [`find2`], [`batchnorm`]; each `entry` module has one function per
+//!   forwarded entry point, which the generated routed body calls, and each
+//!   `group` module the group's runtime row, listed in [`GROUPS`];
 //! - [`hooks`]: entry points observed while forwarding is enabled;
 //! - [`last_error`]: `miopenGetLastForwardedError` and the error-string prefix.
 //!
-//! This module only declares them: a group depends on `common`, `common` on
-//! no group.
+//! This module declares them and lists the groups' runtime rows: a group
+//! depends on `common`, `common` on no group (it is handed [`GROUPS`] at
+//! initialisation).
 
 pub mod batchnorm;
 pub(crate) mod common;
@@ -39,3 +42,18 @@ pub(crate) mod miopen_sys {
 pub(crate) mod miopen_sys;
 
 pub(crate) use common::summary_footer;
+
+/// Every group's runtime row, in the order of `miopen_forwarding_core::groups::GROUPS`.
+pub(crate) static GROUPS: [&common::RuntimeRow; miopen_forwarding_core::family::Group::COUNT] =
+    [&conv::group::RUNTIME, &fusion::group::RUNTIME, &find2::group::RUNTIME, &batchnorm::group::RUNTIME];
+
+#[cfg(test)]
+mod tests {
+    use miopen_forwarding_core::family::Group;
+
+    #[test]
+    fn every_group_has_its_runtime_row_in_registry_order() {
+        let names: Vec<&str> = super::GROUPS.iter().map(|r| r.group.name).collect();
+        assert_eq!(names, Group::all().map(Group::name).collect::<Vec<_>>());
+    }
+}

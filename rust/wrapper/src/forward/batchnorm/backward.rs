@@ -12,7 +12,7 @@ use std::ffi::c_void;
 use std::rc::Rc;
 
 use miopen_forwarding_core::batchnorm::{backward, uid};
-use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::graph_key::PlanKey;
 use miopen_forwarding_core::Config;
 
 use super::graph;
@@ -81,7 +81,7 @@ fn parity(c: &Backward) -> Step<()> {
 fn plan_key(c: &Backward) -> Step<Rc<PlanKey>> {
     let p = read::backward(c.mode, &c.d, c.epsilon, c.uses_saved()).or_else(declined)?;
     let spec = backward::translate(&p).map_err(|d| Outcome::Declined(d.0))?;
-    Ok(Rc::new(PlanKey { handle: c.handle as usize, graph: GraphKey::BnBackward(spec) }))
+    Ok(Rc::new(PlanKey::new(c.handle as usize, spec)))
 }
 
 /// `miopenBatchNormalizationBackward(_V2)`.

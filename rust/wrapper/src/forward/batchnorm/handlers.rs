@@ -13,7 +13,7 @@ use std::ffi::c_void;
 use std::rc::Rc;
 
 use miopen_forwarding_core::batchnorm::{self, uid};
-use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::graph_key::PlanKey;
 use miopen_forwarding_core::Config;
 
 use super::graph;
@@ -138,7 +138,7 @@ fn plan_key(c: &Inference) -> Step<Rc<PlanKey>> {
 /// the same double; a decline never depends on it.
 fn same_epsilon(a: &Answer, epsilon: f64) -> bool {
     match a {
-        Ok(key) => matches!(&key.graph, GraphKey::Batchnorm(g) if g.epsilon_bits == epsilon.to_bits()),
+        Ok(key) => key.graph::<batchnorm::GraphSpec>().is_some_and(|g| g.epsilon_bits == epsilon.to_bits()),
         Err(_) => true,
     }
 }
@@ -146,7 +146,7 @@ fn same_epsilon(a: &Answer, epsilon: f64) -> bool {
 fn read_and_translate(c: &Inference) -> Answer {
     let p = read::problem(c.mode, &c.d, c.epsilon)?;
     let spec = batchnorm::translate(&p).map_err(|d| d.0)?;
-    Ok(Rc::new(PlanKey { handle: c.handle as usize, graph: GraphKey::Batchnorm(spec) }))
+    Ok(Rc::new(PlanKey::new(c.handle as usize, spec)))
 }
 
 /// `miopenBatchNormalizationForwardInference(_V2)`.
@@ -178,7 +178,7 @@ mod tests {
             epsilon,
         };
         let spec = batchnorm::translate(&problem).unwrap();
-        Ok(Rc::new(PlanKey { handle: 1, graph: GraphKey::Batchnorm(spec) }))
+        Ok(Rc::new(PlanKey::new(1, spec)))
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::ffi::c_void;
 use std::rc::Rc;
 
 use miopen_forwarding_core::batchnorm::{training, uid};
-use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::graph_key::PlanKey;
 use miopen_forwarding_core::Config;
 
 use super::graph;
@@ -83,7 +83,7 @@ fn parity(c: &Training) -> Step<()> {
 fn plan_key(c: &Training) -> Step<Rc<PlanKey>> {
     let p = read::training(c.mode, &c.d, c.epsilon, c.saves()).or_else(declined)?;
     let spec = training::translate(&p).map_err(|d| Outcome::Declined(d.0))?;
-    Ok(Rc::new(PlanKey { handle: c.handle as usize, graph: GraphKey::BnTraining(spec) }))
+    Ok(Rc::new(PlanKey::new(c.handle as usize, spec)))
 }
 
 /// `miopenBatchNormalizationForwardTraining(_V2)`.

@@ -226,7 +226,7 @@ fn plan(
             return Err(BuildError::NoEngine(String::clone(&why)));
         }
     }
-    let built = plans(config).get_or_build(key, || graph::build(api, hd, &key.graph, ops));
+    let built = plans(config).get_or_build(key, || graph::build(api, hd, &*key.graph, ops));
     if let Err(BuildError::NoEngine(why)) = &built {
         let _ = known.get_or_build(key, || Ok::<_, ()>(why.clone()));
     }
@@ -269,31 +269,31 @@ pub fn release(api: Option<&Api>, h: usize) -> (usize, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use miopen_forwarding_core::conv::{Direction, GraphSpec, TensorSpec};
-    use miopen_forwarding_core::graph_key::GraphKey;
-    use miopen_forwarding_core::tensor::ElemType;
+    use miopen_forwarding_core::graph_key::OwnedGraph;
+    use miopen_forwarding_core::row::GroupRow;
+
+    /// A graph spec of a test-only family.
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    struct Spec(i64);
+
+    impl OwnedGraph for Spec {
+        const GROUP: &'static GroupRow = &GroupRow {
+            name: "test",
+            module: "test",
+            umbrella: "test",
+            default_build: false,
+            families: &["test_family"],
+            entry_points: &[],
+            hooks: &[],
+            private_calls: &[],
+            watched_descriptors: &[],
+            mirrored: &[],
+            variables: &[],
+        };
+    }
 
     fn key(handle: usize, k: i64) -> Rc<PlanKey> {
-        let t = |uid| TensorSpec {
-            uid,
-            name: "t",
-            dtype: ElemType::F32,
-            dims: vec![1, k, 3, 3],
-            strides: vec![9 * k, 9, 3, 1],
-            is_virtual: false,
-        };
-        let spec = GraphSpec {
-            direction: Direction::Forward,
-            x: t(1),
-            w: t(2),
-            y: t(3),
-            pre_padding: vec![0, 0],
-            post_padding: vec![0, 0],
-            filter_strides: vec![1, 1],
-            dilations: vec![1, 1],
-            fused: None,
-        };
-        Rc::new(PlanKey { handle, graph: GraphKey::Conv(spec) })
+        Rc::new(PlanKey::new(handle, Spec(k)))
     }
 
     fn slot(k: &Rc<PlanKey>) -> Slot {

@@ -11,7 +11,7 @@
 
 use std::ffi::c_int;
 
-use miopen_forwarding_core::environment;
+use miopen_forwarding_core::conv::group;
 
 use crate::forward::common::Outcome;
 use crate::forward::miopen_sys as sys;
@@ -20,7 +20,7 @@ use crate::forward::miopen_sys as sys;
 /// search, or `None` (other modes, or a descriptor MIOpen cannot read: the
 /// Find handler treats that as before).
 pub fn declined_by_descriptor(cd: sys::miopenConvolutionDescriptor_t) -> Option<Outcome> {
-    environment::descriptor_find_mode_decline(mode(cd)?).map(|why| Outcome::Declined(why.to_owned()))
+    group::descriptor_find_mode_decline(mode(cd)?).map(|why| Outcome::Declined(why.to_owned()))
 }
 
 /// The descriptor's Find mode, or `None` for a descriptor MIOpen cannot read.

@@ -9,8 +9,8 @@ use miopen_forwarding_core::graph_key::GraphKey;
 use crate::forward::common::graph::{hipdnn_type, not_this_group, Builder, Failure};
 
 /// The group's [`crate::forward::common::graph::Operations`].
-pub fn operations(b: &mut Builder, key: &GraphKey) -> Result<Vec<Descriptor>, Failure> {
-    let GraphKey::Conv(g) = key else {
+pub fn operations(b: &mut Builder, key: &dyn GraphKey) -> Result<Vec<Descriptor>, Failure> {
+    let Some(g) = key.downcast::<GraphSpec>() else {
         return Err(not_this_group("convolution operations"));
     };
     let x = b.tensor(&g.x)?;

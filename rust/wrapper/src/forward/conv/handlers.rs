@@ -16,27 +16,17 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use miopen_forwarding_core::conv::{self, uid, Direction, Fusion, Problem};
-use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::graph_key::PlanKey;
 use miopen_forwarding_core::status::miopen;
-use miopen_forwarding_core::Config;
 
-use super::read::{self, Tensors};
+pub use super::call::Conv;
+use super::read;
 use super::{graph, parity, private};
 use crate::forward::common::graph::{self as common_graph, DATA_ALIGNMENT};
 use crate::forward::common::memo::{DescriptorMemo, Seen};
 use crate::forward::common::steps::{self, declined, failed, flatten, misaligned, private_ok, success, Ready, Step};
 use crate::forward::common::{note, Outcome, Workspace};
 use crate::forward::miopen_sys as sys;
-
-/// The descriptors every handler of a convolution problem has, and the
-/// configuration the call runs under.
-pub struct Conv {
-    pub config: &'static Config,
-    pub dir: Direction,
-    pub handle: sys::miopenHandle_t,
-    pub t: Tensors,
-    pub cd: sys::miopenConvolutionDescriptor_t,
-}
 
 /// The data pointers in forward naming (x = dx, w = dw, y = dy).
 pub struct Buffers {
@@ -144,7 +134,7 @@ fn read_fused(c: &Conv, f: &Fused, has_bias: bool, has_z: bool) -> Answer {
 }
 
 fn plan_key(handle: usize, spec: conv::GraphSpec) -> PlanKey {
-    PlanKey { handle, graph: GraphKey::Conv(spec) }
+    PlanKey::new(handle, spec)
 }
 
 /// The plan of a convolution graph (its operations built by [`graph::operations`]).

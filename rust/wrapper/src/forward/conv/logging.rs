@@ -4,7 +4,7 @@
 
 use miopen_forwarding_core::conv::driver_cmd::{self, CmdKind};
 
-use super::handlers::Conv;
+use super::call::Conv;
 use super::read;
 use crate::diagnostics;
 use crate::forward::common::{run, Outcome};

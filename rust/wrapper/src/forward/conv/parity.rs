@@ -26,7 +26,7 @@ use miopen_forwarding_core::graph_key::PlanKey;
 use miopen_forwarding_core::plan_cache::PlanCache;
 use miopen_forwarding_core::status::miopen;
 
-use super::handlers::Conv;
+use super::call::Conv;
 use super::private;
 use crate::forward::common::Workspace;
 use crate::forward::miopen_sys as sys;

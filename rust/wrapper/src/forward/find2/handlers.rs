@@ -25,7 +25,7 @@ use std::time::Instant;
 use miopen_forwarding_core::conv::driver_cmd::{self, CmdKind};
 use miopen_forwarding_core::conv::{self, uid, Problem};
 use miopen_forwarding_core::find2::{self, argument, SolvedProblem};
-use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::graph_key::PlanKey;
 use miopen_forwarding_core::status::miopen;
 use miopen_forwarding_core::Config;
 
@@ -46,7 +46,7 @@ pub fn rejected(status: u32, why: impl Into<String>) -> Outcome {
 }
 
 fn plan(config: &Config, handle: sys::miopenHandle_t, graph: conv::GraphSpec) -> Step<Ready> {
-    let key = Rc::new(PlanKey { handle: handle as usize, graph: GraphKey::Conv(graph) });
+    let key = Rc::new(PlanKey::new(handle as usize, graph));
     steps::ready(config, &key, graph::operations)
 }
 
@@ -65,7 +65,7 @@ fn run_plan(config: &Config, handle: sys::miopenHandle_t, serial: u64, graph: &c
         match &*last {
             Some((s, lh, key)) if *s == serial && *lh == h => Rc::clone(key),
             _ => {
-                let key = Rc::new(PlanKey { handle: h, graph: GraphKey::Conv(graph.clone()) });
+                let key = Rc::new(PlanKey::new(h, graph.clone()));
                 *last = Some((serial, h, Rc::clone(&key)));
                 key
             }

@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 use miopen_forwarding_core::conv::{uid, GraphSpec};
 use miopen_forwarding_core::fusion::{self, ActivationArgs};
-use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::graph_key::PlanKey;
 use miopen_forwarding_core::status::miopen;
 use miopen_forwarding_core::Config;
 
@@ -52,7 +52,7 @@ fn recorded(c: &Call) -> Step<Recorded> {
 }
 
 fn ready(c: &Call, spec: GraphSpec) -> Step<Ready> {
-    steps::ready(c.config, &Rc::new(PlanKey { handle: c.handle as usize, graph: GraphKey::Conv(spec) }), operations)
+    steps::ready(c.config, &Rc::new(PlanKey::new(c.handle as usize, spec)), operations)
 }
 
 fn translated(r: &Recorded, args: ActivationArgs) -> Step<fusion::Translated> {
@@ -192,7 +192,7 @@ fn prepared(c: &Call, io: &Io, view: &ExecuteView, activation: ActivationArgs) -
     let t = translated(&r, activation)?;
     same_descriptor(io.output_desc, "output", &t.output)?;
     let private_workspace = private_workspace(c, sys::miopenConvolutionFwdAlgoDirect)?;
-    let key = Rc::new(PlanKey { handle: c.handle as usize, graph: GraphKey::Conv(t.spec) });
+    let key = Rc::new(PlanKey::new(c.handle as usize, t.spec));
     let p = Rc::new(Prepared { revision: r.revision, activation, key, private_workspace });
     PREPARED.with(|m| m.borrow_mut().put(seen, Rc::clone(&p)));
     Ok(p)

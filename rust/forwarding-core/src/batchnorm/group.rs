@@ -1,0 +1,47 @@
+//! The batchnorm group's data row (`batchnorm`: inference, training and
+//! backward, each with its `_V2`), and its three graph specs as plan keys.
+
+use super::{backward, miopen_bn_mode as bn, training, GraphSpec};
+use crate::graph_key::OwnedGraph;
+use crate::row::{Entry, GroupRow, Mirrored};
+
+const INFERENCE: &str = "bn_fwd_inference";
+const TRAINING: &str = "bn_fwd_training";
+const BACKWARD: &str = "bn_bwd";
+
+pub const ROW: GroupRow = GroupRow {
+    name: "batchnorm",
+    module: "batchnorm",
+    umbrella: "batchnorm",
+    // Built only where a build's forwarding set names it.
+    default_build: false,
+    families: &[INFERENCE, TRAINING, BACKWARD],
+    entry_points: &[
+        Entry::new("miopenBatchNormalizationForwardInference", INFERENCE),
+        Entry::new("miopenBatchNormalizationForwardInference_V2", INFERENCE),
+        Entry::new("miopenBatchNormalizationForwardTraining", TRAINING),
+        Entry::new("miopenBatchNormalizationForwardTraining_V2", TRAINING),
+        Entry::new("miopenBatchNormalizationBackward", BACKWARD),
+        Entry::new("miopenBatchNormalizationBackward_V2", BACKWARD),
+    ],
+    hooks: &[],
+    private_calls: &[],
+    watched_descriptors: &[],
+    mirrored: &[
+        Mirrored::required("miopenBNPerActivation", bn::PER_ACTIVATION),
+        Mirrored::required("miopenBNSpatial", bn::SPATIAL),
+    ],
+    variables: &[],
+};
+
+impl OwnedGraph for GraphSpec {
+    const GROUP: &'static GroupRow = &ROW;
+}
+
+impl OwnedGraph for training::GraphSpec {
+    const GROUP: &'static GroupRow = &ROW;
+}
+
+impl OwnedGraph for backward::GraphSpec {
+    const GROUP: &'static GroupRow = &ROW;
+}
