@@ -68,7 +68,7 @@ impl Group {
     /// convolution path to stay on MIOpen, whichever MIOpen API it came
     /// through (a group of another API of the same op answers its op's group).
     pub const fn umbrella(self) -> Group {
-        Group::named(self.row().umbrella)
+        UMBRELLAS[self.0 as usize]
     }
 
     /// The groups a build forwards unless told otherwise (the rows'
@@ -107,6 +107,17 @@ impl fmt::Debug for Group {
         write!(f, "Group({})", self.name())
     }
 }
+
+/// Each group's umbrella, looked up once when the crate compiles.
+const UMBRELLAS: [Group; Group::COUNT] = {
+    let mut u = [Group(0); Group::COUNT];
+    let mut g = 0;
+    while g < Group::COUNT {
+        u[g] = Group::named(GROUPS[g].umbrella);
+        g += 1;
+    }
+    u
+};
 
 const fn find_group(groups: &[&GroupRow], name: &str) -> Option<usize> {
     let mut i = 0;

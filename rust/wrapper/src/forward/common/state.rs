@@ -85,15 +85,21 @@ fn stream_of(h: sys::miopenHandle_t) -> Option<usize> {
 /// thread's slot, when it holds that very key, nothing changed since it
 /// was filled, and the plan is still cached and recent (so the cache's
 /// least-recently-used order stays true: a plan the slot serves is looked
-/// up again before it could become the least recent).
+/// up again before it could become the least recent). A key equal to the
+/// slot's but not the same becomes the slot's, so that a caller that keeps
+/// its key (another than the one the plan was built with) is answered by
+/// address from its next call on.
 pub fn from_slot(key: &Rc<PlanKey>) -> Option<(Handle, Arc<Plan>)> {
     let stream = stream_of(key.handle as sys::miopenHandle_t)?;
     let cache = PLANS.get()?;
     SLOT.try_with(|slot| {
-        let slot = slot.borrow();
-        let s = slot.as_ref()?;
+        let mut slot = slot.borrow_mut();
+        let s = slot.as_mut()?;
         let now = Now { stream, generation: GENERATION.load(Ordering::Acquire), recent: cache.is_recent(s.stamp) };
         let plan = if s.serves(key, now) { s.plan.upgrade()? } else { return None };
+        if !Rc::ptr_eq(&s.key, key) {
+            s.key = Rc::clone(key);
+        }
         cache.count_hit();
         Some((s.hd as Handle, plan))
     })
