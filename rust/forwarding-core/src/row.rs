@@ -50,15 +50,27 @@ pub struct Entry {
     /// supports; no handler calls it through its `_impl`): a header without
     /// it still gets the forwarding handlers, and the entry point no stub.
     pub optional: bool,
+    /// Forwarded as this other entry point of the group, whose arguments are
+    /// its own (MIOpen's older form of a call): each of the other's
+    /// parameters is its parameter of the same name, and those it lacks are
+    /// its one parameter the other lacks (MIOpen's legacy batchnorm calls
+    /// pass one descriptor where `_V2` passes four). `miopen-wrap generate`
+    /// writes the conversion; the group has no entry function for it.
+    pub forwarded_as: Option<&'static str>,
 }
 
 impl Entry {
     pub const fn new(entry_point: &'static str, family: &'static str) -> Entry {
-        Entry { entry_point, family, optional: false }
+        Entry { entry_point, family, optional: false, forwarded_as: None }
     }
 
     pub const fn optional(entry_point: &'static str, family: &'static str) -> Entry {
-        Entry { entry_point, family, optional: true }
+        Entry { optional: true, ..Entry::new(entry_point, family) }
+    }
+
+    /// [`Entry::forwarded_as`] `other`.
+    pub const fn forwarded_as(self, other: &'static str) -> Entry {
+        Entry { forwarded_as: Some(other), ..self }
     }
 }
 

@@ -10,7 +10,7 @@
 
 pub use crate::family::{Family, Group};
 use crate::groups::GROUPS;
-use crate::row::{same, Hook};
+use crate::row::{same, GroupRow, Hook};
 
 /// One row of the forwarding table: an entry point and its family. The
 /// family's group names the wrapper's module that forwards it
@@ -22,6 +22,16 @@ pub struct Forwarded {
     pub family: Family,
     /// A MIOpen header may lack it (`crate::row::Entry::optional`).
     pub optional: bool,
+    /// Forwarded as this entry point (`crate::row::Entry::forwarded_as`).
+    pub forwarded_as: Option<&'static str>,
+}
+
+impl Forwarded {
+    /// The entry point whose entry function runs the call: its own, or the
+    /// one it is forwarded as.
+    pub fn entry_function(&self) -> &'static str {
+        self.forwarded_as.unwrap_or(self.entry_point)
+    }
 }
 
 const ENTRY_COUNT: usize = {
@@ -35,8 +45,13 @@ const ENTRY_COUNT: usize = {
 
 /// The forwarding set (RFC §4.4): every group's entry points, in registry order.
 pub const FORWARDING_TABLE: [Forwarded; ENTRY_COUNT] = {
-    let mut rows =
-        [Forwarded { entry_point: "", family: Family::named(GROUPS[0].families[0]), optional: false }; ENTRY_COUNT];
+    let blank = Forwarded {
+        entry_point: "",
+        family: Family::named(GROUPS[0].families[0]),
+        optional: false,
+        forwarded_as: None,
+    };
+    let mut rows = [blank; ENTRY_COUNT];
     let (mut g, mut i) = (0, 0);
     while g < GROUPS.len() {
         let row = GROUPS[g];
@@ -50,14 +65,31 @@ pub const FORWARDING_TABLE: [Forwarded; ENTRY_COUNT] = {
                 f += 1;
             }
             assert!(own, "an entry point's family is not one of its group's");
+            if let Some(other) = entry.forwarded_as {
+                assert!(forwards_itself(row, other), "an entry point is forwarded as no entry point of its group");
+            }
             let family = Family::named(entry.family);
-            rows[i] = Forwarded { entry_point: entry.entry_point, family, optional: entry.optional };
+            let (optional, forwarded_as) = (entry.optional, entry.forwarded_as);
+            rows[i] = Forwarded { entry_point: entry.entry_point, family, optional, forwarded_as };
             (e, i) = (e + 1, i + 1);
         }
         g += 1;
     }
     rows
 };
+
+/// Whether `entry_point` is an entry point of `row` that has an entry
+/// function of its own (is not forwarded as another).
+const fn forwards_itself(row: &GroupRow, entry_point: &str) -> bool {
+    let mut e = 0;
+    while e < row.entry_points.len() {
+        if same(row.entry_points[e].entry_point, entry_point) {
+            return row.entry_points[e].forwarded_as.is_none();
+        }
+        e += 1;
+    }
+    false
+}
 
 /// `miopenDestroy`: release the handle's hipDNN handle and cached plans
 /// (every group's) before MIOpen Private destroys it.

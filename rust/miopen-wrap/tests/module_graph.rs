@@ -199,7 +199,7 @@ fn node(m: &ModPath) -> String {
 /// The edges between nodes of the crate whose sources are in `src`.
 fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (here, target) in references(src) {
+    for (here, target) in references(src).0 {
         let (from, to) = (node(&here), node(&target));
         if from != to && from != "<crate root>" {
             edges.entry(from).or_default().insert(to);
@@ -215,8 +215,16 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
 /// own folder's `mod.rs` (an ancestor) are not siblings: the folder
 /// declares its files and they use what it declares.
 fn file_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let (refs, files) = references(src);
+    let file_of = |m: &ModPath| {
+        let mut file = m.clone();
+        while !files.contains(&file) {
+            file.pop();
+        }
+        file
+    };
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (from, to) in references(src) {
+    for (from, to) in refs.iter().map(|(a, b)| (file_of(a), file_of(b))) {
         let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
         if common < from.len() && common < to.len() {
             let (a, b) = (from[..=common].join("::"), to[..=common].join("::"));
@@ -226,10 +234,10 @@ fn file_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     edges
 }
 
-/// Every use of a module of the crate whose sources are in `src`: the
-/// module a path appears in and the module it names, each taken as the file
-/// that holds it (an inline module is its file's).
-fn references(src: &Path) -> Vec<(ModPath, ModPath)> {
+/// Every use of a module of the crate whose sources are in `src` (the
+/// module a path appears in and the module it names), and the modules that
+/// are files.
+fn references(src: &Path) -> (Vec<(ModPath, ModPath)>, BTreeSet<ModPath>) {
     let files: Vec<PathBuf> = walkdir::WalkDir::new(src)
         .into_iter()
         .map(|e| e.unwrap().into_path())
@@ -255,16 +263,8 @@ fn references(src: &Path) -> Vec<(ModPath, ModPath)> {
         r.visit_file(&parsed);
         refs.extend(r.found);
     }
-    let file_of = |m: &ModPath| {
-        let mut file = m.clone();
-        while !file_modules.contains(&file) {
-            file.pop();
-        }
-        file
-    };
-    refs.into_iter()
-        .filter_map(|(here, path)| resolve(&here, &path, &modules).map(|target| (file_of(&here), file_of(&target))))
-        .collect()
+    let uses = refs.into_iter().filter_map(|(here, path)| resolve(&here, &path, &modules).map(|target| (here, target)));
+    (uses.collect(), file_modules)
 }
 
 /// A cycle of the graph, if it has one.

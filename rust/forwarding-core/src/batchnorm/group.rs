@@ -17,11 +17,14 @@ pub const ROW: GroupRow = GroupRow {
     default_build: false,
     families: &[INFERENCE, TRAINING, BACKWARD],
     entry_points: &[
-        Entry::new("miopenBatchNormalizationForwardInference", INFERENCE),
+        // The legacy calls are their `_V2` with one descriptor for the four.
+        Entry::new("miopenBatchNormalizationForwardInference", INFERENCE)
+            .forwarded_as("miopenBatchNormalizationForwardInference_V2"),
         Entry::new("miopenBatchNormalizationForwardInference_V2", INFERENCE),
-        Entry::new("miopenBatchNormalizationForwardTraining", TRAINING),
+        Entry::new("miopenBatchNormalizationForwardTraining", TRAINING)
+            .forwarded_as("miopenBatchNormalizationForwardTraining_V2"),
         Entry::new("miopenBatchNormalizationForwardTraining_V2", TRAINING),
-        Entry::new("miopenBatchNormalizationBackward", BACKWARD),
+        Entry::new("miopenBatchNormalizationBackward", BACKWARD).forwarded_as("miopenBatchNormalizationBackward_V2"),
         Entry::new("miopenBatchNormalizationBackward_V2", BACKWARD),
     ],
     hooks: &[],

@@ -24,22 +24,16 @@ pub mod find2;
 pub mod fusion;
 pub mod hooks;
 pub mod last_error;
-// The handlers' MIOpen types and `_impl` declarations. In a wrapper build,
-// the bindings of the header being built (generated next to the stubs): a
-// header whose types or prototypes differ from what a handler assumes fails
-// to compile here (and the enumerator checks in it fail), instead of
-// corrupting memory at run time. Without generated stubs (a plain `cargo
-// test`), the committed bindings of the test bed's header (prettyplease
-// layout, drift-tested byte for byte by rust/miopen-wrap/tests/forward_bindings.rs).
-#[cfg(miopen_wrap_stubs)]
+// The handlers' MIOpen types, `_impl` declarations and argument structs:
+// the bindings of the header being built (generated next to the stubs; the
+// test bed's header's without them, build.rs). A header whose types or
+// prototypes differ from what a handler assumes fails to compile here (and
+// the enumerator checks in it fail), instead of corrupting memory at run time.
 pub(crate) mod miopen_sys {
+    pub use crate::bindings::args;
     pub use crate::bindings::impls::*;
     pub use crate::bindings::types::*;
 }
-#[cfg(not(miopen_wrap_stubs))]
-#[allow(unused_imports)]
-#[rustfmt::skip]
-pub(crate) mod miopen_sys;
 
 pub(crate) use common::summary_footer;
 

@@ -17,35 +17,19 @@ use miopen_forwarding_core::graph_key::PlanKey;
 use miopen_forwarding_core::Config;
 
 use super::graph;
-use super::read::{self, Descriptors};
+use super::read;
 use crate::forward::common::graph::{self as common_graph, Operations, DATA_ALIGNMENT};
 use crate::forward::common::memo::{DescriptorMemo, Seen};
 use crate::forward::common::steps::{self, declined, failed, flatten, misaligned, success, Step};
 use crate::forward::common::{read as common_read, Outcome, Workspace};
-use crate::forward::miopen_sys as sys;
+use crate::forward::miopen_sys::args;
 
-/// One inference call's arguments, in `_V2` naming.
-pub struct Inference {
-    pub config: &'static Config,
-    pub handle: sys::miopenHandle_t,
-    pub mode: u32,
-    pub alpha: *const c_void,
-    pub beta: *const c_void,
-    pub d: Descriptors,
-    pub x: *const c_void,
-    pub y: *mut c_void,
-    pub scale: *const c_void,
-    pub bias: *const c_void,
-    pub mean: *const c_void,
-    pub variance: *const c_void,
-    pub epsilon: f64,
-}
+/// An inference call's arguments (the legacy call's are converted to `_V2`).
+pub type Inference = args::miopenBatchNormalizationForwardInference_V2;
 
-impl Inference {
-    /// The buffers in variant-pack order (the graph's uids, [`UIDS`]).
-    fn buffers(&self) -> [*mut c_void; 6] {
-        [self.x, self.mean, self.variance, self.scale, self.bias, self.y as *const c_void].map(|p| p as *mut c_void)
-    }
+/// The buffers in variant-pack order (the graph's uids, [`UIDS`]).
+fn buffers(c: &Inference) -> [*mut c_void; 6] {
+    [c.x, c.estimatedMean, c.estimatedVariance, c.bnScale, c.bnBias, c.y].map(|p| p as *mut c_void)
 }
 
 const UIDS: [i64; 6] = [uid::X, uid::MEAN, uid::VARIANCE, uid::SCALE, uid::BIAS, uid::Y];
@@ -59,12 +43,12 @@ fn parity(c: &Inference) -> Step<()> {
     if a != 1.0 || b != 0.0 {
         return declined(format!("alpha={a}, beta={b} (MIOpen's inference takes only 1 and 0; MIOpen decides)"));
     }
-    if c.mean.is_null() || c.variance.is_null() {
+    if c.estimatedMean.is_null() || c.estimatedVariance.is_null() {
         return declined(
             "estimatedMean or estimatedVariance is null (MIOpen computes the batch's statistics: a training pass)",
         );
     }
-    buffers_usable(&c.buffers(), &NAMES)
+    buffers_usable(&buffers(c), &NAMES)
 }
 
 /// The group's calls while `MIOPEN_ENABLE_LOGGING_CMD` is on: MIOpen logs a
@@ -122,9 +106,8 @@ thread_local! {
 
 /// The plan key of the call's problem (MIOpen handle, hipDNN graph), or why not.
 fn plan_key(c: &Inference) -> Step<Rc<PlanKey>> {
-    let d = &c.d;
-    let descriptors = [d.x, d.y, d.scale, d.bias, d.mean, d.variance].map(|p| p as usize);
-    let seen = Seen::now(c.handle as usize, c.mode, descriptors);
+    let descriptors = [c.xDesc, c.yDesc, c.scaleDesc, c.biasDesc, c.estMeanDesc, c.estVarianceDesc].map(|p| p as usize);
+    let seen = Seen::now(c.handle as usize, c.bn_mode, descriptors);
     let known = KNOWN.with(|m| m.borrow().get(&seen).cloned()).filter(|a| same_epsilon(a, c.epsilon));
     let answer = known.unwrap_or_else(|| {
         let a = read_and_translate(c);
@@ -144,17 +127,17 @@ fn same_epsilon(a: &Answer, epsilon: f64) -> bool {
 }
 
 fn read_and_translate(c: &Inference) -> Answer {
-    let p = read::problem(c.mode, &c.d, c.epsilon)?;
+    let p = read::problem(c)?;
     let spec = batchnorm::translate(&p).map_err(|d| d.0)?;
     Ok(Rc::new(PlanKey::new(c.handle as usize, spec)))
 }
 
 /// `miopenBatchNormalizationForwardInference(_V2)`.
-pub fn inference(c: &Inference) -> Outcome {
+pub fn inference(config: &Config, c: &Inference) -> Outcome {
     flatten((|| {
         parity(c)?;
         let key = plan_key(c)?;
-        run_plan(c.config, &key, graph::operations, &UIDS, &c.buffers())
+        run_plan(config, &key, graph::operations, &UIDS, &buffers(c))
     })())
 }
 

@@ -11,7 +11,7 @@ use miopen_forwarding_core::Config;
 
 use crate::diagnostics;
 use crate::forward::common::{read, run, Outcome};
-use crate::forward::miopen_sys as sys;
+use crate::forward::miopen_sys::{self as sys, args};
 
 /// What MIOpen's line is made of: x, the statistics' descriptor (MIOpen's
 /// `sMeanDesc`), the mode, the pass, and the buffers whose presence sets
@@ -24,6 +24,20 @@ pub struct Logged {
     pub direction: Direction,
     pub running: [*const c_void; 2],
     pub saved: [*const c_void; 2],
+}
+
+impl Logged {
+    /// An inference call's line: MIOpen's running statistics are its estimates.
+    pub fn inference(a: &args::miopenBatchNormalizationForwardInference_V2) -> Logged {
+        Logged {
+            x: a.xDesc,
+            stats: a.estMeanDesc,
+            mode: a.bn_mode,
+            direction: Direction::ForwardInference,
+            running: [a.estimatedMean, a.estimatedVariance].map(|p| p as *const c_void),
+            saved: [std::ptr::null(); 2],
+        }
+    }
 }
 
 /// [`run`] for a batchnorm entry point: MIOpen logs every batchnorm call
