@@ -64,9 +64,9 @@ impl Group {
     }
 
     /// The group whose name in `MIOPEN_DISABLE_HIPDNN_FOR` also switches this
-    /// group off: an operator who turns `convolution` off expects every
-    /// convolution path to stay on MIOpen, whichever MIOpen API it came
-    /// through (a group of another API of the same op answers its op's group).
+    /// group off: an operator who turns an op's group off expects every path
+    /// of that op to stay on MIOpen, whichever MIOpen API it came through (a
+    /// group of another API of the same op answers its op's group).
     pub const fn umbrella(self) -> Group {
         UMBRELLAS[self.0 as usize]
     }
@@ -447,19 +447,7 @@ mod tests {
     }
 
     const fn row(name: &'static str, umbrella: &'static str, families: &'static [&'static str]) -> GroupRow {
-        GroupRow {
-            name,
-            module: name,
-            umbrella,
-            default_build: false,
-            families,
-            entry_points: &[],
-            hooks: &[],
-            private_calls: &[],
-            watched_descriptors: &[],
-            mirrored: &[],
-            variables: &[],
-        }
+        GroupRow { umbrella, families, ..GroupRow::new(name, name) }
     }
 
     #[test]

@@ -113,19 +113,7 @@ mod tests {
     use super::*;
     use std::collections::hash_map::DefaultHasher;
 
-    const A: GroupRow = GroupRow {
-        name: "a",
-        module: "a",
-        umbrella: "a",
-        default_build: false,
-        families: &[],
-        entry_points: &[],
-        hooks: &[],
-        private_calls: &[],
-        watched_descriptors: &[],
-        mirrored: &[],
-        variables: &[],
-    };
+    const A: GroupRow = GroupRow::new("a", "a");
 
     #[derive(Debug, PartialEq, Eq, Hash)]
     struct One(u32);

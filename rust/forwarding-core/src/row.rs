@@ -40,6 +40,26 @@ pub struct GroupRow {
     pub variables: &'static [Variable],
 }
 
+impl GroupRow {
+    /// A group of its own op (its own umbrella), outside the default build
+    /// set, with nothing listed: rows start from it (`..GroupRow::new(..)`).
+    pub const fn new(name: &'static str, module: &'static str) -> GroupRow {
+        GroupRow {
+            name,
+            module,
+            umbrella: name,
+            default_build: false,
+            families: &[],
+            entry_points: &[],
+            hooks: &[],
+            private_calls: &[],
+            watched_descriptors: &[],
+            mirrored: &[],
+            variables: &[],
+        }
+    }
+}
+
 /// One forwarded entry point of a group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry {
@@ -53,8 +73,8 @@ pub struct Entry {
     /// Forwarded as this other entry point of the group, whose arguments are
     /// its own (MIOpen's older form of a call): each of the other's
     /// parameters is its parameter of the same name, and those it lacks are
-    /// its one parameter the other lacks (MIOpen's legacy batchnorm calls
-    /// pass one descriptor where `_V2` passes four). `miopen-wrap generate`
+    /// its one parameter the other lacks (a legacy call that passes one
+    /// descriptor where its `_V2` passes four). `miopen-wrap generate`
     /// writes the conversion; the group has no entry function for it.
     pub forwarded_as: Option<&'static str>,
 }

@@ -161,9 +161,11 @@ mod tests {
         let f = facts();
         assert_eq!(f["trace_line"], "MIOpen(hipDNN wrapper): {entry} [{family}] -> {target} ({reason})");
         assert_eq!(f["decline_prefix"], "declined: ");
-        let debug_conv = &f["audited_variables"].as_array().unwrap().iter().find(|a| a["name"] == "MIOPEN_DEBUG_CONV_");
-        let debug_conv = debug_conv.expect("MIOPEN_DEBUG_CONV_ audited");
-        assert_eq!((&debug_conv["prefix"], &debug_conv["scope"]), (&json!(true), &json!("convolution")));
+        // Each audited variable's scope is the group whose row lists it.
+        for (reported, a) in f["audited_variables"].as_array().unwrap().iter().zip(environment::all()) {
+            assert_eq!(reported["scope"], json!(a.scope.map(Group::name)), "{}", a.variable.name);
+            assert_eq!(reported["prefix"], json!(a.variable.name.ends_with('_')), "{}", a.variable.name);
+        }
         let grouped: usize =
             f["groups"].as_array().unwrap().iter().map(|g| g["families"].as_array().unwrap().len()).sum();
         assert_eq!(grouped, FAMILIES.len(), "every family in exactly one group");

@@ -9,12 +9,8 @@ const INFERENCE: &str = "bn_fwd_inference";
 const TRAINING: &str = "bn_fwd_training";
 const BACKWARD: &str = "bn_bwd";
 
+// Built only where a build's forwarding set names it (not in the default set).
 pub const ROW: GroupRow = GroupRow {
-    name: "batchnorm",
-    module: "batchnorm",
-    umbrella: "batchnorm",
-    // Built only where a build's forwarding set names it.
-    default_build: false,
     families: &[INFERENCE, TRAINING, BACKWARD],
     entry_points: &[
         // The legacy calls are their `_V2` with one descriptor for the four.
@@ -27,14 +23,11 @@ pub const ROW: GroupRow = GroupRow {
         Entry::new("miopenBatchNormalizationBackward", BACKWARD).forwarded_as("miopenBatchNormalizationBackward_V2"),
         Entry::new("miopenBatchNormalizationBackward_V2", BACKWARD),
     ],
-    hooks: &[],
-    private_calls: &[],
-    watched_descriptors: &[],
     mirrored: &[
         Mirrored::required("miopenBNPerActivation", bn::PER_ACTIVATION),
         Mirrored::required("miopenBNSpatial", bn::SPATIAL),
     ],
-    variables: &[],
+    ..GroupRow::new("batchnorm", "batchnorm")
 };
 
 impl OwnedGraph for GraphSpec {

@@ -12,9 +12,6 @@ const BWD_WEIGHTS: &str = "conv_bwd_weights";
 const BIAS_ACTIV: &str = "conv_bias_activ";
 
 pub const ROW: GroupRow = GroupRow {
-    name: "convolution",
-    module: "conv",
-    umbrella: "convolution",
     // This RFC's forwarding set (§4.4, Phase 2 task 1).
     default_build: true,
     families: &[FWD, BWD_DATA, BWD_WEIGHTS, BIAS_ACTIV],
@@ -45,7 +42,6 @@ pub const ROW: GroupRow = GroupRow {
         Entry::new("miopenConvolutionBackwardWeightsCompileSolution", BWD_WEIGHTS),
         Entry::new("miopenConvolutionBiasActivationForward", BIAS_ACTIV),
     ],
-    hooks: &[],
     private_calls: &[
         "miopenGetConvolutionSpatialDim",
         "miopenGetConvolutionNdDescriptor",
@@ -91,6 +87,7 @@ pub const ROW: GroupRow = GroupRow {
             why: "selects one MIOpen solver; hipDNN engines cannot honour it",
         },
     ],
+    ..GroupRow::new("convolution", "conv")
 };
 
 impl OwnedGraph for GraphSpec {

@@ -7,8 +7,6 @@ use crate::row::{Entry, GroupRow};
 const FIND2: &str = "conv_find2";
 
 pub const ROW: GroupRow = GroupRow {
-    name: "find2",
-    module: "find2",
     umbrella: "convolution",
     // MIGraphX's only convolution API.
     default_build: true,
@@ -38,9 +36,5 @@ pub const ROW: GroupRow = GroupRow {
         Entry::new("miopenGetSolutionTime", FIND2),
         Entry::new("miopenGetSolutionSolverId", FIND2),
     ],
-    hooks: &[],
-    private_calls: &[],
-    watched_descriptors: &[],
-    mirrored: &[],
-    variables: &[],
+    ..GroupRow::new("find2", "find2")
 };

@@ -15,8 +15,6 @@ pub const FUSION_PLAN: &str = "fusion_plan";
 const RECORD: Hook = Hook { kind: "fusion-record", after: true };
 
 pub const ROW: GroupRow = GroupRow {
-    name: "fusion",
-    module: "fusion",
     umbrella: "convolution",
     // PyTorch's and XLA's conv + bias + ReLU reach the convolution through it.
     default_build: true,
@@ -41,8 +39,6 @@ pub const ROW: GroupRow = GroupRow {
         ("miopenDestroyFusionPlan", RECORD),
         ("miopenDestroyOperatorArgs", RECORD),
     ],
-    private_calls: &[],
-    watched_descriptors: &[],
     mirrored: &[Mirrored::required("miopenVerticalFusion", miopen_direction::VERTICAL)],
-    variables: &[],
+    ..GroupRow::new("fusion", "fusion")
 };

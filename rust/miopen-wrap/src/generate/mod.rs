@@ -82,7 +82,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub out_dir: PathBuf,
     /// The family groups this build forwards, separated by `,` or `;`
-    /// (`none`: none). Default: convolution, the RFC's set. A forwarding-table
+    /// (`none`: none). Default: the groups whose rows are in the default set. A forwarding-table
     /// entry point of any other group is built as a pass-through.
     #[arg(long = "forward-groups", value_parser = parse_build_set)]
     pub forward_groups: Option<BuildSet>,

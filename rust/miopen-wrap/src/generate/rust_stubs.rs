@@ -151,7 +151,7 @@ impl RoutedBody {
 /// does not help: on a handle typedef it is the pointer's constness, and
 /// MIOpen declares setters that way (`miopenSetActivationDescriptor(const
 /// miopenActivationDescriptor_t, ...)`). The one exception is an entry point
-/// of the forwarding table: the convolution calls read their descriptors
+/// of the forwarding table: the forwarded calls read their descriptors
 /// only, and their handlers' reads are what the generations protect.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct DescriptorChanges {
@@ -236,7 +236,7 @@ fn stub_for(
             let module = Ident::new(module, Span::call_site());
             let function = Ident::new(function, Span::call_site());
             // The struct's local name is one no C parameter has (a parameter
-            // may be called `args`, as miopenExecuteFusionPlan's is).
+            // may be called `args`).
             let handed = if function == *name {
                 quote! { &forwarded_args__ }
             } else {

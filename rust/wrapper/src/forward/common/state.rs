@@ -283,19 +283,7 @@ mod tests {
     struct Spec(i64);
 
     impl OwnedGraph for Spec {
-        const GROUP: &'static GroupRow = &GroupRow {
-            name: "test",
-            module: "test",
-            umbrella: "test",
-            default_build: false,
-            families: &["test_family"],
-            entry_points: &[],
-            hooks: &[],
-            private_calls: &[],
-            watched_descriptors: &[],
-            mirrored: &[],
-            variables: &[],
-        };
+        const GROUP: &'static GroupRow = &GroupRow::new("test", "test");
     }
 
     fn key(handle: usize, k: i64) -> Rc<PlanKey> {
