@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use syn::visit::Visit;
 
-/// A module path inside a crate (`["forward", "conv", "entry"]`).
+/// A module path inside a crate (`["forward", "common", "steps"]`).
 type ModPath = Vec<String>;
 
 /// The module path of a source file of `src`.
