@@ -20,7 +20,7 @@ pub fn miopenBatchNormalizationForwardInference_V2(
     config: Cfg,
     a: &args::miopenBatchNormalizationForwardInference_V2,
 ) -> Option<u32> {
-    run_logging_cmd(index, config, &Logged::inference(a), || handlers::inference(config, a))
+    run_logging_cmd(index, config, || Logged::inference(a), || handlers::inference(config, a))
 }
 
 pub fn miopenBatchNormalizationForwardTraining_V2(

@@ -37,7 +37,7 @@ const NAMES: [&str; 6] = ["x", "estimatedMean", "estimatedVariance", "bnScale", 
 
 /// What MIOpen checks of the arguments that hipDNN does not, or computes
 /// differently: each is left to MIOpen Private.
-fn parity(c: &Inference) -> Step<()> {
+fn parity(c: &Inference, buffers: &[*mut c_void; 6]) -> Step<()> {
     let a = common_read::scale(c.alpha, "alpha").or_else(declined)?;
     let b = common_read::scale(c.beta, "beta").or_else(declined)?;
     if a != 1.0 || b != 0.0 {
@@ -48,7 +48,7 @@ fn parity(c: &Inference) -> Step<()> {
             "estimatedMean or estimatedVariance is null (MIOpen computes the batch's statistics: a training pass)",
         );
     }
-    buffers_usable(&buffers(c), &NAMES)
+    buffers_usable(buffers, &NAMES)
 }
 
 /// The group's calls while `MIOPEN_ENABLE_LOGGING_CMD` is on: MIOpen logs a
@@ -65,10 +65,12 @@ pub(super) fn no_driver_line(config: &Config) -> Step<()> {
 /// Every buffer the graph binds is non-null (else MIOpen decides) and
 /// 16-byte aligned (hipDNN's tensors require it).
 pub(super) fn buffers_usable(ptrs: &[*mut c_void], names: &[&str]) -> Step<()> {
-    if ptrs.iter().any(|p| p.is_null()) {
+    // One pass for the common case: none null, all aligned.
+    let (null, bits) = ptrs.iter().fold((false, 0usize), |(n, b), &p| (n | p.is_null(), b | p as usize));
+    if null {
         return declined("a data pointer is null (MIOpen decides)");
     }
-    if ptrs.iter().fold(0usize, |acc, &p| acc | p as usize).is_multiple_of(DATA_ALIGNMENT) {
+    if bits.is_multiple_of(DATA_ALIGNMENT) {
         return Ok(());
     }
     match ptrs.iter().zip(names).find_map(|(&p, name)| misaligned(p, name)) {
@@ -135,9 +137,10 @@ fn read_and_translate(c: &Inference) -> Answer {
 /// `miopenBatchNormalizationForwardInference(_V2)`.
 pub fn inference(config: &Config, c: &Inference) -> Outcome {
     flatten((|| {
-        parity(c)?;
+        let buffers = buffers(c);
+        parity(c, &buffers)?;
         let key = plan_key(c)?;
-        run_plan(config, &key, graph::operations, &UIDS, &buffers(c))
+        run_plan(config, &key, graph::operations, &UIDS, &buffers)
     })())
 }
 

@@ -42,16 +42,17 @@ impl Logged {
 
 /// [`run`] for a batchnorm entry point: MIOpen logs every batchnorm call
 /// under `MIOPEN_ENABLE_LOGGING_CMD`.
+/// `logged` is asked for only when the line is written.
 pub fn run_logging_cmd(
     index: usize,
     config: &Config,
-    logged: &Logged,
+    logged: impl FnOnce() -> Logged,
     handler: impl FnOnce() -> Outcome,
 ) -> Option<u32> {
     run(index, config, || {
         let outcome = handler();
         if !matches!(outcome, Outcome::Declined(_)) && config.env.log_driver_cmd {
-            write_line(logged);
+            write_line(&logged());
         }
         outcome
     })
