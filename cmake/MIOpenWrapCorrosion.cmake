@@ -47,7 +47,7 @@ function(miopen_wrap_import_runtime)
   if(NOT TARGET miopen_abi_runtime)
     # The runtime's own profile: fat LTO keeps the whole-archive link down to
     # the code the stubs reach (see the workspace Cargo.toml).
-    corrosion_import_crate(MANIFEST_PATH ${A_MANIFEST_PATH} CRATES miopen-abi-runtime PROFILE wrapper)
+    corrosion_import_crate(MANIFEST_PATH ${A_MANIFEST_PATH} CRATES miopen-abi-runtime PROFILE wrapper NO_DEFAULT_FEATURES)
   endif()
 endfunction()
 

@@ -14,7 +14,7 @@ use crate::plan_cache;
 /// The environment variable that selects the wrapper's mode.
 pub const FORWARDING_VAR: &str = "MIOPEN_HIPDNN_FORWARDING";
 /// The opt-out: op families that stay on MIOpen Private while forwarding is
-/// enabled (`<family>[,<family>...]`, `convolution` or `*`).
+/// enabled (`<family or group>[,<family or group>...]`, or `*`).
 pub const DISABLE_FOR_VAR: &str = "MIOPEN_DISABLE_HIPDNN_FOR";
 /// MIOpen's own log level variable; at info level and above the banner and
 /// routing trace are printed.
@@ -114,11 +114,11 @@ fn families_named(name: &str) -> Option<FamilySet> {
     Group::from_name(name).map(FamilySet::named_by).or_else(|| Family::from_name(name).map(FamilySet::from))
 }
 
-/// "`conv_fwd`, ..., `convolution` (conv_fwd, ..., conv_find2) and `*` (every family)":
-/// each group with the families its name switches off.
+/// "`<family>`, ..., `<group>` (<family>, ...), ... and `*` (every family)":
+/// each family, then each group with the families its name switches off.
 fn accepted_family_names() -> String {
     let mut names: Vec<String> = Family::all().map(|f| format!("`{}`", f.name())).collect();
-    names.extend(Group::ALL.map(|g| {
+    names.extend(Group::all().map(|g| {
         let named = FamilySet::named_by(g);
         let families: Vec<&str> = Family::all().filter(|f| named.contains(*f)).map(Family::name).collect();
         format!("`{}` ({})", g.name(), families.join(", "))
@@ -278,7 +278,7 @@ impl Config {
             why.push_str(&format!("; {DISABLE_FOR_VAR}={raw}"));
         }
         if self.mode == Mode::Enabled {
-            for g in Group::ALL {
+            for g in Group::all() {
                 if let Some(reason) = self.env.decline_reason(g) {
                     why.push_str(&format!("; the {} families stay on MIOpen while {reason}", g.name()));
                 }
@@ -387,10 +387,13 @@ mod tests {
 
     #[test]
     fn banner_mentions_the_opt_out_only_while_enabled() {
+        let f = Family::all().last().unwrap();
         assert_eq!(
-            enabled_with("conv_bwd_data").banner(),
-            "MIOpen(hipDNN wrapper): forwarding enabled \
-             (MIOPEN_HIPDNN_FORWARDING=enabled; MIOPEN_DISABLE_HIPDNN_FOR=conv_bwd_data)"
+            enabled_with(f.name()).banner(),
+            format!(
+                "MIOpen(hipDNN wrapper): forwarding enabled \
+                 (MIOPEN_HIPDNN_FORWARDING=enabled; MIOPEN_DISABLE_HIPDNN_FOR={f})"
+            )
         );
         // Blank is the same as unset.
         assert_eq!(enabled_with(" ").banner(), resolve(Some("enabled"), None).banner());
@@ -411,45 +414,69 @@ mod tests {
             only(f.name(), f);
             only(&format!("  {}\t", f.name()), f);
         }
-        for all in ["*", "convolution,batchnorm", "conv_fwd,*"] {
-            let c = enabled_with(all);
+        let every_group = Group::all().map(Group::name).collect::<Vec<_>>().join(",");
+        let first = Family::all().next().unwrap().name();
+        for all in ["*".to_string(), every_group, format!("{first},*")] {
+            let c = enabled_with(&all);
             assert!(Family::all().all(|f| c.opted_out(f)), "{all}");
             assert!(c.warnings().is_empty(), "{all}");
         }
-        for (name, group) in [("convolution", Group::Convolution), (" batchnorm ,", Group::Batchnorm)] {
-            let c = enabled_with(name);
+        for group in Group::all() {
+            let name = format!(" {} ,", group.name());
+            let c = enabled_with(&name);
             assert!(Family::all().all(|f| c.opted_out(f) == FamilySet::named_by(group).contains(f)), "{name}");
             assert!(c.warnings().is_empty(), "{name}");
+            // A group under another's umbrella switches off its own families only.
+            if group.umbrella() != group {
+                assert_eq!(c.opt_out.families, FamilySet::group(group), "{name}");
+            }
         }
-        let two = enabled_with("conv_fwd, ,conv_bias_activ,,");
-        assert_eq!(two.opt_out.families, [Family::ConvForward, Family::ConvBiasActivation].into_iter().collect());
-        assert_eq!(two.opt_out.raw.as_deref(), Some("conv_fwd, ,conv_bias_activ,,"));
+        let (a, b) = (Family::all().next().unwrap(), Family::all().last().unwrap());
+        let raw = format!("{a}, ,{b},,");
+        let two = enabled_with(&raw);
+        assert_eq!(two.opt_out.families, [a, b].into_iter().collect());
+        assert_eq!(two.opt_out.raw.as_deref(), Some(raw.as_str()));
         assert_eq!(enabled_with(",,").opt_out.families, FamilySet::EMPTY);
-        assert!(!FamilySet::named_by(Group::Convolution).contains(Family::BnForwardInference));
-        let fusion = enabled_with("fusion");
-        assert!(fusion.opted_out(Family::FusionPlan) && !fusion.opted_out(Family::ConvBiasActivation));
     }
 
     #[test]
     fn unknown_opt_out_names_warn_once_and_known_ones_still_apply() {
-        let c = enabled_with("conv_fwd,conv_fwdd, Conv_Bwd_Data ,conv_fwdd,all");
-        assert!(c.opted_out(Family::ConvForward));
-        assert!(!c.opted_out(Family::ConvBackwardData));
-        assert_eq!(c.opt_out.unknown, ["conv_fwdd", "Conv_Bwd_Data", "all"]);
+        let (known, other) = (Family::all().next().unwrap(), Family::all().nth(1).unwrap());
+        let typo = format!("{known}d");
+        let shouted = other.name().to_uppercase();
+        let c = enabled_with(&format!("{known},{typo}, {shouted} ,{typo},all"));
+        assert!(c.opted_out(known));
+        assert!(!c.opted_out(other));
+        assert_eq!(c.opt_out.unknown, [typo.as_str(), shouted.as_str(), "all"]);
         let w = c.warnings();
         assert_eq!(w.len(), 1, "{w:?}");
-        assert_eq!(
-            w[0],
+        let head = format!(
             "MIOpen(hipDNN wrapper): warning: MIOPEN_DISABLE_HIPDNN_FOR: unknown op family name(s) \
-             \"conv_fwdd\", \"Conv_Bwd_Data\", \"all\" ignored; accepted names are `conv_fwd`, \
-             `conv_bwd_data`, `conv_bwd_weights`, `conv_bias_activ`, `fusion_plan`, `conv_find2`, \
-             `bn_fwd_inference`, `bn_fwd_training`, `bn_bwd`, `convolution` (conv_fwd, conv_bwd_data, \
-             conv_bwd_weights, conv_bias_activ, fusion_plan, conv_find2), `fusion` (fusion_plan), `find2` \
-             (conv_find2), `batchnorm` (bn_fwd_inference, bn_fwd_training, bn_bwd) and `*` (every family)"
+             \"{typo}\", \"{shouted}\", \"all\" ignored; accepted names are "
         );
+        assert_eq!(w[0], format!("{head}{}", accepted_family_names()));
         // Warned about even while disabled: the user set it for a reason.
         let off = Config::resolve(RawEnv { disable_for: Some("bogus"), ..RawEnv::default() });
         assert_eq!(off.warnings().len(), 1);
+    }
+
+    #[test]
+    fn the_accepted_names_are_every_family_then_every_group_with_what_it_switches_off() {
+        let text = accepted_family_names();
+        let families: Vec<String> = Family::all().map(|f| format!("`{f}`")).collect();
+        let groups: Vec<String> = Group::all()
+            .map(|g| {
+                let named: Vec<&str> =
+                    Family::all().filter(|f| FamilySet::named_by(g).contains(*f)).map(Family::name).collect();
+                format!("`{}` ({})", g.name(), named.join(", "))
+            })
+            .collect();
+        assert_eq!(text, format!("{}, {} and `*` (every family)", families.join(", "), groups.join(", ")));
+        // A group under an umbrella is listed inside the umbrella's parentheses too.
+        for g in Group::all().filter(|g| g.umbrella() != *g) {
+            let umbrella = groups[g.umbrella().index()].clone();
+            assert!(g.row().families.iter().all(|f| umbrella.contains(f)), "{umbrella}");
+        }
     }
 
     #[test]
@@ -472,16 +499,18 @@ mod tests {
 
     #[test]
     fn miopen_variables_warn_and_decline_only_while_forwarding() {
-        let vars = [("MIOPEN_ENABLE_LOGGING".to_string(), "1".to_string()), ("MIOPEN_FIND_ENFORCE".into(), "3".into())];
+        let vars =
+            [("MIOPEN_ENABLE_LOGGING".to_string(), "1".to_string()), ("MIOPEN_CHECK_NUMERICS".into(), "1".into())];
         let with = |forwarding| Config::resolve(RawEnv { forwarding, miopen_vars: &vars, ..RawEnv::default() });
         let on = with(Some("enabled"));
         assert_eq!(on.warnings().len(), 1);
         assert!(on.warnings()[0].starts_with("MIOpen(hipDNN wrapper): warning: MIOPEN_ENABLE_LOGGING=1 ("));
-        assert!(
-            on.banner().contains("; the convolution families stay on MIOpen while MIOPEN_FIND_ENFORCE=3 ("),
-            "{}",
-            on.banner()
-        );
+        // A declining variable about every family is named once per group.
+        let banner = on.banner();
+        for g in Group::all() {
+            let line = format!("; the {} families stay on MIOpen while MIOPEN_CHECK_NUMERICS=1 (", g.name());
+            assert!(banner.contains(&line), "{banner}");
+        }
         let off = with(None);
         assert!(off.warnings().is_empty() && !off.wants_banner() && off.pass_through_only());
     }

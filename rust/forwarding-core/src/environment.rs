@@ -11,45 +11,18 @@
 //! counterpart, if any.
 
 use crate::family::Group;
+pub use crate::row::{Treatment, Variable};
 
-/// What forwarding does about one set variable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Treatment {
-    /// The families of its scope stay on MIOpen Private while it is set.
-    Decline,
-    /// Forwarding goes on; one warning at initialisation says what changes.
-    Warn,
-}
-
-/// One audited MIOpen variable (or a family of them, by prefix).
+/// One audited variable and the families it concerns.
 #[derive(Debug, Clone, Copy)]
 pub struct Audited {
-    /// The name, or a prefix when it ends in `_`.
-    pub name: &'static str,
-    /// Whether a value takes this treatment (others: nothing to do).
-    pub applies: fn(&str) -> bool,
-    pub treatment: Treatment,
-    /// The families it is about: one group, or every family (`None`).
+    pub variable: &'static Variable,
+    /// One group (whose row lists it), or every family (`None`).
     pub scope: Option<Group>,
-    /// Why, as the trace or the warning says it.
-    pub why: &'static str,
 }
-
-const CONV: Option<Group> = Some(Group::Convolution);
-const EVERY: Option<Group> = None;
 
 fn any(_: &str) -> bool {
     true
-}
-
-/// MIOpen's Find modes: `1`/`NORMAL` asks for the exhaustive search.
-fn find_mode_normal(v: &str) -> bool {
-    matches!(v.trim().to_ascii_uppercase().as_str(), "1" | "NORMAL")
-}
-
-/// MIOpen's Find enforcement: anything but `1`/`NONE` asks for tuning or db work.
-fn find_enforce_active(v: &str) -> bool {
-    !matches!(v.trim().to_ascii_uppercase().as_str(), "" | "1" | "NONE")
 }
 
 /// A boolean in MIOpen's spelling that is on.
@@ -57,77 +30,63 @@ fn switched_on(v: &str) -> bool {
     matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "yes" | "true" | "on" | "enable" | "enabled")
 }
 
-/// The audited variables that change what forwarding does (the others of the
-/// audit are honoured as before; see `docs/environment.md`).
-pub const AUDITED: &[Audited] = &[
-    Audited {
-        name: "MIOPEN_FIND_MODE",
-        applies: find_mode_normal,
-        treatment: Treatment::Decline,
-        scope: CONV,
-        why: "MIOpen's exhaustive Find; hipDNN picks its engine by heuristic",
-    },
-    Audited {
-        name: "MIOPEN_FIND_ENFORCE",
-        applies: find_enforce_active,
-        treatment: Treatment::Decline,
-        scope: CONV,
-        why: "MIOpen's tuning / find-db enforcement has no hipDNN equivalent",
-    },
-    Audited {
-        name: "MIOPEN_DEBUG_CONV_",
-        applies: any,
-        treatment: Treatment::Decline,
-        scope: CONV,
-        why: "selects MIOpen convolution solvers; hipDNN engines cannot honour it",
-    },
-    Audited {
-        name: "MIOPEN_DEBUG_FIND_ONLY_SOLVER",
-        applies: any,
-        treatment: Treatment::Decline,
-        scope: CONV,
-        why: "selects one MIOpen solver; hipDNN engines cannot honour it",
-    },
-    Audited {
+/// The audited variables about every family (a group's own are in its row;
+/// the others of the audit are honoured as before; see `docs/environment.md`).
+pub const EVERY_FAMILY: &[Variable] = &[
+    Variable {
         name: "MIOPEN_CHECK_NUMERICS",
         applies: switched_on,
         treatment: Treatment::Decline,
-        scope: EVERY,
         why: "MIOpen checks the outputs of its own kernels only",
     },
-    Audited {
+    Variable {
         name: "MIOPEN_ENABLE_LOGGING",
         applies: switched_on,
         treatment: Treatment::Warn,
-        scope: EVERY,
         why: "a forwarded call is not in MIOpen's API log; the routing trace (MIOPEN_HIPDNN_LOG_ROUTING=1) lists it",
     },
-    Audited {
-        name: "MIOPEN_ENABLE_LOGGING_CMD",
+    Variable {
+        name: LOGGING_CMD_VAR,
         applies: switched_on,
         treatment: Treatment::Warn,
-        scope: CONV,
-        why: "a forwarded convolution, fusion-plan execute or batchnorm inference logs MIOpen's MIOpenDriver line from the wrapper; a forwarded miopenConvolutionBiasActivationForward logs none (MIOpen has no driver line for its plan, it logs an 'Unknown fusion plan' error)",
+        why: "a forwarded call whose group writes MIOpen's MIOpenDriver line logs it from the wrapper; \
+              one MIOpen has no driver line for logs none (docs/environment.md says which)",
     },
-    Audited {
+    Variable {
         name: "MIOPEN_DISABLE_CACHE",
         applies: switched_on,
         treatment: Treatment::Warn,
-        scope: EVERY,
         why: "applies to MIOpen's kernel cache only; hipDNN's on-disk caches follow HIPDNN_DISABLE_CACHE",
     },
-    Audited {
+    Variable {
         name: "MIOPEN_CUSTOM_CACHE_DIR",
         applies: any,
         treatment: Treatment::Warn,
-        scope: EVERY,
         why: "applies to MIOpen's kernel cache only; hipDNN's caches follow HIPDNN_CACHE_DIR",
     },
 ];
 
+/// MIOpen's switch for its `MIOpenDriver` command lines.
+pub const LOGGING_CMD_VAR: &str = "MIOPEN_ENABLE_LOGGING_CMD";
+
+/// Every audited variable: those about every family, then each group's.
+pub fn all() -> impl Iterator<Item = Audited> {
+    let every = EVERY_FAMILY.iter().map(|variable| Audited { variable, scope: None });
+    every.chain(
+        Group::all().flat_map(|g| g.row().variables.iter().map(move |variable| Audited { variable, scope: Some(g) })),
+    )
+}
+
 /// The audited entry a variable falls under, if any.
-pub fn audited(name: &str) -> Option<&'static Audited> {
-    AUDITED.iter().find(|a| if a.name.ends_with('_') { name.starts_with(a.name) } else { name == a.name })
+pub fn audited(name: &str) -> Option<Audited> {
+    all().find(|a| {
+        let v = a.variable.name;
+        if v.ends_with('_') {
+            name.starts_with(v)
+        } else {
+            name == v
+        }
+    })
 }
 
 /// The set variables that change what forwarding does, in environment order.
@@ -138,8 +97,8 @@ pub struct EnvPolicy {
     pub declines: Vec<(Option<Group>, String)>,
     /// The one-time warnings (without the wrapper's prefix).
     pub warnings: Vec<String>,
-    /// `MIOPEN_ENABLE_LOGGING_CMD` is on: a forwarded convolution or batchnorm call writes the
-    /// MIOpenDriver line MIOpen would have (`crate::ops::conv::driver_line`, `crate::batchnorm::driver_cmd`).
+    /// `MIOPEN_ENABLE_LOGGING_CMD` is on: a forwarded call of a group that has
+    /// a driver line writes the one MIOpen would have.
     pub log_driver_cmd: bool,
 }
 
@@ -151,12 +110,12 @@ impl EnvPolicy {
         let mut set: Vec<(&str, &str)> = vars.into_iter().filter(|(n, _)| n.starts_with("MIOPEN_")).collect();
         set.sort();
         for (name, value) in set {
-            if name == "MIOPEN_ENABLE_LOGGING_CMD" {
+            if name == LOGGING_CMD_VAR {
                 policy.log_driver_cmd = switched_on(value);
             }
-            let Some(a) = audited(name).filter(|a| (a.applies)(value)) else { continue };
-            let text = format!("{name}={value} ({})", a.why);
-            match a.treatment {
+            let Some(a) = audited(name).filter(|a| (a.variable.applies)(value)) else { continue };
+            let text = format!("{name}={value} ({})", a.variable.why);
+            match a.variable.treatment {
                 Treatment::Decline => policy.declines.push((a.scope, text)),
                 Treatment::Warn => policy.warnings.push(text),
             }
@@ -166,25 +125,12 @@ impl EnvPolicy {
 
     /// The routing-trace reason of a declined call of the group, if any. A
     /// variable about an op applies to every API of it, through the group's
-    /// umbrella: the convolution's to the fusion plans (MIOpen's fused
-    /// solvers and their Find honour them) and to Find 2.0's convolutions
-    /// (`MIOPEN_FIND_MODE` among them).
+    /// umbrella (a group of another API of the op is declined by the op's
+    /// group's variables: MIOpen honours them on that API too).
     pub fn decline_reason(&self, group: Group) -> Option<&str> {
         let applies = |g: Group| g == group || g == group.umbrella();
         self.declines.iter().find(|(scope, _)| scope.is_none_or(applies)).map(|(_, t)| t.as_str())
     }
-}
-
-/// MIOpen's Normal Find mode (`miopenConvolutionFindModeNormal`), as the
-/// descriptor holds it: the exhaustive search.
-pub const FIND_MODE_NORMAL: i32 = 1;
-
-/// Why a legacy Find stays on MIOpen when its convolution descriptor's Find
-/// mode is Normal. It is `MIOPEN_FIND_MODE=1`'s rule, asked through the API
-/// (MIGraphX calls `miopenHiddenSetConvolutionFindMode(desc, 1)`); MIOpen
-/// reads the descriptor's mode in its Find, so only Find checks it.
-pub fn descriptor_find_mode_decline(mode: i32) -> Option<&'static str> {
-    (mode == FIND_MODE_NORMAL).then_some("find mode Normal set on the descriptor (miopenHiddenSetConvolutionFindMode)")
 }
 
 #[cfg(test)]
@@ -204,49 +150,54 @@ mod tests {
         );
     }
 
-    #[test]
-    fn find_mode_declines_only_the_exhaustive_search() {
-        for v in ["1", "normal", "NORMAL"] {
-            let p = policy(&[("MIOPEN_FIND_MODE", v)]);
-            assert_eq!(p.declines.len(), 1, "{v}");
-            assert!(
-                p.decline_reason(Group::Convolution).unwrap().starts_with(&format!("MIOPEN_FIND_MODE={v} (")),
-                "{p:?}"
-            );
-        }
-        for v in ["2", "FAST", "3", "HYBRID", "5", "DYNAMIC_HYBRID", ""] {
-            assert_eq!(policy(&[("MIOPEN_FIND_MODE", v)]), EnvPolicy::default(), "{v}");
-        }
+    /// A value of the variable that takes its treatment, and its full name.
+    fn applying(v: &Variable) -> (String, &'static str) {
+        let name = if v.name.ends_with('_') { format!("{}X", v.name) } else { v.name.to_string() };
+        let value = ["1", "on", "NORMAL", "SEARCH", "/x"].into_iter().find(|x| (v.applies)(x));
+        (name, value.unwrap_or_else(|| panic!("{}: none of the sample values applies", v.name)))
     }
 
     #[test]
-    fn descriptor_find_mode_declines_only_normal() {
-        assert_eq!(
-            descriptor_find_mode_decline(1),
-            Some("find mode Normal set on the descriptor (miopenHiddenSetConvolutionFindMode)")
-        );
-        // Fast, Hybrid, the deprecated FastHybrid, DynamicHybrid (MIOpen's
-        // default) and values MIOpen rejects ask for no exhaustive search.
-        for mode in [0, 2, 3, 4, 5, 6, -1] {
-            assert_eq!(descriptor_find_mode_decline(mode), None, "{mode}");
+    fn a_group_variable_declines_its_group_and_the_groups_under_its_umbrella() {
+        let mut seen = 0;
+        for a in all().filter(|a| a.variable.treatment == Treatment::Decline) {
+            let (name, value) = applying(a.variable);
+            assert_eq!(audited(&name).map(|b| (b.variable.name, b.scope)), Some((a.variable.name, a.scope)));
+            let p = policy(&[(&name, value)]);
+            assert_eq!(p.declines.len(), 1, "{name}");
+            for g in Group::all() {
+                let concerned = a.scope.is_none_or(|s| s == g || s == g.umbrella());
+                let reason = p.decline_reason(g);
+                assert_eq!(reason.is_some(), concerned, "{name}: {}", g.name());
+                if let Some(r) = reason {
+                    assert_eq!(r, format!("{name}={value} ({})", a.variable.why));
+                }
+            }
+            seen += 1;
         }
-    }
-
-    #[test]
-    fn find_enforce_and_solver_selection_decline() {
-        for v in ["2", "3", "SEARCH", "4", "5"] {
-            assert_eq!(policy(&[("MIOPEN_FIND_ENFORCE", v)]).declines.len(), 1, "{v}");
-        }
-        assert_eq!(policy(&[("MIOPEN_FIND_ENFORCE", "NONE")]), EnvPolicy::default());
-        let p = policy(&[("MIOPEN_DEBUG_CONV_WINOGRAD", "0"), ("MIOPEN_DEBUG_CONV_GEMM", "0")]);
-        assert_eq!(p.declines.len(), 2);
-        assert_eq!(
-            p.decline_reason(Group::Convolution),
-            Some("MIOPEN_DEBUG_CONV_GEMM=0 (selects MIOpen convolution solvers; hipDNN engines cannot honour it)")
-        );
-        assert_eq!(policy(&[("MIOPEN_DEBUG_FIND_ONLY_SOLVER", "ConvDirectNaiveConvFwd")]).declines.len(), 1);
+        assert!(seen > 0);
         assert_eq!(policy(&[("MIOPEN_CHECK_NUMERICS", "1")]).declines.len(), 1);
         assert_eq!(policy(&[("MIOPEN_CHECK_NUMERICS", "0")]), EnvPolicy::default());
+    }
+
+    #[test]
+    fn the_first_declining_variable_in_name_order_is_the_reason() {
+        let p = policy(&[("MIOPEN_CHECK_NUMERICS", "yes"), ("MIOPEN_CHECK_NUMERICS_X", "1")]);
+        assert_eq!(p.declines.len(), 1, "not a prefix: only the exact name is audited");
+        let g = Group::all().next().unwrap();
+        assert_eq!(
+            p.decline_reason(g),
+            Some("MIOPEN_CHECK_NUMERICS=yes (MIOpen checks the outputs of its own kernels only)")
+        );
+    }
+
+    #[test]
+    fn every_audited_name_once() {
+        let mut names: Vec<&str> = all().map(|a| a.variable.name).collect();
+        let count = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), count);
     }
 
     #[test]

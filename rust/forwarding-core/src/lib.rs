@@ -6,9 +6,12 @@
 //! unit-testable without either library.
 //!
 //! - [`config`]: `MIOPEN_HIPDNN_FORWARDING`, `MIOPEN_DISABLE_HIPDNN_FOR`, the banner;
-//! - [`environment`]: MIOpen's own variables under forwarding (decline or warn), per group;
-//! - [`family`]: the op families and their groups (one list), `FamilySet`;
-//! - [`table`]: the forwarding table (entry point -> family);
+//! - [`environment`]: MIOpen's own variables under forwarding (decline or warn): every family's and each group's;
+//! - [`row`]: what a family group's data row holds (each group defines its
+//!   row in its own folder, `<group>/group.rs`);
+//! - [`groups`]: the one list of the groups' rows;
+//! - [`family`]: the op families and their groups (handles into the rows), `FamilySet`;
+//! - [`table`]: the forwarding table (entry point -> family) and the hooks, from the rows;
 //! - [`routing`]: the per-call decision and its reason;
 //! - [`tensor`]: the family-neutral problem model (tensors, element types, declines);
 //! - [`ops`]: op layers several groups share: [`ops::conv`], the convolution
@@ -16,8 +19,8 @@
 //! - [`conv`]: the convolution group's front end over [`ops::conv`] (the legacy API);
 //! - [`fusion`]: the fusion-plan group's front end (recorded operators -> the fused conv or decline);
 //! - [`batchnorm`]: the batchnorm group's problem model;
-//! - [`graph_key`]: the plan key, one variant per group;
-//! - [`mirrors`]: the MIOpen enumerator values used by number (checked against the header at build time);
+//! - [`graph_key`]: the plan key: a MIOpen handle and a family's own graph spec;
+//! - [`mirrors`]: the MIOpen enumerator values used by number, shared and per group (checked against the header at build time);
 //! - [`plan_cache`]: the bounded, thread-safe plan cache and its counters;
 //! - [`status`]: hipDNN status -> `miopenStatus_t`;
 //! - [`stub_asm`]: the exported stubs' machine code, one template per ABI.
@@ -29,10 +32,12 @@ pub mod family;
 pub mod find2;
 pub mod fusion;
 pub mod graph_key;
+pub mod groups;
 pub mod mirrors;
 pub mod ops;
 pub mod plan_cache;
 pub mod routing;
+pub mod row;
 pub mod status;
 pub mod stub_asm;
 pub mod table;

@@ -28,7 +28,7 @@ pub const DEFAULT_CAPACITY: usize = 256;
 
 /// A multiply-rotate hasher (the Fx scheme) for plan keys: the keys are the
 /// wrapper's own problem descriptions, not attacker-chosen, and SipHash over
-/// a whole convolution problem was a visible share of a forwarded call.
+/// a whole problem was a visible share of a forwarded call.
 #[derive(Default)]
 pub struct FxHasher(u64);
 

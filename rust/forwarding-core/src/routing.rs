@@ -93,7 +93,9 @@ pub fn decide(config: &Config, family: Option<Family>) -> Decision {
     if config.opted_out(family) {
         return Decision::private(Reason::OptedOut);
     }
-    if config.env.decline_reason(family.group()).is_some() {
+    // No declining variable is the common case: then the family's group is
+    // not even looked up (a routed call's cost).
+    if !config.env.declines.is_empty() && config.env.decline_reason(family.group()).is_some() {
         return Decision::private(Reason::MiopenVariable);
     }
     Decision { route: Route::Hipdnn, reason: Reason::Forwardable }
@@ -137,7 +139,7 @@ mod tests {
     #[test]
     fn disabled_routes_everything_to_private() {
         for c in [config(None, None), config(Some("disabled"), None), config(Some("on"), None)] {
-            for ep in ["miopenConvolutionForward", "miopenCreate", "miopenDestroy"] {
+            for ep in [FORWARDING_TABLE[0].entry_point, "miopenCreate", "miopenDestroy"] {
                 assert_eq!(decide_for(&c, ep), private(Reason::ForwardingDisabled), "{ep}");
             }
         }
@@ -149,7 +151,7 @@ mod tests {
         for row in FORWARDING_TABLE {
             assert_eq!(decide_for(&on, row.entry_point), FORWARDED, "{}", row.entry_point);
         }
-        for ep in ["miopenCreate", "miopenDestroy", "miopenConvolutionForwardBias", ""] {
+        for ep in ["miopenCreate", "miopenDestroy", "miopenGetVersion", ""] {
             assert_eq!(decide_for(&on, ep), private(Reason::NotInForwardingSet), "{ep}");
         }
     }
@@ -169,26 +171,30 @@ mod tests {
 
     #[test]
     fn star_opts_out_every_family_and_a_group_name_its_own() {
-        for all in ["*", "convolution", "batchnorm"] {
+        let names = std::iter::once("*").chain(crate::Group::all().map(crate::Group::name));
+        for all in names {
             let c = config(Some("enabled"), Some(all));
             for row in FORWARDING_TABLE {
                 // A group name switches off the groups it is the umbrella of too.
-                let named = all == "*" || row.family.group().umbrella().name() == all;
+                let g = row.family.group();
+                let named = all == "*" || g.name() == all || g.umbrella().name() == all;
                 let want = if named { private(Reason::OptedOut) } else { FORWARDED };
                 assert_eq!(decide_for(&c, row.entry_point), want, "{all}: {}", row.entry_point);
             }
             // Disabled still reports the mode first.
             let off = config(None, Some(all));
-            assert_eq!(decide_for(&off, "miopenConvolutionForward"), private(Reason::ForwardingDisabled));
+            assert_eq!(decide_for(&off, FORWARDING_TABLE[0].entry_point), private(Reason::ForwardingDisabled));
         }
     }
 
     #[test]
     fn unknown_names_are_warned_once_and_known_ones_apply() {
-        let c = config(Some("enabled"), Some("bogus,conv_bwd_weights,bogus"));
+        let first = &FORWARDING_TABLE[0];
+        let other = FORWARDING_TABLE.iter().find(|r| r.family != first.family).unwrap();
+        let c = config(Some("enabled"), Some(&format!("bogus,{},bogus", first.family)));
         assert_eq!(c.warnings().len(), 1);
-        assert_eq!(decide_for(&c, "miopenConvolutionBackwardWeights"), private(Reason::OptedOut));
-        assert_eq!(decide_for(&c, "miopenConvolutionForward"), FORWARDED);
+        assert_eq!(decide_for(&c, first.entry_point), private(Reason::OptedOut));
+        assert_eq!(decide_for(&c, other.entry_point), FORWARDED);
         let only_bad = config(Some("enabled"), Some("bogus"));
         assert_eq!(only_bad.warnings().len(), 1);
         for row in FORWARDING_TABLE {
@@ -198,39 +204,50 @@ mod tests {
 
     #[test]
     fn a_declining_miopen_variable_keeps_the_table_on_miopen_and_is_named() {
-        let vars = [("MIOPEN_DEBUG_CONV_WINOGRAD".to_string(), "0".to_string())];
+        // A group's own declining variable (the first group's that has one).
+        let audited = crate::environment::all()
+            .find(|a| a.scope.is_some() && a.variable.treatment == crate::environment::Treatment::Decline)
+            .expect("some group has a declining variable");
+        let scope = audited.scope.unwrap();
+        let v = audited.variable.name;
+        let name = if v.ends_with('_') { format!("{v}X") } else { v.to_string() };
+        let value = ["1", "NORMAL", "on"].into_iter().find(|v| (audited.variable.applies)(v)).unwrap();
+        let vars = [(name.clone(), value.to_string())];
         let c = Config::resolve(RawEnv { forwarding: Some("enabled"), miopen_vars: &vars, ..RawEnv::default() });
-        // The variable is about convolution solvers, through every convolution
-        // API (the groups under the convolution umbrella): other groups still forward.
+        // It applies to its group, through every API of its op (the groups
+        // under its umbrella): other groups still forward.
         for row in FORWARDING_TABLE {
-            let conv = row.family.group().umbrella() == crate::Group::Convolution;
-            let want = if conv { private(Reason::MiopenVariable) } else { FORWARDED };
+            let g = row.family.group();
+            let concerned = g == scope || g.umbrella() == scope;
+            let want = if concerned { private(Reason::MiopenVariable) } else { FORWARDED };
             assert_eq!(decide_for(&c, row.entry_point), want, "{}", row.entry_point);
         }
         assert_eq!(decide_for(&c, "miopenCreate"), private(Reason::NotInForwardingSet));
+        let family = Family::all().find(|f| f.group() == scope).unwrap();
         assert_eq!(
-            Reason::MiopenVariable.describe(&c, Some(Family::ConvForward)),
-            "declined: MIOPEN_DEBUG_CONV_WINOGRAD=0 (selects MIOpen convolution solvers; hipDNN engines cannot honour it)"
+            Reason::MiopenVariable.describe(&c, Some(family)),
+            format!("declined: {name}={value} ({})", audited.variable.why)
         );
+        let entry = FORWARDING_TABLE.iter().find(|r| r.family == family).unwrap().entry_point;
         // The opt-out is reported first; disabled stays disabled.
         let both = Config::resolve(RawEnv {
             forwarding: Some("enabled"),
-            disable_for: Some("conv_fwd"),
+            disable_for: Some(family.name()),
             miopen_vars: &vars,
             ..RawEnv::default()
         });
-        assert_eq!(decide_for(&both, "miopenConvolutionForward"), private(Reason::OptedOut));
+        assert_eq!(decide_for(&both, entry), private(Reason::OptedOut));
         let off = Config::resolve(RawEnv { miopen_vars: &vars, ..RawEnv::default() });
-        assert_eq!(decide_for(&off, "miopenConvolutionForward"), private(Reason::ForwardingDisabled));
+        assert_eq!(decide_for(&off, entry), private(Reason::ForwardingDisabled));
     }
 
     #[test]
     fn reason_texts() {
-        let c = config(Some("enabled"), Some("conv_fwd, conv_bwd_data"));
+        let c = config(Some("enabled"), Some("fam_a, fam_b"));
         assert_eq!(Reason::ForwardingDisabled.describe(&c, None), "forwarding disabled");
         assert_eq!(Reason::NotInForwardingSet.describe(&c, None), "not in the forwarding set");
         assert_eq!(Reason::Forwardable.describe(&c, None), "forwarded");
-        assert_eq!(Reason::OptedOut.describe(&c, None), "opted out: MIOPEN_DISABLE_HIPDNN_FOR=conv_fwd, conv_bwd_data");
+        assert_eq!(Reason::OptedOut.describe(&c, None), "opted out: MIOPEN_DISABLE_HIPDNN_FOR=fam_a, fam_b");
         assert_eq!(Reason::OptedOut.as_str(), "opted out");
         assert_eq!(decline_text("NHWC layout"), "declined: NHWC layout");
     }
@@ -238,8 +255,8 @@ mod tests {
     #[test]
     fn trace_lines_name_the_documented_targets() {
         assert_eq!(
-            trace_line("miopenConvolutionForward", "conv_fwd", Route::Hipdnn.target(), "forwarded; plan cache hit"),
-            "miopenConvolutionForward [conv_fwd] -> hipDNN (forwarded; plan cache hit)"
+            trace_line("miopenFoo", "foo_family", Route::Hipdnn.target(), "forwarded; plan cache hit"),
+            "miopenFoo [foo_family] -> hipDNN (forwarded; plan cache hit)"
         );
         assert_eq!(Route::Private.target(), "MIOpen Private");
     }

@@ -22,7 +22,7 @@
 //! order is unit-tested without touching the filesystem; [`load_from`] does
 //! the I/O. The first candidate that opens is *the* backend: if it lacks a
 //! pinned symbol, reports a version the gate refuses ([`crate::version`]) or
-//! fails the probe ([`crate::probe`], in [`open`]) that is an error, not a
+//! fails the probes it is opened with ([`crate::probe`], in [`open`]) that is an error, not a
 //! reason to keep searching, so a misconfiguration is reported rather than
 //! silently papered over by some other copy further down the list.
 
@@ -32,7 +32,7 @@ use std::path::{Component, Path, PathBuf};
 use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
 
 use crate::api::Api;
-use crate::probe;
+use crate::probe::{self, Probe};
 use crate::version::{self, Version};
 
 /// The backend's file name.
@@ -220,10 +220,11 @@ pub fn load(inputs: &SearchInputs) -> Result<Backend, LoadError> {
     load_from(&search_plan(inputs))
 }
 
-/// [`load_from`], then the probe: the backend the wrapper uses.
-pub fn open(plan: &Plan) -> Result<Backend, LoadError> {
+/// [`load_from`], then `probes` ([`probe::probe`]: what every use of the
+/// backend relies on, the caller's list): the backend the wrapper uses.
+pub fn open(plan: &Plan, probes: &[&Probe]) -> Result<Backend, LoadError> {
     let b = load_from(plan)?;
-    match probe::probe(&b.api) {
+    match probe::probe(&b.api, probes.iter().copied()) {
         Ok(()) => Ok(b),
         Err(why) => Err(LoadError::AbiMismatch { path: b.path.clone(), version: b.version.clone(), why }),
     }

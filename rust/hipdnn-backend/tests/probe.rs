@@ -1,14 +1,17 @@
-//! The probe against fake backends shaped like hipDNN revisions: the pinned
-//! numbering, the older numbering (no pointwise; backward-data at 18, a
-//! non-convolution at 19) and `CONV_MODE` taken as INT64. Each shape is one C
-//! preprocessor switch.
+//! The generic probe against fake backends shaped like hipDNN revisions: the
+//! pinned numbering, the older numbering (no pointwise; backward-data at 18,
+//! a non-convolution at 19), `CONV_MODE` taken as INT64, and the extension
+//! operation types renumbered. Each shape is one C preprocessor switch. The
+//! lists probed here are the test's own (the wrapper's groups keep theirs):
+//! one the loader runs at load, one run later on its own.
 
 mod common;
 
 use std::path::Path;
 
+use hipdnn_backend::abi::{attr, attr_type, conv_mode, data_type, descriptor_type as ty, pointwise_mode};
 use hipdnn_backend::loader::{self, Candidate, LoadError, Plan};
-use hipdnn_backend::probe;
+use hipdnn_backend::probe::{self, Probe};
 
 /// A backend with every pinned symbol whose descriptor-type meanings and
 /// attribute types follow `defines` (`OLD_NUMBERING`, `CONV_MODE_INT64`).
@@ -28,7 +31,7 @@ static int kind(intptr_t t) {
     switch (t) {
     case 15: case 16: return K_CONV;
 #ifdef OLD_NUMBERING
-    case 17: return K_NONE; /* batchnorm inference */
+    case 17: return K_NONE; /* BATCHNORM_INFERENCE */
     case 18: return K_CONV; /* convolution backward data */
     case 19: return K_NONE; /* sdpa forward */
 #else
@@ -83,14 +86,87 @@ const char* last_error_for_tests(void) { return last; }
     common::compile_backend(dir, &src)
 }
 
-fn open(defines: &[&str]) -> Result<loader::Backend, LoadError> {
+/// One probe: the attribute (and its type) set on a fresh descriptor.
+const fn probe(
+    descriptor: (i32, &'static str),
+    attribute: (i32, &'static str),
+    ty: (i32, &'static str),
+    value: i32,
+) -> Probe {
+    Probe {
+        descriptor: descriptor.0,
+        descriptor_name: descriptor.1,
+        attribute: attribute.0,
+        attribute_name: attribute.1,
+        attribute_type: ty.0,
+        attribute_type_name: ty.1,
+        value,
+    }
+}
+
+/// Probed at load: a convolution type numbered alike in every revision,
+/// one renumbered (backward data) and the pointwise type the older lacks.
+const AT_LOAD: [Probe; 3] = {
+    let conv_mode = (attr::CONVOLUTION_CONV_MODE, "CONVOLUTION_CONV_MODE");
+    let mode_type = (attr_type::CONVOLUTION_MODE, "HIPDNN_TYPE_CONVOLUTION_MODE");
+    [
+        probe(
+            (ty::OPERATION_CONVOLUTION_FORWARD, "OPERATION_CONVOLUTION_FORWARD"),
+            conv_mode,
+            mode_type,
+            conv_mode::CROSS_CORRELATION,
+        ),
+        probe(
+            (ty::OPERATION_CONVOLUTION_BACKWARD_DATA, "OPERATION_CONVOLUTION_BACKWARD_DATA"),
+            conv_mode,
+            mode_type,
+            conv_mode::CROSS_CORRELATION,
+        ),
+        probe(
+            (ty::OPERATION_POINTWISE, "OPERATION_POINTWISE"),
+            (attr::POINTWISE_MODE, "POINTWISE_MODE"),
+            (attr_type::POINTWISE_MODE, "HIPDNN_TYPE_POINTWISE_MODE"),
+            pointwise_mode::RELU_FWD,
+        ),
+    ]
+};
+
+/// Probed later, on its own: two extension operation types.
+const LATER: [Probe; 2] = {
+    let float = (attr_type::DATA_TYPE, "HIPDNN_TYPE_DATA_TYPE");
+    [
+        probe(
+            (ty::OPERATION_BATCHNORM_EXT, "OPERATION_BATCHNORM_EXT"),
+            (attr::BATCHNORM_COMP_TYPE_EXT, "BATCHNORM_COMP_TYPE_EXT"),
+            float,
+            data_type::FLOAT,
+        ),
+        probe(
+            (ty::OPERATION_BATCHNORM_BACKWARD_EXT, "OPERATION_BATCHNORM_BACKWARD_EXT"),
+            (attr::BATCHNORM_BACKWARD_COMP_TYPE_EXT, "BATCHNORM_BACKWARD_COMP_TYPE_EXT"),
+            float,
+            data_type::FLOAT,
+        ),
+    ]
+};
+
+fn at_load() -> Vec<&'static Probe> {
+    AT_LOAD.iter().collect()
+}
+
+fn open_with(defines: &[&str], probes: &[&Probe]) -> Result<loader::Backend, LoadError> {
     let t = tempfile::tempdir().unwrap();
     let lib = shaped_backend(t.path(), defines);
-    let b = loader::open(&Plan { candidates: vec![Candidate { source: "test", path: lib }], warnings: Vec::new() });
+    let plan = Plan { candidates: vec![Candidate { source: "test", path: lib }], warnings: Vec::new() };
+    let b = loader::open(&plan, probes);
     // The library stays mapped while `b` lives; the directory is kept (not
     // leaked: LeakSanitizer runs these tests).
     let _kept = t.keep();
     b
+}
+
+fn open(defines: &[&str]) -> Result<loader::Backend, LoadError> {
+    open_with(defines, &at_load())
 }
 
 fn mismatch(defines: &[&str]) -> String {
@@ -104,23 +180,27 @@ fn mismatch(defines: &[&str]) -> String {
 fn the_pinned_revision_passes() {
     let b = open(&[]).unwrap();
     assert_eq!(b.version.to_string(), "0.4.0.ab12cd3");
-    assert_eq!(probe::probe_group(&b.api, "batchnorm"), Ok(()));
+    assert_eq!(probe::probe(&b.api, &LATER), Ok(()));
+    assert_eq!(probe::probe(&b.api, []), Ok(()), "an empty list has nothing to fail");
 }
 
 #[test]
-fn older_batchnorm_numbering_loads_and_fails_only_the_batchnorm_group() {
-    // The convolution types are the pinned ones: the backend loads (conv
-    // forwards); the batchnorm probe names each batchnorm type once.
-    let b = open(&["BN_OLD_NUMBERING"]).expect("the baseline probe passes");
-    let m = probe::probe_group(&b.api, "batchnorm").expect_err("batchnorm types differ");
+fn a_list_probed_later_fails_on_its_own_and_the_load_still_passes() {
+    // The load list's types are the pinned ones: the backend loads; the
+    // later list names each of its types that differs once.
+    let b = open(&["BN_OLD_NUMBERING"]).expect("the load list passes");
+    let m = probe::probe(&b.api, &LATER).expect_err("the later types differ");
     assert!(m.contains("its ABI differs from the one the wrapper pins"), "{m}");
-    assert!(m.contains("descriptor type 21 (OPERATION_BATCHNORM_INFERENCE_VARIANCE_EXT) cannot be created"), "{m}");
     assert!(m.contains("descriptor type 27 (OPERATION_BATCHNORM_EXT) cannot be created"), "{m}");
     assert!(m.contains("descriptor type 20 does not take BATCHNORM_BACKWARD_COMP_TYPE_EXT (2100)"), "{m}");
-    // Groups without probes of their own have nothing to fail.
-    for g in ["convolution", "fusion", "find2"] {
-        assert_eq!(probe::probe_group(&b.api, g), Ok(()), "{g}");
+    // The same list given to the loader makes the load fail.
+    let all: Vec<&Probe> = AT_LOAD.iter().chain(&LATER).collect();
+    match open_with(&["BN_OLD_NUMBERING"], &all) {
+        Err(e @ LoadError::AbiMismatch { .. }) => assert!(e.to_string().contains("(2100)"), "{e}"),
+        other => panic!("expected AbiMismatch, got {other:?}"),
     }
+    // Without a list the loader probes nothing.
+    assert!(open_with(&["OLD_NUMBERING"], &[]).is_ok());
 }
 
 #[test]
@@ -137,7 +217,7 @@ fn the_older_numbering_is_one_diagnostic_naming_both_types() {
 #[test]
 fn conv_mode_as_int64_is_one_diagnostic_naming_the_type() {
     let m = mismatch(&["CONV_MODE_INT64"]);
-    for t in [15, 16, 19] {
+    for t in [15, 19] {
         assert!(m.contains(&format!("descriptor type {t} does not take CONVOLUTION_CONV_MODE (1501) as HIPDNN_TYPE_CONVOLUTION_MODE (HIPDNN_STATUS_BAD_PARAM)")), "{t}: {m}");
     }
     assert!(!m.contains("POINTWISE"), "{m}");

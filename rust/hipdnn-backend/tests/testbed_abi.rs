@@ -11,8 +11,22 @@ use std::ffi::CStr;
 use std::path::PathBuf;
 use std::ptr;
 
-use hipdnn_backend::abi::{descriptor_type, status, Descriptor};
+use hipdnn_backend::abi::{attr, attr_type, descriptor_type, pointwise_mode, status, Descriptor};
 use hipdnn_backend::loader::{self, Backend, Candidate, Plan, LIBRARY_NAME};
+use hipdnn_backend::probe::Probe;
+
+/// One of the probes the wrapper runs at load (the convolution group's
+/// runtime row, rust/wrapper/src/forward/conv/group.rs, lists them): the
+/// pointwise type's number, which the negative control renumbers.
+const POINTWISE: Probe = Probe {
+    descriptor: descriptor_type::OPERATION_POINTWISE,
+    descriptor_name: "OPERATION_POINTWISE",
+    attribute: attr::POINTWISE_MODE,
+    attribute_name: "POINTWISE_MODE",
+    attribute_type: attr_type::POINTWISE_MODE,
+    attribute_type_name: "HIPDNN_TYPE_POINTWISE_MODE",
+    value: pointwise_mode::RELU_FWD,
+};
 
 /// `$MINI_HIPDNN_LIB_DIR/libhipdnn_backend.so`, loaded as the wrapper loads
 /// a backend (symbols, version gate, the probe at load).
@@ -21,7 +35,7 @@ fn test_bed() -> Backend {
         .expect("MINI_HIPDNN_LIB_DIR: the directory of the CMake-built test bed's libhipdnn_backend.so");
     let path = PathBuf::from(dir).join(LIBRARY_NAME);
     let plan = Plan { candidates: vec![Candidate { source: "MINI_HIPDNN_LIB_DIR", path }], warnings: Vec::new() };
-    loader::open(&plan).unwrap_or_else(|e| panic!("the wrapper refuses the test bed: {e}"))
+    loader::open(&plan, &[&POINTWISE]).unwrap_or_else(|e| panic!("the wrapper refuses the test bed: {e}"))
 }
 
 #[test]

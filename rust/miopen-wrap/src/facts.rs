@@ -17,11 +17,11 @@ use miopen_forwarding_core::config::{
     ACCEPTED_VALUES, ALL_FAMILIES, DISABLE_FOR_VAR, EXIT_SUMMARY_VAR, FORWARDING_VAR, LOG_LEVEL_VAR, LOG_ROUTING_VAR,
     PREFIX,
 };
-use miopen_forwarding_core::environment::{Treatment, AUDITED};
+use miopen_forwarding_core::environment::{self, Treatment};
 use miopen_forwarding_core::family::{Group, FAMILIES};
 use miopen_forwarding_core::plan_cache::PLAN_CACHE_SIZE_VAR;
 use miopen_forwarding_core::routing::{self, Route};
-use miopen_forwarding_core::table::{Hook, FORWARDING_TABLE, HOOKS, PRIVATE_CALLS, WRAPPER_ADDITIONS};
+use miopen_forwarding_core::table::{self, FORWARDING_TABLE, WRAPPER_ADDITIONS};
 
 use crate::check::Gate;
 use crate::exit::Exit;
@@ -56,37 +56,26 @@ fn treatment_name(t: Treatment) -> &'static str {
     }
 }
 
-fn hook_name(h: Hook) -> &'static str {
-    match h {
-        Hook::ReleaseHandle => "release-handle",
-        Hook::ErrorString => "error-string",
-        Hook::FusionRecord => "fusion-record",
-    }
-}
-
 /// Every fact, as one JSON object.
 pub fn facts() -> Value {
     let families: Vec<Value> = FAMILIES.iter().map(|r| json!({"name": r.name, "group": r.group.name()})).collect();
-    let groups: Vec<Value> = Group::ALL
-        .iter()
+    let groups: Vec<Value> = Group::all()
         .map(|g| {
-            let members: Vec<&str> = FAMILIES.iter().filter(|r| r.group == *g).map(|r| r.name).collect();
+            let members: Vec<&str> = FAMILIES.iter().filter(|r| r.group == g).map(|r| r.name).collect();
             json!({"name": g.name(), "module": g.module(), "families": members})
         })
         .collect();
     let table: Vec<Value> =
         FORWARDING_TABLE.iter().map(|r| json!({"entry_point": r.entry_point, "family": r.family.name()})).collect();
-    let hooks: Vec<Value> = HOOKS
-        .iter()
-        .map(|(name, h)| json!({"entry_point": name, "hook": hook_name(*h), "after_call": h.after()}))
+    let hooks: Vec<Value> = table::hooks()
+        .map(|h| json!({"entry_point": h.entry_point, "hook": h.hook.kind, "after_call": h.hook.after}))
         .collect();
-    let audited: Vec<Value> = AUDITED
-        .iter()
+    let audited: Vec<Value> = environment::all()
         .map(|a| {
             json!({
-                "name": a.name,
-                "prefix": a.name.ends_with('_'),
-                "treatment": treatment_name(a.treatment),
+                "name": a.variable.name,
+                "prefix": a.variable.name.ends_with('_'),
+                "treatment": treatment_name(a.variable.treatment),
                 "scope": a.scope.map(Group::name),
             })
         })
@@ -111,7 +100,7 @@ pub fn facts() -> Value {
         "forwarding_table": table,
         "hooks": hooks,
         "wrapper_additions": WRAPPER_ADDITIONS,
-        "private_calls": PRIVATE_CALLS,
+        "private_calls": table::private_calls(),
         "forwarding_values": ACCEPTED_VALUES,
         "wrapper_variables": variables,
         "audited_variables": audited,
@@ -159,7 +148,7 @@ mod tests {
         assert_eq!(f["schema"], SCHEMA);
         assert_eq!(f["forwarding_table"].as_array().unwrap().len(), FORWARDING_TABLE.len());
         assert_eq!(names(&f["families"]), FAMILIES.iter().map(|r| r.name).collect::<Vec<_>>());
-        assert_eq!(names(&f["audited_variables"]), AUDITED.iter().map(|a| a.name).collect::<Vec<_>>());
+        assert_eq!(names(&f["audited_variables"]), environment::all().map(|a| a.variable.name).collect::<Vec<_>>());
         assert_eq!(f["release_gates"].as_array().unwrap().len(), Gate::ALL.len());
         let vars = names(&f["wrapper_variables"]);
         for v in ["MIOPEN_HIPDNN_FORWARDING", "MIOPEN_HIPDNN_EXIT_SUMMARY", "HIPDNN_BACKEND_LIBRARY_PATH"] {
@@ -172,9 +161,11 @@ mod tests {
         let f = facts();
         assert_eq!(f["trace_line"], "MIOpen(hipDNN wrapper): {entry} [{family}] -> {target} ({reason})");
         assert_eq!(f["decline_prefix"], "declined: ");
-        let debug_conv = &f["audited_variables"].as_array().unwrap().iter().find(|a| a["name"] == "MIOPEN_DEBUG_CONV_");
-        let debug_conv = debug_conv.expect("MIOPEN_DEBUG_CONV_ audited");
-        assert_eq!((&debug_conv["prefix"], &debug_conv["scope"]), (&json!(true), &json!("convolution")));
+        // Each audited variable's scope is the group whose row lists it.
+        for (reported, a) in f["audited_variables"].as_array().unwrap().iter().zip(environment::all()) {
+            assert_eq!(reported["scope"], json!(a.scope.map(Group::name)), "{}", a.variable.name);
+            assert_eq!(reported["prefix"], json!(a.variable.name.ends_with('_')), "{}", a.variable.name);
+        }
         let grouped: usize =
             f["groups"].as_array().unwrap().iter().map(|g| g["families"].as_array().unwrap().len()).sum();
         assert_eq!(grouped, FAMILIES.len(), "every family in exactly one group");

@@ -1,74 +1,80 @@
-//! The wrapper's committed forwarding bindings
-//! (`rust/wrapper/src/forward/miopen_sys.rs`) are exactly what the generator
-//! makes of the test bed's header. Run with `MIOPEN_WRAP_BLESS=1` to rewrite
-//! the file after a deliberate change to the header or the forwarding table.
+//! The bindings the forwarding handlers are compiled against, as the runtime
+//! crate's build script makes them from the test bed's header (a wrapper
+//! build makes them from the header it wraps, the same way): every
+//! forwarded entry point has its argument struct and its `_impl`, the
+//! legacy form of a call forwarded as another gets the conversion of its
+//! arguments, and a header without an optional entry point still gets the
+//! handlers. That the handlers fail to compile against a changed header is
+//! CTest `forward_bindings_follow_header`'s (test/split/check_header_ties.py).
 
 use std::path::PathBuf;
 
-use miopen_wrap::generate::forward_bindings;
+use miopen_forwarding_core::table::FORWARDING_TABLE;
+use miopen_wrap::generate::{bindings, forward_abi};
 use miopen_wrap::header::{self, ParseOptions};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn options() -> ParseOptions {
-    let r = root();
-    ParseOptions {
-        include_dirs: vec![
-            r.join("test/mini-miopen/include"),
-            r.join("src_patches/standin/miopen-include"),
-            r.join("src_patches/standin/hip-include"),
-        ],
-        defines: vec![],
-    }
+fn test_bed() -> (PathBuf, ParseOptions) {
+    bindings::test_bed(&root())
 }
 
-fn test_bed_api(opts: &ParseOptions) -> header::Api {
-    header::parse(&root().join("test/mini-miopen/include/miopen/miopen.h"), opts).expect("header parses")
+fn test_bed_api() -> header::Api {
+    let (path, opts) = test_bed();
+    header::parse(&path, &opts).expect("header parses")
 }
 
-fn regenerate() -> String {
-    let opts = options();
-    forward_bindings::generate(&test_bed_api(&opts), &opts).expect("bindings generate")
-}
-
-/// MIOpen 3.3.0's header has no `miopenExecuteFusionPlan_v2` (an optional
-/// entry point): the handlers still apply to it. Without a required one
-/// (`miopenExecuteFusionPlan`) they do not.
+/// A header without an optional entry point (MIOpen 3.3.0's lacks one) still
+/// gets the handlers; without a required one it does not.
 #[test]
 fn a_header_without_an_optional_entry_point_still_gets_the_handlers() {
-    use miopen_forwarding_core::table::OPTIONAL_ENTRY_POINTS;
-    use miopen_wrap::generate::forward_abi::handlers_apply;
-    let full = test_bed_api(&options());
-    assert!(handlers_apply(&full));
-    for optional in OPTIONAL_ENTRY_POINTS {
+    let full = test_bed_api();
+    assert!(forward_abi::handlers_apply(&full));
+    let optional = FORWARDING_TABLE.iter().filter(|r| r.optional).map(|r| r.entry_point);
+    assert!(optional.clone().count() > 0);
+    for optional in optional {
         let mut api = full.clone();
-        api.entry_points.retain(|e| e.name != *optional);
+        api.entry_points.retain(|e| e.name != optional);
         assert_eq!(api.entry_points.len() + 1, full.entry_points.len(), "{optional} is in the test bed's header");
-        assert!(handlers_apply(&api), "without {optional}");
+        assert!(forward_abi::handlers_apply(&api), "without {optional}");
     }
+    let required = FORWARDING_TABLE.iter().find(|r| !r.optional).unwrap().entry_point;
     let mut api = full.clone();
-    api.entry_points.retain(|e| e.name != "miopenExecuteFusionPlan");
-    assert!(!handlers_apply(&api), "without a required entry point");
+    api.entry_points.retain(|e| e.name != required);
+    assert!(!forward_abi::handlers_apply(&api), "without {required}");
 }
 
 #[test]
-fn committed_forward_bindings_match_the_header() {
-    let path = root().join("rust/wrapper/src/forward/miopen_sys.rs");
-    let fresh = regenerate();
-    if std::env::var_os("MIOPEN_WRAP_BLESS").is_some() {
-        std::fs::write(&path, &fresh).unwrap();
+fn every_forwarded_entry_point_has_its_struct_and_impl() {
+    let (path, opts) = test_bed();
+    let text = bindings::of_header(&path, &opts).expect("bindings generate");
+    let file = syn::parse_file(&text).expect("the bindings parse");
+    let args = file
+        .items
+        .iter()
+        .find_map(|i| match i {
+            syn::Item::Mod(m) if m.ident == "args" => m.content.as_ref().map(|(_, items)| items),
+            _ => None,
+        })
+        .expect("a module `args`");
+    let structs: Vec<String> = args
+        .iter()
+        .filter_map(|i| if let syn::Item::Struct(s) = i { Some(s.ident.to_string()) } else { None })
+        .collect();
+    let table: Vec<&str> = FORWARDING_TABLE.iter().map(|r| r.entry_point).collect();
+    assert_eq!(structs, table, "one struct per row, in table order");
+    for name in forward_abi::bound_names() {
+        assert!(text.contains(&format!("pub fn {name}_impl(")), "{name}_impl missing");
+        assert!(!text.contains(&format!("pub fn {name}(")), "{name} bound under its public name");
     }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(committed == fresh, "{} is stale: rerun with MIOPEN_WRAP_BLESS=1 and commit the result", path.display());
-}
-
-#[test]
-fn bindings_declare_impl_names_only() {
-    let fresh = regenerate();
-    for name in forward_bindings::bound_names() {
-        assert!(fresh.contains(&format!("pub fn {name}_impl(")), "{name}_impl missing");
-        assert!(!fresh.contains(&format!("pub fn {name}(")), "{name} bound under its public name");
+    for row in FORWARDING_TABLE.iter().filter(|r| r.forwarded_as.is_some()) {
+        let to = row.forwarded_as.unwrap();
+        let conversion = format!("impl From<&{}> for {to}", row.entry_point);
+        assert!(
+            text.replace('\n', " ").split_whitespace().collect::<Vec<_>>().join(" ").contains(&conversion),
+            "{conversion}"
+        );
     }
 }

@@ -1,11 +1,15 @@
-//! The module graph of each crate of the workspace has no cycle.
+//! The module graph of each crate of the workspace has no cycle, and
+//! neither have the files of any one folder.
 //!
 //! Every `.rs` file of a crate's `src/` is parsed with `syn`; each path that
 //! names a module of the crate (`crate::…`, `super::…`, `self::…`, or a
-//! child module's name) is an edge from the module it appears in to the
-//! module it names. Modules are taken at the granularity of the crate's
-//! top-level modules, and of `forward`'s children in the wrapper (the
-//! family groups and what they share). Test modules (`tests.rs`,
+//! child module's name), or an item of one, is an edge from the module it
+//! appears in to the module it names. Two graphs are checked: modules at the
+//! granularity of the crate's top-level modules, and of `forward`'s
+//! children in the wrapper (the family groups and what they share); and
+//! the files of each folder (siblings: a use between files of two
+//! subfolders of one folder is an edge between those subfolders; a folder's
+//! `mod.rs` and its own files are not siblings). Test modules (`tests.rs`,
 //! `#[cfg(test)]`) are left out: tests may use anything.
 //!
 //! Run it alone with `cargo test -p miopen-wrap --test module_graph -- --nocapture`:
@@ -16,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use syn::visit::Visit;
 
-/// A module path inside a crate (`["forward", "conv", "entry"]`).
+/// A module path inside a crate (`["forward", "common", "steps"]`).
 type ModPath = Vec<String>;
 
 /// The module path of a source file of `src`.
@@ -169,7 +173,8 @@ fn resolve(here: &ModPath, path: &[String], modules: &BTreeSet<ModPath>) -> Opti
 }
 
 fn longest(mut base: ModPath, rest: &[String], modules: &BTreeSet<ModPath>) -> Option<ModPath> {
-    let mut best = None;
+    // An item of `base` itself (`super::Item`) is a use of `base`.
+    let mut best = (!base.is_empty() && modules.contains(&base)).then(|| base.clone());
     for seg in rest {
         base.push(seg.clone());
         if modules.contains(&base) {
@@ -193,12 +198,53 @@ fn node(m: &ModPath) -> String {
 
 /// The edges between nodes of the crate whose sources are in `src`.
 fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (here, target) in references(src).0 {
+        let (from, to) = (node(&here), node(&target));
+        if from != to && from != "<crate root>" {
+            edges.entry(from).or_default().insert(to);
+        }
+    }
+    edges
+}
+
+/// The edges between the files of one folder, for every folder of the crate
+/// whose sources are in `src`: a use of module `a::x::…` by a file
+/// `a::y::…` is an edge `a::y -> a::x` between the two siblings of folder
+/// `a` that contain them (an inline module is its file's). A file and its
+/// own folder's `mod.rs` (an ancestor) are not siblings: the folder
+/// declares its files and they use what it declares.
+fn file_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let (refs, files) = references(src);
+    let file_of = |m: &ModPath| {
+        let mut file = m.clone();
+        while !files.contains(&file) {
+            file.pop();
+        }
+        file
+    };
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (from, to) in refs.iter().map(|(a, b)| (file_of(a), file_of(b))) {
+        let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+        if common < from.len() && common < to.len() {
+            let (a, b) = (from[..=common].join("::"), to[..=common].join("::"));
+            edges.entry(a).or_default().insert(b);
+        }
+    }
+    edges
+}
+
+/// Every use of a module of the crate whose sources are in `src` (the
+/// module a path appears in and the module it names), and the modules that
+/// are files.
+fn references(src: &Path) -> (Vec<(ModPath, ModPath)>, BTreeSet<ModPath>) {
     let files: Vec<PathBuf> = walkdir::WalkDir::new(src)
         .into_iter()
         .map(|e| e.unwrap().into_path())
         .filter(|p| p.extension().is_some_and(|e| e == "rs") && p.file_name().is_some_and(|n| n != "tests.rs"))
         .collect();
-    let mut modules: BTreeSet<ModPath> = files.iter().map(|f| module_of(src, f)).collect();
+    let file_modules: BTreeSet<ModPath> = files.iter().map(|f| module_of(src, f)).collect();
+    let mut modules = file_modules.clone();
     let mut refs = Vec::new();
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
@@ -217,16 +263,8 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
         r.visit_file(&parsed);
         refs.extend(r.found);
     }
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (here, path) in refs {
-        if let Some(target) = resolve(&here, &path, &modules) {
-            let (from, to) = (node(&here), node(&target));
-            if from != to && from != "<crate root>" {
-                edges.entry(from).or_default().insert(to);
-            }
-        }
-    }
-    edges
+    let uses = refs.into_iter().filter_map(|(here, path)| resolve(&here, &path, &modules).map(|target| (here, target)));
+    (uses.collect(), file_modules)
 }
 
 /// A cycle of the graph, if it has one.
@@ -272,6 +310,9 @@ fn check(name: &str) -> BTreeMap<String, BTreeSet<String>> {
     if let Some(c) = cycle(&edges) {
         panic!("rust/{name}: the module graph has a cycle: {}", c.join(" -> "));
     }
+    if let Some(c) = cycle(&file_graph(&crate_src(name))) {
+        panic!("rust/{name}: the files of one folder have a cycle: {}", c.join(" -> "));
+    }
     edges
 }
 
@@ -283,10 +324,20 @@ fn the_wrapper_runtime_has_no_cycle_and_the_stubs_are_its_top() {
     for leaf in ["diagnostics", "entry_points"] {
         assert!(!edges.contains_key(leaf), "{leaf} must use no other module: {:?}", edges.get(leaf));
     }
-    // A family group depends on what is shared, never the reverse.
+    // A family group (a folder of `forward` other than `common`) depends on
+    // what is shared, never the reverse.
+    let groups: Vec<String> = std::fs::read_dir(crate_src("wrapper").join("forward"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir() && !p.ends_with("common"))
+        .map(|p| format!("forward::{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    assert!(!groups.is_empty());
     let common = edges.get("forward::common").cloned().unwrap_or_default();
-    assert!(!common.iter().any(|n| n == "forward::conv"), "forward::common uses a group: {common:?}");
-    assert!(edges.get("forward::conv").is_some_and(|t| t.contains("forward::common")), "{edges:?}");
+    for g in &groups {
+        assert!(!common.contains(g), "forward::common uses {g}: {common:?}");
+        assert!(edges.get(g).is_some_and(|t| t.contains("forward::common")), "{g}: {edges:?}");
+    }
 }
 
 #[test]
@@ -314,4 +365,29 @@ fn a_cycle_is_found() {
     // Without the edge back, no cycle.
     std::fs::write(src.join("c.rs"), "pub fn h() {}").unwrap();
     assert_eq!(cycle(&graph(&src)), None);
+}
+
+#[test]
+fn a_cycle_between_the_files_of_one_folder_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(src.join("g")).unwrap();
+    std::fs::write(src.join("lib.rs"), "mod g;").unwrap();
+    // The folder's mod.rs uses its files and they use it: not a cycle of files.
+    std::fs::write(src.join("g/mod.rs"), "mod x; mod y; pub struct Row;\npub fn r() { x::f() }").unwrap();
+    std::fs::write(src.join("g/x.rs"), "use super::Row;\npub fn f() { super::y::h() }").unwrap();
+    std::fs::write(
+        src.join("g/y.rs"),
+        "pub fn h() { let _ = super::Row; }\n#[cfg(test)]\nmod tests { use super::super::x; }",
+    )
+    .unwrap();
+    assert_eq!(cycle(&graph(&src)), None, "one top-level module");
+    assert_eq!(cycle(&file_graph(&src)), None, "x -> y only");
+    // y uses x (through an inline module of x's file): x <-> y.
+    std::fs::write(src.join("g/x.rs"), "pub fn f() { super::y::h() }\npub mod inner { pub fn i() {} }").unwrap();
+    std::fs::write(src.join("g/y.rs"), "pub fn h() { crate::g::x::inner::i() }").unwrap();
+    let c = cycle(&file_graph(&src)).expect("g::x -> g::y -> g::x is a cycle");
+    assert_eq!(c.len(), 3, "{c:?}");
+    assert!(c.iter().all(|n| n == "g::x" || n == "g::y"), "{c:?}");
+    assert_eq!(cycle(&graph(&src)), None, "the top-level graph cannot see it");
 }

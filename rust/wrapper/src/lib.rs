@@ -17,7 +17,8 @@
 //! rust/miopen-wrap/tests/module_graph.rs checks it):
 //! - [`diagnostics`]: stderr lines, the prefix, the panic boundary;
 //! - [`entry_points`]: the generated table of entry points (data);
-//! - `bindings` (generated): the header's types and the `_impl` declarations;
+//! - `bindings` (generated): the header's types, the `_impl` declarations and
+//!   the forwarded entry points' argument structs;
 //! - [`trace`]: the routing trace as `tracing` events;
 //! - [`summary`]: the exit summary's counters;
 //! - [`forward`]: forwarding to hipDNN, per family group;
@@ -30,9 +31,9 @@ pub mod runtime;
 pub mod summary;
 pub mod trace;
 
-/// The header's types and MIOpen Private's declarations, from the header
-/// being built.
-#[cfg(miopen_wrap_stubs)]
+/// The header's types, MIOpen Private's declarations and the forwarded
+/// entry points' argument structs, from the header being built (the test
+/// bed's without a wrapper build: build.rs).
 mod bindings {
     include!(env!("MIOPEN_WRAP_BINDINGS"));
 }

@@ -132,6 +132,8 @@ pub fn config() -> &'static Config {
         exit_summary: exit_summary.as_deref(),
         miopen_vars: &miopen_vars,
     };
+    // Every racer hands the groups over before any call it routes.
+    crate::forward::common::install(&crate::forward::GROUPS);
     let fresh = Box::into_raw(Box::new(Config::resolve(raw)));
     match CONFIG.compare_exchange(ptr::null_mut(), fresh, Ordering::AcqRel, Ordering::Acquire) {
         Ok(_) => {

@@ -171,15 +171,14 @@ mod tests {
 
         let lines = Arc::new(Mutex::new(Vec::new()));
         tracing::subscriber::with_default(Capture(lines.clone()), || {
-            route("miopenConvolutionForward", "conv_fwd", "hipDNN", "forwarded; plan cache hit");
+            route("miopenFoo", "foo_family", "hipDNN", "forwarded; plan cache hit");
             info(format_args!("hipDNN backend {} loaded", "/x/libhipdnn_backend.so"));
         });
         let lines = lines.lock().unwrap();
         assert_eq!(
             *lines,
             vec![
-                "MIOpen(hipDNN wrapper): miopenConvolutionForward [conv_fwd] -> hipDNN (forwarded; plan cache hit)\n"
-                    .to_string(),
+                "MIOpen(hipDNN wrapper): miopenFoo [foo_family] -> hipDNN (forwarded; plan cache hit)\n".to_string(),
                 "MIOpen(hipDNN wrapper): hipDNN backend /x/libhipdnn_backend.so loaded\n".to_string(),
             ]
         );

@@ -14,6 +14,7 @@
 //! and returns its own status for an invalid one.
 
 pub mod driver_cmd;
+pub mod group;
 
 pub use crate::tensor::{decline, miopen_type, Decline, ElemType, Tensor, TensorSpec};
 

@@ -13,6 +13,8 @@ pub use crate::ops::conv::{
     miopen_activation, miopen_mode, miopen_type, translate, ConvParams, Direction, GraphSpec, Problem, TensorSpec,
 };
 
+pub mod group;
+
 /// MIOpen's `miopenConvolutionBiasActivationForward` takes RELU alone
 /// (`miopenStatusNotImplemented` for any other mode, before the plan it
 /// builds is compiled), although the fused graph, which fusion plans share,

@@ -9,6 +9,7 @@
 //! calls of the same problem use.
 
 pub mod blob;
+pub mod group;
 #[cfg(test)]
 mod tests;
 
@@ -60,13 +61,13 @@ impl FindOptions {
 /// translated: the caller asked for MIOpen's exhaustive search (the
 /// options' tuning, or the Normal find mode the problem's convolution
 /// descriptor carried when the problem was created: the legacy Find's rule,
-/// `crate::environment::descriptor_find_mode_decline`), or gave no buffers
+/// `crate::conv::group::descriptor_find_mode_decline`), or gave no buffers
 /// to time the plan on (the wrapper allocates no device memory).
 pub fn search_decline(options: &FindOptions, find_mode: i32) -> Option<String> {
     if options.tuning {
         return Some("exhaustive search asked (miopenSetFindOptionTuning)".into());
     }
-    if let Some(why) = crate::environment::descriptor_find_mode_decline(find_mode) {
+    if let Some(why) = crate::conv::group::descriptor_find_mode_decline(find_mode) {
         return Some(why.into());
     }
     if argument::ALL.iter().any(|&id| options.tensor(id).is_none()) {

@@ -16,6 +16,8 @@ use crate::ops::conv::driver_line::{self, CmdKind};
 use crate::ops::conv::{translate_fused, Activation, ConvParams, Direction, Epilogue, GraphSpec, Problem};
 pub use crate::tensor::{decline, Decline, Tensor};
 
+pub mod group;
+
 /// MIOpen's `miopenFusionDirection_t`.
 pub mod miopen_direction {
     pub const VERTICAL: u32 = 0;

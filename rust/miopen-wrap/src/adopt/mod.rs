@@ -380,7 +380,6 @@ fn generate_step(l: &Layout, parse: &ParseOptions, report: &mut AdoptReport) -> 
         survivors: Vec::new(),
         version_node: "MIOPEN_HIP_1".into(),
         out_dir: l.generated.clone(),
-        forward_bindings: None,
         // The check stubs of the adoption: the default forwarding set.
         forward_groups: None,
     };

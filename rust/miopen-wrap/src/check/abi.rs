@@ -18,8 +18,7 @@ use std::process::Command;
 use super::contract;
 use super::elf::ElfInfo;
 use super::error::{CheckError, Result};
-use super::report::GateReport;
-use super::symbols::file_name;
+use super::report::{file_name, GateReport};
 use super::Gate;
 
 const ABIDIFF_ERROR: i32 = 1;

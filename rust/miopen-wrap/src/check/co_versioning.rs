@@ -9,8 +9,7 @@ use std::path::Path;
 
 use super::elf::{soversion_of, ElfInfo, VersionStamp, VERSION_SECTION};
 use super::error::Result;
-use super::report::GateReport;
-use super::symbols::file_name;
+use super::report::{file_name, GateReport};
 use super::Gate;
 
 #[derive(Debug, Clone, Default)]

@@ -21,8 +21,7 @@ use std::path::Path;
 
 use super::elf::{ElfInfo, Symbol};
 use super::error::{CheckError, Result};
-use super::report::{short_list, GateReport};
-use super::symbols::file_name;
+use super::report::{file_name, short_list, GateReport};
 use super::Gate;
 use crate::paths::SymbolGlobs;
 

@@ -1,6 +1,7 @@
 //! Outcome of one gate: what it looked at (notes), what is wrong (problems)
 //! and a one-line verdict.
 use std::fmt::Write as _;
+use std::path::Path;
 
 use super::Gate;
 
@@ -54,6 +55,11 @@ impl GateReport {
 }
 
 /// Join a list for a verdict line, eliding after `max` entries.
+/// A file's name as a report shows it (its path when it has none).
+pub(crate) fn file_name(p: &Path) -> String {
+    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| p.display().to_string())
+}
+
 pub fn short_list<S: AsRef<str>>(items: &[S], max: usize) -> String {
     let mut s = items.iter().take(max).map(|x| x.as_ref()).collect::<Vec<_>>().join(", ");
     if items.len() > max {

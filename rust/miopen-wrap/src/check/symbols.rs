@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::contract::{self, BaselineExport};
 use super::elf::{ElfInfo, ElfKind, Symbol};
 use super::error::{CheckError, Result};
-use super::report::{short_list, GateReport};
+use super::report::{file_name, short_list, GateReport};
 use super::Gate;
 use crate::paths::SymbolGlobs;
 
@@ -451,10 +451,6 @@ pub fn hipdnn_independence(wrapper: &Path) -> Result<GateReport> {
         format!("{} hipDNN dependency(ies): {}", bad.len(), short_list(&bad, 8))
     };
     Ok(r)
-}
-
-pub(crate) fn file_name(p: &Path) -> String {
-    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| p.display().to_string())
 }
 
 #[cfg(test)]

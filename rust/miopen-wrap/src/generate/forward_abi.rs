@@ -8,8 +8,8 @@
 //!   own definition by `survivor_calls_check.h`, which the build
 //!   force-includes into the source that defines each one;
 //! - the MIOpen enumerators `miopen-forwarding-core` uses by number
-//!   (`mirrors::MIRRORED`), as compile-time assertions next to the bound
-//!   types.
+//!   (`mirrors::all()`: the shared ones and each group's), as compile-time
+//!   assertions next to the bound types.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -46,14 +46,16 @@ pub fn survivor_calls() -> Vec<SurvivorCall> {
 /// the hooked entry points (whose types the hooks take).
 pub fn bound_names() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = table::FORWARDING_TABLE.iter().map(|r| r.entry_point).collect();
-    v.extend(table::PRIVATE_CALLS);
-    v.extend(table::HOOKS.iter().map(|(name, _)| *name).filter(|n| !table::PRIVATE_CALLS.contains(n)));
+    let private = table::private_calls();
+    let hooked: Vec<&'static str> = table::hooks().map(|h| h.entry_point).filter(|n| !private.contains(n)).collect();
+    v.extend(private);
+    v.extend(hooked);
     v
 }
 
 /// Whether the header is one the forwarding handlers are built on: it
-/// declares every function they bind (a MIOpen header), except those of
-/// `table::OPTIONAL_ENTRY_POINTS`, which a MIOpen release may lack. A header
+/// declares every function they bind (a MIOpen header), except the entry
+/// points the table marks optional, which a MIOpen release may lack. A header
 /// that lacks others (a test header of the generator's own tests) gets no
 /// forwarding bindings; a wrapper build on it fails where a handler names
 /// what is missing.
@@ -61,7 +63,7 @@ pub fn handlers_apply(api: &Api) -> bool {
     let names = api.names();
     bound_names()
         .into_iter()
-        .filter(|n| !table::OPTIONAL_ENTRY_POINTS.contains(n))
+        .filter(|n| !table::lookup(n).is_some_and(|r| r.optional))
         .all(|n| names.iter().any(|a| a == n))
 }
 
@@ -137,19 +139,22 @@ pub fn mirror_checks(bound: &syn::File) -> Result<TokenStream, GenerateError> {
         .filter_map(|i| if let Item::Const(c) = i { Some(c.ident.to_string()) } else { None })
         .collect();
     let mut asserts = Vec::new();
-    for m in mirrors::MIRRORED {
+    for m in mirrors::all() {
         if !consts.iter().any(|c| c == m.name) {
             if m.required {
                 return Err(GenerateError::Mismatch(format!(
                     "the header does not define `{}`, which miopen-forwarding-core uses as {} \
-                     (rust/forwarding-core/src/mirrors.rs)",
+                     (rust/forwarding-core/src/mirrors.rs or a group's group.rs)",
                     m.name, m.value
                 )));
             }
             continue;
         }
         let (name, value) = (format_ident!("{}", m.name), i64::from(m.value));
-        let msg = format!("{} in miopen.h is not {} (rust/forwarding-core/src/mirrors.rs)", m.name, m.value);
+        let msg = format!(
+            "{} in miopen.h is not {} (rust/forwarding-core/src/mirrors.rs or a group's group.rs)",
+            m.name, m.value
+        );
         asserts.push(quote! { assert!(#name as i64 == #value, #msg); });
     }
     Ok(quote! {
@@ -169,7 +174,7 @@ mod tests {
         assert!(!calls.is_empty());
         for c in &calls {
             assert!(c.prototype.contains(&format!(" {}(", c.name)), "{}: {}", c.name, c.prototype);
-            assert!(!table::PRIVATE_CALLS.contains(&c.name.as_str()), "{} is declared by miopen.h", c.name);
+            assert!(!table::private_calls().contains(&c.name.as_str()), "{} is declared by miopen.h", c.name);
         }
         let h = check_header(&calls);
         assert!(h.contains(

@@ -40,7 +40,6 @@ fn args_in_tempdir(header: &str, survivors: &[&str], groups: Option<&str>) -> (t
         survivors: survivors.iter().map(|s| s.to_string()).collect(),
         version_node: "MIOPEN_TEST_1".into(),
         out_dir: dir.path().join("out"),
-        forward_bindings: None,
         forward_groups: groups.map(|g| super::BuildSet(Group::parse_build_set(g).unwrap())),
     };
     (dir, args)
@@ -139,7 +138,7 @@ fn a_group_outside_the_build_set_is_built_as_pass_through() {
     let (d, m) = run_with_groups(TABLE_HEADER, &[], None);
     assert_eq!(m.forward_groups, ["convolution", "fusion", "find2"]);
     let rows = std::fs::read_to_string(d.path().join("out/entry_points.rs")).unwrap();
-    assert!(rows.contains("forward: Some(miopen_forwarding_core::Family::ConvForward)"), "{rows}");
+    assert!(rows.contains("forward: Some(miopen_forwarding_core::Family::named(\"conv_fwd\"))"), "{rows}");
 }
 
 const BN_HEADER: &str = r#"
@@ -167,6 +166,26 @@ miopenStatus_t miopenBatchNormalizationBackward(miopenHandle_t handle, miopenBat
     const miopenTensorDescriptor_t dxDesc, void* dx, const miopenTensorDescriptor_t bnScaleBiasDiffDesc,
     const void* bnScale, void* resultBnScaleDiff, void* resultBnBiasDiff, double epsilon, const void* savedMean,
     const void* savedInvVariance);
+miopenStatus_t miopenBatchNormalizationForwardInference_V2(miopenHandle_t handle, miopenBatchNormMode_t bn_mode,
+    void* alpha, void* beta, const miopenTensorDescriptor_t xDesc, const void* x,
+    const miopenTensorDescriptor_t yDesc, void* y, const miopenTensorDescriptor_t scaleDesc,
+    const miopenTensorDescriptor_t biasDesc, const miopenTensorDescriptor_t estMeanDesc,
+    const miopenTensorDescriptor_t estVarianceDesc, void* bnScale, void* bnBias, void* estimatedMean,
+    void* estimatedVariance, double epsilon);
+miopenStatus_t miopenBatchNormalizationForwardTraining_V2(miopenHandle_t handle, miopenBatchNormMode_t bn_mode,
+    void* alpha, void* beta, const miopenTensorDescriptor_t xDesc, const void* x,
+    const miopenTensorDescriptor_t yDesc, void* y, const miopenTensorDescriptor_t scaleDesc,
+    const miopenTensorDescriptor_t biasVarDesc, const miopenTensorDescriptor_t savedMeanDesc,
+    const miopenTensorDescriptor_t savedVarDesc, void* bnScale, void* bnBias, double expAvgFactor,
+    void* resultRunningMean, void* resultRunningVariance, double epsilon, void* resultSaveMean,
+    void* resultSaveInvVariance);
+miopenStatus_t miopenBatchNormalizationBackward_V2(miopenHandle_t handle, miopenBatchNormMode_t bn_mode,
+    const void* alphaDataDiff, const void* betaDataDiff, const void* alphaParamDiff, const void* betaParamDiff,
+    const miopenTensorDescriptor_t xDesc, const void* x, const miopenTensorDescriptor_t dyDesc, const void* dy,
+    const miopenTensorDescriptor_t dxDesc, void* dx, const miopenTensorDescriptor_t scaleDesc,
+    const miopenTensorDescriptor_t biasDesc, const miopenTensorDescriptor_t savedMeanDesc,
+    const miopenTensorDescriptor_t savedVarDesc, const void* bnScale, void* resultBnScaleDiff,
+    void* resultBnBiasDiff, double epsilon, const void* savedMean, const void* savedInvVariance);
 /** @} */
 }
 "#;
@@ -175,9 +194,9 @@ miopenStatus_t miopenBatchNormalizationBackward(miopenHandle_t handle, miopenBat
 fn batchnorm_is_routed_only_in_a_set_that_names_it() {
     // Inference, training and backward (their rows in entry-point order).
     let bns = [
-        ("miopenBatchNormalizationForwardInference", "BnForwardInference"),
-        ("miopenBatchNormalizationForwardTraining", "BnForwardTraining"),
-        ("miopenBatchNormalizationBackward", "BnBackward"),
+        ("miopenBatchNormalizationForwardInference", "bn_fwd_inference"),
+        ("miopenBatchNormalizationForwardTraining", "bn_fwd_training"),
+        ("miopenBatchNormalizationBackward", "bn_bwd"),
     ];
     // The default set (the convolution's groups): a plain pass-through, as before the group existed.
     let (d, m) = run_with_groups(BN_HEADER, &[], None);
@@ -193,8 +212,14 @@ fn batchnorm_is_routed_only_in_a_set_that_names_it() {
     let s = std::fs::read_to_string(d.path().join("out/stubs.rs")).unwrap();
     let rows = std::fs::read_to_string(d.path().join("out/entry_points.rs")).unwrap();
     for (bn, family) in bns {
-        assert!(s.contains(&format!("crate::forward::batchnorm::entry::{bn}(\n")), "{bn}: {s}");
-        assert!(rows.contains(&format!("forward: Some(miopen_forwarding_core::Family::{family})")), "{rows}");
+        // The legacy call's arguments go to its `_V2`'s entry function, converted.
+        assert!(s.contains(&format!("let forwarded_args__ = args::{bn} {{")), "{bn}: {s}");
+        assert!(s.contains(&format!("crate::forward::batchnorm::entry::{bn}_V2(\n")), "{bn}: {s}");
+        assert!(s.contains(&format!("&args::{bn}_V2::from(")), "{bn}: {s}");
+        assert!(
+            rows.contains(&format!("forward: Some(miopen_forwarding_core::Family::named(\"{family}\"))")),
+            "{rows}"
+        );
     }
     syn::parse_file(&s).unwrap();
 }
@@ -212,7 +237,7 @@ fn an_unknown_group_is_a_usage_error_naming_the_accepted_ones() {
     assert!(e.to_string().contains("unknown family group `pooling`"), "{e}");
     assert!(e.to_string().contains("accepted: convolution"), "{e}");
     let ok = Cli::try_parse_from(base.iter().chain(&["convolution"])).unwrap();
-    assert_eq!(ok.args.forward_groups.unwrap().0, [Group::Convolution]);
+    assert_eq!(ok.args.forward_groups.unwrap().0, [Group::named("convolution")]);
 }
 
 #[test]
@@ -271,7 +296,6 @@ fn survivor_that_the_header_declares_is_rejected() {
         survivors: vec!["miopenCreate".into()],
         version_node: "N".into(),
         out_dir: dir.path().join("out"),
-        forward_bindings: None,
         forward_groups: None,
     };
     assert!(matches!(run(&args), Err(GenerateError::Mismatch(_))));

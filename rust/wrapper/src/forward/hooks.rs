@@ -1,17 +1,12 @@
-//! Entry points observed while forwarding is enabled (the forwarding
-//! table's `HOOKS`); the call itself always runs on MIOpen Private.
+//! The wrapper's own hooks (`miopen_forwarding_core::table::SHARED_HOOKS`):
+//! entry points observed while forwarding is enabled, for every group; the
+//! call itself always runs on MIOpen Private. A group's own hooks are in its
+//! folder (`forward::<group>::hooks`).
 
 use miopen_forwarding_core::{Config, Mode};
 
 use super::miopen_sys as sys;
 use crate::diagnostics;
-
-// A fusion plan's construction, recorded for the fusion group.
-pub use super::fusion::record::{
-    miopenCreateFusionPlan, miopenCreateOpActivationForward, miopenCreateOpBatchNormInference,
-    miopenCreateOpBiasForward, miopenCreateOpConvForward, miopenDestroyFusionPlan, miopenDestroyOperatorArgs,
-    miopenSetOpArgsActivForward, miopenSetOpArgsBiasForward, miopenSetOpArgsConvForward,
-};
 
 /// `miopenDestroy`: release the handle's hipDNN handle and cached plans,
 /// every group's, before MIOpen Private destroys it (its address may be reused).
@@ -23,8 +18,9 @@ pub fn miopenDestroy(config: &Config, handle: sys::miopenHandle_t) {
     let h = handle as usize;
     let released = diagnostics::boundary(
         || {
-            super::conv::release(h);
-            super::batchnorm::release(h);
+            for group in &super::GROUPS {
+                (group.release)(h);
+            }
             Some(super::common::release(h))
         },
         || None,

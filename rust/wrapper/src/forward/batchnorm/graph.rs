@@ -10,14 +10,14 @@
 
 use hipdnn_backend::abi::{attr, attr_type, data_type, descriptor_type, Descriptor};
 use miopen_forwarding_core::batchnorm::uid;
-use miopen_forwarding_core::batchnorm::{backward, training};
+use miopen_forwarding_core::batchnorm::{backward, training, GraphSpec};
 use miopen_forwarding_core::graph_key::GraphKey;
 
 use crate::forward::common::graph::{not_this_group, Builder, Failure};
 
 /// The group's [`crate::forward::common::graph::Operations`].
-pub fn operations(b: &mut Builder, key: &GraphKey) -> Result<Vec<Descriptor>, Failure> {
-    let GraphKey::Batchnorm(g) = key else {
+pub fn operations(b: &mut Builder, key: &dyn GraphKey) -> Result<Vec<Descriptor>, Failure> {
+    let Some(g) = key.downcast::<GraphSpec>() else {
         return Err(not_this_group("batchnorm operations"));
     };
     let epsilon = g.epsilon().to_ne_bytes();
@@ -53,8 +53,8 @@ fn finish(b: &mut Builder, d: Descriptor, tensors: &[(i32, Descriptor)], comp_at
 }
 
 /// The training group key's operation ([`crate::forward::common::graph::Operations`]).
-pub fn training_operations(b: &mut Builder, key: &GraphKey) -> Result<Vec<Descriptor>, Failure> {
-    let GraphKey::BnTraining(g) = key else {
+pub fn training_operations(b: &mut Builder, key: &dyn GraphKey) -> Result<Vec<Descriptor>, Failure> {
+    let Some(g) = key.downcast::<training::GraphSpec>() else {
         return Err(not_this_group("batchnorm training operations"));
     };
     let epsilon = g.epsilon().to_ne_bytes();
@@ -75,8 +75,8 @@ pub fn training_operations(b: &mut Builder, key: &GraphKey) -> Result<Vec<Descri
 }
 
 /// The backward group key's operation.
-pub fn backward_operations(b: &mut Builder, key: &GraphKey) -> Result<Vec<Descriptor>, Failure> {
-    let GraphKey::BnBackward(g) = key else {
+pub fn backward_operations(b: &mut Builder, key: &dyn GraphKey) -> Result<Vec<Descriptor>, Failure> {
+    let Some(g) = key.downcast::<backward::GraphSpec>() else {
         return Err(not_this_group("batchnorm backward operations"));
     };
     let mut tensors = vec![

@@ -13,39 +13,23 @@ use std::ffi::c_void;
 use std::rc::Rc;
 
 use miopen_forwarding_core::batchnorm::{self, uid};
-use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::graph_key::PlanKey;
 use miopen_forwarding_core::Config;
 
 use super::graph;
-use super::read::{self, Descriptors};
+use super::read;
 use crate::forward::common::graph::{self as common_graph, Operations, DATA_ALIGNMENT};
 use crate::forward::common::memo::{DescriptorMemo, Seen};
 use crate::forward::common::steps::{self, declined, failed, flatten, misaligned, success, Step};
 use crate::forward::common::{read as common_read, Outcome, Workspace};
-use crate::forward::miopen_sys as sys;
+use crate::forward::miopen_sys::args;
 
-/// One inference call's arguments, in `_V2` naming.
-pub struct Inference {
-    pub config: &'static Config,
-    pub handle: sys::miopenHandle_t,
-    pub mode: u32,
-    pub alpha: *const c_void,
-    pub beta: *const c_void,
-    pub d: Descriptors,
-    pub x: *const c_void,
-    pub y: *mut c_void,
-    pub scale: *const c_void,
-    pub bias: *const c_void,
-    pub mean: *const c_void,
-    pub variance: *const c_void,
-    pub epsilon: f64,
-}
+/// An inference call's arguments (the legacy call's are converted to `_V2`).
+pub type Inference = args::miopenBatchNormalizationForwardInference_V2;
 
-impl Inference {
-    /// The buffers in variant-pack order (the graph's uids, [`UIDS`]).
-    fn buffers(&self) -> [*mut c_void; 6] {
-        [self.x, self.mean, self.variance, self.scale, self.bias, self.y as *const c_void].map(|p| p as *mut c_void)
-    }
+/// The buffers in variant-pack order (the graph's uids, [`UIDS`]).
+fn buffers(c: &Inference) -> [*mut c_void; 6] {
+    [c.x, c.estimatedMean, c.estimatedVariance, c.bnScale, c.bnBias, c.y].map(|p| p as *mut c_void)
 }
 
 const UIDS: [i64; 6] = [uid::X, uid::MEAN, uid::VARIANCE, uid::SCALE, uid::BIAS, uid::Y];
@@ -53,18 +37,18 @@ const NAMES: [&str; 6] = ["x", "estimatedMean", "estimatedVariance", "bnScale", 
 
 /// What MIOpen checks of the arguments that hipDNN does not, or computes
 /// differently: each is left to MIOpen Private.
-fn parity(c: &Inference) -> Step<()> {
+fn parity(c: &Inference, buffers: &[*mut c_void; 6]) -> Step<()> {
     let a = common_read::scale(c.alpha, "alpha").or_else(declined)?;
     let b = common_read::scale(c.beta, "beta").or_else(declined)?;
     if a != 1.0 || b != 0.0 {
         return declined(format!("alpha={a}, beta={b} (MIOpen's inference takes only 1 and 0; MIOpen decides)"));
     }
-    if c.mean.is_null() || c.variance.is_null() {
+    if c.estimatedMean.is_null() || c.estimatedVariance.is_null() {
         return declined(
             "estimatedMean or estimatedVariance is null (MIOpen computes the batch's statistics: a training pass)",
         );
     }
-    buffers_usable(&c.buffers(), &NAMES)
+    buffers_usable(buffers, &NAMES)
 }
 
 /// The group's calls while `MIOPEN_ENABLE_LOGGING_CMD` is on: MIOpen logs a
@@ -81,10 +65,12 @@ pub(super) fn no_driver_line(config: &Config) -> Step<()> {
 /// Every buffer the graph binds is non-null (else MIOpen decides) and
 /// 16-byte aligned (hipDNN's tensors require it).
 pub(super) fn buffers_usable(ptrs: &[*mut c_void], names: &[&str]) -> Step<()> {
-    if ptrs.iter().any(|p| p.is_null()) {
+    // One pass for the common case: none null, all aligned.
+    let (null, bits) = ptrs.iter().fold((false, 0usize), |(n, b), &p| (n | p.is_null(), b | p as usize));
+    if null {
         return declined("a data pointer is null (MIOpen decides)");
     }
-    if ptrs.iter().fold(0usize, |acc, &p| acc | p as usize).is_multiple_of(DATA_ALIGNMENT) {
+    if bits.is_multiple_of(DATA_ALIGNMENT) {
         return Ok(());
     }
     match ptrs.iter().zip(names).find_map(|(&p, name)| misaligned(p, name)) {
@@ -122,9 +108,8 @@ thread_local! {
 
 /// The plan key of the call's problem (MIOpen handle, hipDNN graph), or why not.
 fn plan_key(c: &Inference) -> Step<Rc<PlanKey>> {
-    let d = &c.d;
-    let descriptors = [d.x, d.y, d.scale, d.bias, d.mean, d.variance].map(|p| p as usize);
-    let seen = Seen::now(c.handle as usize, c.mode, descriptors);
+    let descriptors = [c.xDesc, c.yDesc, c.scaleDesc, c.biasDesc, c.estMeanDesc, c.estVarianceDesc].map(|p| p as usize);
+    let seen = Seen::now(c.handle as usize, c.bn_mode, descriptors);
     let known = KNOWN.with(|m| m.borrow().get(&seen).cloned()).filter(|a| same_epsilon(a, c.epsilon));
     let answer = known.unwrap_or_else(|| {
         let a = read_and_translate(c);
@@ -138,23 +123,24 @@ fn plan_key(c: &Inference) -> Step<Rc<PlanKey>> {
 /// the same double; a decline never depends on it.
 fn same_epsilon(a: &Answer, epsilon: f64) -> bool {
     match a {
-        Ok(key) => matches!(&key.graph, GraphKey::Batchnorm(g) if g.epsilon_bits == epsilon.to_bits()),
+        Ok(key) => key.graph::<batchnorm::GraphSpec>().is_some_and(|g| g.epsilon_bits == epsilon.to_bits()),
         Err(_) => true,
     }
 }
 
 fn read_and_translate(c: &Inference) -> Answer {
-    let p = read::problem(c.mode, &c.d, c.epsilon)?;
+    let p = read::problem(c)?;
     let spec = batchnorm::translate(&p).map_err(|d| d.0)?;
-    Ok(Rc::new(PlanKey { handle: c.handle as usize, graph: GraphKey::Batchnorm(spec) }))
+    Ok(Rc::new(PlanKey::new(c.handle as usize, spec)))
 }
 
 /// `miopenBatchNormalizationForwardInference(_V2)`.
-pub fn inference(c: &Inference) -> Outcome {
+pub fn inference(config: &Config, c: &Inference) -> Outcome {
     flatten((|| {
-        parity(c)?;
+        let buffers = buffers(c);
+        parity(c, &buffers)?;
         let key = plan_key(c)?;
-        run_plan(c.config, &key, graph::operations, &UIDS, &c.buffers())
+        run_plan(config, &key, graph::operations, &UIDS, &buffers)
     })())
 }
 
@@ -178,7 +164,7 @@ mod tests {
             epsilon,
         };
         let spec = batchnorm::translate(&problem).unwrap();
-        Ok(Rc::new(PlanKey { handle: 1, graph: GraphKey::Batchnorm(spec) }))
+        Ok(Rc::new(PlanKey::new(1, spec)))
     }
 
     #[test]

@@ -11,7 +11,7 @@ use miopen_forwarding_core::Config;
 
 use crate::diagnostics;
 use crate::forward::common::{read, run, Outcome};
-use crate::forward::miopen_sys as sys;
+use crate::forward::miopen_sys::{self as sys, args};
 
 /// What MIOpen's line is made of: x, the statistics' descriptor (MIOpen's
 /// `sMeanDesc`), the mode, the pass, and the buffers whose presence sets
@@ -26,18 +26,33 @@ pub struct Logged {
     pub saved: [*const c_void; 2],
 }
 
+impl Logged {
+    /// An inference call's line: MIOpen's running statistics are its estimates.
+    pub fn inference(a: &args::miopenBatchNormalizationForwardInference_V2) -> Logged {
+        Logged {
+            x: a.xDesc,
+            stats: a.estMeanDesc,
+            mode: a.bn_mode,
+            direction: Direction::ForwardInference,
+            running: [a.estimatedMean, a.estimatedVariance].map(|p| p as *const c_void),
+            saved: [std::ptr::null(); 2],
+        }
+    }
+}
+
 /// [`run`] for a batchnorm entry point: MIOpen logs every batchnorm call
 /// under `MIOPEN_ENABLE_LOGGING_CMD`.
+/// `logged` is asked for only when the line is written.
 pub fn run_logging_cmd(
     index: usize,
     config: &Config,
-    logged: &Logged,
+    logged: impl FnOnce() -> Logged,
     handler: impl FnOnce() -> Outcome,
 ) -> Option<u32> {
     run(index, config, || {
         let outcome = handler();
         if !matches!(outcome, Outcome::Declined(_)) && config.env.log_driver_cmd {
-            write_line(logged);
+            write_line(&logged());
         }
         outcome
     })

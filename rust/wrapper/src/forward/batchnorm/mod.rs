@@ -9,16 +9,14 @@
 //! - `read`: the descriptors through Private's getters;
 //! - `graph`: the batchnorm operation in a hipDNN graph;
 //! - `logging`: MIOpen's `MIOpenDriver bnorm` line for a call MIOpen does
-//!   not see (`MIOPEN_ENABLE_LOGGING_CMD`).
+//!   not see (`MIOPEN_ENABLE_LOGGING_CMD`);
+//! - [`group`]: the group's runtime row (release, hipDNN probes).
 
 mod backward;
 pub mod entry;
 mod graph;
+pub mod group;
 mod handlers;
 mod logging;
 mod read;
 mod training;
-
-/// `miopenDestroy(h)` for the group's own state: none (its plans are the
-/// shared plan cache's, released by `common::release`).
-pub fn release(_h: usize) {}

@@ -1,74 +1,51 @@
-//! The batchnorm descriptors through Private's getters, into the problem.
-//! A getter that fails is a decline "... (MIOpen decides)", so MIOpen
-//! returns its own status for it.
+//! The batchnorm descriptors through Private's getters, into the problem,
+//! read from a call's arguments (`_V2`: the legacy calls are converted to
+//! it, their one per-channel descriptor for the four). A getter that fails
+//! is a decline "... (MIOpen decides)", so MIOpen returns its own status for it.
 
 use miopen_forwarding_core::batchnorm::{backward, training, Problem};
 
 use crate::forward::common::read;
-use crate::forward::miopen_sys as sys;
+use crate::forward::miopen_sys::args;
 
-/// The descriptors of one inference call (`_V2` naming; the legacy entry
-/// point passes its one per-channel descriptor four times).
-pub struct Descriptors {
-    pub x: sys::miopenTensorDescriptor_t,
-    pub y: sys::miopenTensorDescriptor_t,
-    pub scale: sys::miopenTensorDescriptor_t,
-    pub bias: sys::miopenTensorDescriptor_t,
-    pub mean: sys::miopenTensorDescriptor_t,
-    pub variance: sys::miopenTensorDescriptor_t,
-}
-
-pub fn problem(mode: u32, d: &Descriptors, epsilon: f64) -> Result<Problem, String> {
+pub fn problem(a: &args::miopenBatchNormalizationForwardInference_V2) -> Result<Problem, String> {
     Ok(Problem {
-        mode,
-        x: read::tensor(d.x, "x")?,
-        y: read::tensor(d.y, "y")?,
-        scale: read::tensor(d.scale, "scale")?,
-        bias: read::tensor(d.bias, "bias")?,
-        mean: read::tensor(d.mean, "estMean")?,
-        variance: read::tensor(d.variance, "estVariance")?,
-        epsilon,
+        mode: a.bn_mode,
+        x: read::tensor(a.xDesc, "x")?,
+        y: read::tensor(a.yDesc, "y")?,
+        scale: read::tensor(a.scaleDesc, "scale")?,
+        bias: read::tensor(a.biasDesc, "bias")?,
+        mean: read::tensor(a.estMeanDesc, "estMean")?,
+        variance: read::tensor(a.estVarianceDesc, "estVariance")?,
+        epsilon: a.epsilon,
     })
 }
 
-/// The descriptors of one training or backward call (`_V2` naming). In a
-/// training call `io` is `yDesc`; in a backward call `dyDesc`, and `dx` is
-/// `dxDesc`.
-pub struct PassDescriptors {
-    pub x: sys::miopenTensorDescriptor_t,
-    pub io: sys::miopenTensorDescriptor_t,
-    pub dx: sys::miopenTensorDescriptor_t,
-    pub scale: sys::miopenTensorDescriptor_t,
-    pub bias: sys::miopenTensorDescriptor_t,
-    pub saved_mean: sys::miopenTensorDescriptor_t,
-    pub saved_variance: sys::miopenTensorDescriptor_t,
-}
-
-pub fn training(mode: u32, d: &PassDescriptors, epsilon: f64, save: bool) -> Result<training::Problem, String> {
+pub fn training(a: &args::miopenBatchNormalizationForwardTraining_V2, save: bool) -> Result<training::Problem, String> {
     Ok(training::Problem {
-        mode,
-        x: read::tensor(d.x, "x")?,
-        y: read::tensor(d.io, "y")?,
-        scale: read::tensor(d.scale, "scale")?,
-        bias: read::tensor(d.bias, "bias")?,
-        saved_mean: read::tensor(d.saved_mean, "savedMean")?,
-        saved_inv_variance: read::tensor(d.saved_variance, "savedVar")?,
-        epsilon,
+        mode: a.bn_mode,
+        x: read::tensor(a.xDesc, "x")?,
+        y: read::tensor(a.yDesc, "y")?,
+        scale: read::tensor(a.scaleDesc, "scale")?,
+        bias: read::tensor(a.biasVarDesc, "bias")?,
+        saved_mean: read::tensor(a.savedMeanDesc, "savedMean")?,
+        saved_inv_variance: read::tensor(a.savedVarDesc, "savedVar")?,
+        epsilon: a.epsilon,
         save,
     })
 }
 
-pub fn backward(mode: u32, d: &PassDescriptors, epsilon: f64, use_saved: bool) -> Result<backward::Problem, String> {
+pub fn backward(a: &args::miopenBatchNormalizationBackward_V2, use_saved: bool) -> Result<backward::Problem, String> {
     Ok(backward::Problem {
-        mode,
-        x: read::tensor(d.x, "x")?,
-        dy: read::tensor(d.io, "dy")?,
-        dx: read::tensor(d.dx, "dx")?,
-        scale: read::tensor(d.scale, "scale")?,
-        bias: read::tensor(d.bias, "bias")?,
-        saved_mean: read::tensor(d.saved_mean, "savedMean")?,
-        saved_inv_variance: read::tensor(d.saved_variance, "savedVar")?,
-        epsilon,
+        mode: a.bn_mode,
+        x: read::tensor(a.xDesc, "x")?,
+        dy: read::tensor(a.dyDesc, "dy")?,
+        dx: read::tensor(a.dxDesc, "dx")?,
+        scale: read::tensor(a.scaleDesc, "scale")?,
+        bias: read::tensor(a.biasDesc, "bias")?,
+        saved_mean: read::tensor(a.savedMeanDesc, "savedMean")?,
+        saved_inv_variance: read::tensor(a.savedVarDesc, "savedVar")?,
+        epsilon: a.epsilon,
         use_saved,
     })
 }

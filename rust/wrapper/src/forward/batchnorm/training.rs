@@ -11,58 +11,41 @@ use std::ffi::c_void;
 use std::rc::Rc;
 
 use miopen_forwarding_core::batchnorm::{training, uid};
-use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::graph_key::PlanKey;
 use miopen_forwarding_core::Config;
 
 use super::graph;
 use super::handlers::{buffers_usable, no_driver_line, run_plan};
-use super::read::{self, PassDescriptors};
+use super::read;
 use crate::forward::common::steps::{declined, flatten, Step};
 use crate::forward::common::{read as common_read, Outcome};
-use crate::forward::miopen_sys as sys;
+use crate::forward::miopen_sys::args;
 
-/// One training call's arguments, in `_V2` naming.
-pub struct Training {
-    pub config: &'static Config,
-    pub handle: sys::miopenHandle_t,
-    pub mode: u32,
-    pub alpha: *const c_void,
-    pub beta: *const c_void,
-    pub d: PassDescriptors,
-    pub x: *const c_void,
-    pub y: *mut c_void,
-    pub scale: *const c_void,
-    pub bias: *const c_void,
-    pub running_mean: *const c_void,
-    pub running_variance: *const c_void,
-    pub epsilon: f64,
-    pub saved_mean: *mut c_void,
-    pub saved_inv_variance: *mut c_void,
+/// A training call's arguments (the legacy call's are converted to `_V2`;
+/// `expAvgFactor` only weighs running statistics, which are declined).
+pub type Training = args::miopenBatchNormalizationForwardTraining_V2;
+
+/// MIOpen saves the batch statistics only when both buffers are given.
+fn saves(c: &Training) -> bool {
+    !c.resultSaveMean.is_null() && !c.resultSaveInvVariance.is_null()
 }
 
-impl Training {
-    /// MIOpen saves the batch statistics only when both buffers are given.
-    fn saves(&self) -> bool {
-        !self.saved_mean.is_null() && !self.saved_inv_variance.is_null()
+/// The graph's buffers, uids and names (for the trace), in variant-pack order.
+fn bindings(c: &Training) -> (Vec<*mut c_void>, Vec<i64>, Vec<&'static str>) {
+    let mut ptrs = vec![c.x as *mut c_void, c.y, c.bnScale, c.bnBias];
+    let mut uids = vec![uid::X, uid::Y, uid::SCALE, uid::BIAS];
+    let mut names = vec!["x", "y", "bnScale", "bnBias"];
+    if saves(c) {
+        ptrs.extend([c.resultSaveMean, c.resultSaveInvVariance]);
+        uids.extend([uid::MEAN, uid::INV_VARIANCE]);
+        names.extend(["resultSaveMean", "resultSaveInvVariance"]);
     }
-
-    /// The graph's buffers, uids and names (for the trace), in variant-pack order.
-    fn bindings(&self) -> (Vec<*mut c_void>, Vec<i64>, Vec<&'static str>) {
-        let mut ptrs = vec![self.x as *mut c_void, self.y, self.scale as *mut c_void, self.bias as *mut c_void];
-        let mut uids = vec![uid::X, uid::Y, uid::SCALE, uid::BIAS];
-        let mut names = vec!["x", "y", "bnScale", "bnBias"];
-        if self.saves() {
-            ptrs.extend([self.saved_mean, self.saved_inv_variance]);
-            uids.extend([uid::MEAN, uid::INV_VARIANCE]);
-            names.extend(["resultSaveMean", "resultSaveInvVariance"]);
-        }
-        (ptrs, uids, names)
-    }
+    (ptrs, uids, names)
 }
 
-fn parity(c: &Training) -> Step<()> {
-    no_driver_line(c.config)?;
-    if [c.x, c.y as *const c_void, c.scale, c.bias].iter().any(|p| p.is_null()) {
+fn parity(config: &Config, c: &Training) -> Step<()> {
+    no_driver_line(config)?;
+    if [c.x, c.y as *const c_void, c.bnScale, c.bnBias].iter().any(|p| p.is_null()) {
         return declined("x, y, bnScale or bnBias is null (MIOpen decides)");
     }
     let a = common_read::scale(c.alpha, "alpha").or_else(declined)?;
@@ -70,28 +53,28 @@ fn parity(c: &Training) -> Step<()> {
     if a != 1.0 || b != 0.0 {
         return declined(format!("alpha={a}, beta={b} (MIOpen's training takes only 1 and 0; MIOpen decides)"));
     }
-    if !c.running_mean.is_null() || !c.running_variance.is_null() {
+    if !c.resultRunningMean.is_null() || !c.resultRunningVariance.is_null() {
         return declined(
             "resultRunningMean or resultRunningVariance is given (running statistics: hipDNN's MIOpen provider's \
              training computes batch statistics only)",
         );
     }
-    let (ptrs, _, names) = c.bindings();
+    let (ptrs, _, names) = bindings(c);
     buffers_usable(&ptrs, &names)
 }
 
 fn plan_key(c: &Training) -> Step<Rc<PlanKey>> {
-    let p = read::training(c.mode, &c.d, c.epsilon, c.saves()).or_else(declined)?;
+    let p = read::training(c, saves(c)).or_else(declined)?;
     let spec = training::translate(&p).map_err(|d| Outcome::Declined(d.0))?;
-    Ok(Rc::new(PlanKey { handle: c.handle as usize, graph: GraphKey::BnTraining(spec) }))
+    Ok(Rc::new(PlanKey::new(c.handle as usize, spec)))
 }
 
 /// `miopenBatchNormalizationForwardTraining(_V2)`.
-pub fn training(c: &Training) -> Outcome {
+pub fn training(config: &Config, c: &Training) -> Outcome {
     flatten((|| {
-        parity(c)?;
+        parity(config, c)?;
         let key = plan_key(c)?;
-        let (ptrs, uids, _) = c.bindings();
-        run_plan(c.config, &key, graph::training_operations, &uids, &ptrs)
+        let (ptrs, uids, _) = bindings(c);
+        run_plan(config, &key, graph::training_operations, &uids, &ptrs)
     })())
 }

@@ -9,12 +9,34 @@ use std::sync::OnceLock;
 
 use hipdnn_backend::api::Api;
 use hipdnn_backend::loader::{self, Backend, SearchInputs};
-use hipdnn_backend::probe;
+use hipdnn_backend::probe::{self, Probe};
 use miopen_forwarding_core::family::Group;
+use miopen_forwarding_core::row::GroupRow;
 
+use super::row::{Probed, RuntimeRow};
 use crate::diagnostics;
 
 static BACKEND: OnceLock<Result<&'static Backend, String>> = OnceLock::new();
+
+/// The groups' runtime rows (`forward::GROUPS`), installed before any call
+/// is routed ([`install`]).
+static GROUPS: OnceLock<&'static [&'static RuntimeRow]> = OnceLock::new();
+
+/// Hands the groups' runtime rows to the backend's load and probes (every
+/// racing first caller does, with the same list).
+pub fn install(groups: &'static [&'static RuntimeRow]) {
+    let _ = GROUPS.set(groups);
+}
+
+fn runtime_row(group: &GroupRow) -> Option<&'static RuntimeRow> {
+    GROUPS.get()?.iter().copied().find(|r| r.group.name == group.name)
+}
+
+/// The probes every group's rows ask for at load.
+fn probes_at_load() -> Vec<&'static Probe> {
+    let rows = GROUPS.get().copied().unwrap_or(&[]);
+    rows.iter().filter(|r| r.probed == Probed::AtLoad).flat_map(|r| r.probes).collect()
+}
 
 /// The loaded backend's function table, or the reason it is unavailable.
 pub fn api() -> Result<&'static Api, &'static str> {
@@ -24,26 +46,27 @@ pub fn api() -> Result<&'static Api, &'static str> {
     }
 }
 
-/// One outcome per group of its own probe ([`probe::probe_group`]), kept
-/// for the process like the load's: one diagnostic per group.
-static GROUP_PROBES: [OnceLock<Result<(), String>>; Group::ALL.len()] = [const { OnceLock::new() }; Group::ALL.len()];
+/// One outcome per group of its own probes, kept for the process like the
+/// load's: one diagnostic per group.
+static GROUP_PROBES: [OnceLock<Result<(), String>>; Group::COUNT] = [const { OnceLock::new() }; Group::COUNT];
 
-/// Whether the loaded backend serves `group`'s operation types: its probes
-/// run at the group's first call that would build a plan. A failure makes
-/// only that group unavailable (its calls fail as with an absent backend).
-pub fn group_ready(api: &Api, group: Group) -> Result<(), &'static str> {
-    let slot = Group::ALL.iter().position(|g| *g == group).map(|i| &GROUP_PROBES[i]);
-    let Some(slot) = slot else {
+/// Whether the loaded backend serves the operation types of `group`'s
+/// graphs: probes of [`Probed::AtFirstPlan`] run at the group's first call
+/// that would build a plan. A failure makes only that group unavailable
+/// (its calls fail as with an absent backend).
+pub fn group_ready(api: &Api, group: &'static GroupRow) -> Result<(), &'static str> {
+    let Some(row) = runtime_row(group).filter(|r| r.probed == Probed::AtFirstPlan && !r.probes.is_empty()) else {
         return Ok(());
     };
-    match slot.get_or_init(|| probe_group(api, group)) {
+    let group = Group::of(group);
+    match GROUP_PROBES[group.index()].get_or_init(|| probe_group(api, group, row.probes)) {
         Ok(()) => Ok(()),
         Err(e) => Err(e.as_str()),
     }
 }
 
-fn probe_group(api: &Api, group: Group) -> Result<(), String> {
-    probe::probe_group(api, group.name()).map_err(|why| {
+fn probe_group(api: &Api, group: Group, probes: &[Probe]) -> Result<(), String> {
+    probe::probe(api, probes).map_err(|why| {
         let status = miopen_forwarding_core::status::UNAVAILABLE;
         diagnostics::error(&format!(
             "MIOPEN_HIPDNN_FORWARDING=enabled but the hipDNN backend cannot run the {name} group: {why}. Every \
@@ -71,7 +94,7 @@ fn load() -> Result<&'static Backend, String> {
     for w in &plan.warnings {
         diagnostics::warning(w);
     }
-    match loader::open(&plan) {
+    match loader::open(&plan, &probes_at_load()) {
         Ok(b) => {
             crate::trace::info(format_args!("hipDNN backend {} (version {}) loaded", b.path.display(), b.version));
             // The backend stays loaded for the process: plans hold its code.

@@ -1,8 +1,8 @@
 //! Descriptor generations: how a forwarded call knows, without reading a
 //! descriptor again, that it has not changed since the call that read it.
 //!
-//! Every change a caller can make to a watched descriptor (a tensor,
-//! convolution or activation descriptor: `table::WATCHED_DESCRIPTORS`) goes
+//! Every change a caller can make to a watched descriptor (the tensor
+//! descriptor, or a type a group's row adds: `table::watched_descriptors()`) goes
 //! through an entry point of `libMIOpen.so` that takes it or creates it;
 //! `miopen-wrap generate` finds those entry points from the header's types
 //! (every one outside the forwarding table: `const` on a handle typedef says

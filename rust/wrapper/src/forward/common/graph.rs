@@ -14,9 +14,10 @@ use miopen_forwarding_core::graph_key::GraphKey;
 use miopen_forwarding_core::tensor::{ElemType, TensorSpec};
 
 /// A group's part of a graph: the operations (and the tensors they use) of
-/// its graph key, made with the builder. The group whose calls build the
-/// plan passes it; it is called for that group's keys only.
-pub type Operations = fn(&mut Builder, &GraphKey) -> Result<Vec<Descriptor>, Failure>;
+/// its graph spec, made with the builder. The group whose calls build the
+/// plan passes it; it is called for that group's specs only (and fails
+/// with [`not_this_group`] for another type).
+pub type Operations = fn(&mut Builder, &dyn GraphKey) -> Result<Vec<Descriptor>, Failure>;
 
 /// A hipDNN call that failed: which step, its status and the backend's message.
 #[derive(Debug, Clone)]
@@ -164,10 +165,10 @@ impl Builder {
     }
 }
 
-/// The failure of a group's [`Operations`] handed another group's key (a
+/// The failure of a group's [`Operations`] handed a spec of another type (a
 /// wiring mistake, reported rather than panicking).
 pub fn not_this_group(step: &'static str) -> Failure {
-    Failure { step, status: status::INTERNAL_ERROR, message: "graph key of another family group".into() }
+    Failure { step, status: status::INTERNAL_ERROR, message: "graph spec of another family".into() }
 }
 
 /// hipDNN's number of an element type.
@@ -197,7 +198,7 @@ pub const DATA_ALIGNMENT: usize = hipdnn_backend::abi::DEFAULT_TENSOR_ALIGNMENT 
 
 /// Build and finalize the plan of `key` on hipDNN handle `h`, its
 /// operations made by the group's `ops`.
-pub fn build(api: &'static Api, h: Handle, key: &GraphKey, ops: Operations) -> Result<Plan, BuildError> {
+pub fn build(api: &'static Api, h: Handle, key: &dyn GraphKey, ops: Operations) -> Result<Plan, BuildError> {
     let mut b = Builder { api, owned: Vec::new() };
     let fail = BuildError::Failed;
     let ops = ops(&mut b, key).map_err(fail)?;

@@ -11,6 +11,7 @@
 //! - [`generations`]: descriptor generations, advanced by every entry point
 //!   that can change a watched descriptor;
 //! - [`memo`]: a thread's memory of what unchanged descriptors translated to;
+//! - [`row`]: a group's runtime row (release, hipDNN probes);
 //! - `backend`: the lazily loaded hipDNN backend.
 
 mod backend;
@@ -19,10 +20,12 @@ pub mod graph;
 pub mod memo;
 pub mod outcome;
 pub mod read;
+pub mod row;
 pub mod state;
 pub mod steps;
 
 pub use outcome::{note, run, Outcome};
+pub use row::{nothing_to_release, Probed, RuntimeRow};
 pub use steps::Workspace;
 
 /// The exit summary's lines about the plan caches (only what was used).
@@ -40,6 +43,12 @@ pub fn summary_footer() -> String {
         ));
     }
     out
+}
+
+/// Hands the groups' runtime rows to the shared runtime (before any call is
+/// routed: the backend's load probes what they ask for).
+pub fn install(groups: &'static [&'static RuntimeRow]) {
+    backend::install(groups);
 }
 
 /// `miopenDestroy(h)` for the shared state: the handle's plans and hipDNN

@@ -25,12 +25,12 @@ pub enum Outcome {
     /// [`last_error::NO_HIPDNN_STATUS`] when no hipDNN call failed.
     Failed { status: u32, hipdnn: i32, why: String },
     /// The handler ran the call on MIOpen Private itself and recorded what
-    /// it needs of the result (an opaque object's contents: Find 2.0's
-    /// problems and options); `status` is Private's.
+    /// it needs of the result (the contents of an opaque object MIOpen has
+    /// no getter for); `status` is Private's, `note` goes to the trace.
     Observed { status: u32, note: &'static str },
-    /// Declined, and the handler ran the call on MIOpen Private itself to
-    /// record what it returned (Find 2.0's search: MIOpen's solutions whose
-    /// problem hipDNN can run); `status` is Private's.
+    /// [`Outcome::Declined`], where the handler has already run the call on
+    /// MIOpen Private itself to record what it returned; `status` is
+    /// Private's (the call is not run again).
     DeclinedRan { status: u32, cause: String },
 }
 
@@ -70,14 +70,7 @@ pub fn run(index: usize, config: &Config, handler: impl FnOnce() -> Outcome) -> 
             }
             Some(status)
         }
-        Outcome::Declined(cause) => {
-            last_error::record_not_forwarded(index);
-            summary::count_declined(index, &cause);
-            if config.verbose {
-                crate::trace::call(index, Route::Private.target(), &routing::decline_text(&cause));
-            }
-            None
-        }
+        Outcome::Declined(cause) => declined(index, config, &cause, None),
         Outcome::Failed { status, hipdnn, why } => {
             last_error::record(index, last_error::OUTCOME_FAILED, hipdnn, status, &why);
             summary::count(index, Kind::Failed);
@@ -90,14 +83,7 @@ pub fn run(index: usize, config: &Config, handler: impl FnOnce() -> Outcome) -> 
             }
             Some(status)
         }
-        Outcome::DeclinedRan { status, cause } => {
-            last_error::record_not_forwarded(index);
-            summary::count_declined(index, &cause);
-            if config.verbose {
-                crate::trace::call(index, Route::Private.target(), &routing::decline_text(&cause));
-            }
-            Some(status)
-        }
+        Outcome::DeclinedRan { status, cause } => declined(index, config, &cause, Some(status)),
         Outcome::Observed { status, note } => {
             last_error::record_not_forwarded(index);
             summary::count(index, Kind::Observed);
@@ -107,4 +93,16 @@ pub fn run(index: usize, config: &Config, handler: impl FnOnce() -> Outcome) -> 
             Some(status)
         }
     }
+}
+
+/// A declined call: recorded, counted and traced as left to MIOpen Private;
+/// `ran` is Private's status when the handler already ran it (returned as
+/// the call's), `None` to run it now.
+fn declined(index: usize, config: &Config, cause: &str, ran: Option<u32>) -> Option<u32> {
+    last_error::record_not_forwarded(index);
+    summary::count_declined(index, cause);
+    if config.verbose {
+        crate::trace::call(index, Route::Private.target(), &routing::decline_text(cause));
+    }
+    ran
 }

@@ -85,15 +85,21 @@ fn stream_of(h: sys::miopenHandle_t) -> Option<usize> {
 /// thread's slot, when it holds that very key, nothing changed since it
 /// was filled, and the plan is still cached and recent (so the cache's
 /// least-recently-used order stays true: a plan the slot serves is looked
-/// up again before it could become the least recent).
+/// up again before it could become the least recent). A key equal to the
+/// slot's but not the same becomes the slot's, so that a caller that keeps
+/// its key (another than the one the plan was built with) is answered by
+/// address from its next call on.
 pub fn from_slot(key: &Rc<PlanKey>) -> Option<(Handle, Arc<Plan>)> {
     let stream = stream_of(key.handle as sys::miopenHandle_t)?;
     let cache = PLANS.get()?;
     SLOT.try_with(|slot| {
-        let slot = slot.borrow();
-        let s = slot.as_ref()?;
+        let mut slot = slot.borrow_mut();
+        let s = slot.as_mut()?;
         let now = Now { stream, generation: GENERATION.load(Ordering::Acquire), recent: cache.is_recent(s.stamp) };
         let plan = if s.serves(key, now) { s.plan.upgrade()? } else { return None };
+        if !Rc::ptr_eq(&s.key, key) {
+            s.key = Rc::clone(key);
+        }
         cache.count_hit();
         Some((s.hd as Handle, plan))
     })
@@ -226,7 +232,7 @@ fn plan(
             return Err(BuildError::NoEngine(String::clone(&why)));
         }
     }
-    let built = plans(config).get_or_build(key, || graph::build(api, hd, &key.graph, ops));
+    let built = plans(config).get_or_build(key, || graph::build(api, hd, &*key.graph, ops));
     if let Err(BuildError::NoEngine(why)) = &built {
         let _ = known.get_or_build(key, || Ok::<_, ()>(why.clone()));
     }
@@ -269,31 +275,19 @@ pub fn release(api: Option<&Api>, h: usize) -> (usize, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use miopen_forwarding_core::conv::{Direction, GraphSpec, TensorSpec};
-    use miopen_forwarding_core::graph_key::GraphKey;
-    use miopen_forwarding_core::tensor::ElemType;
+    use miopen_forwarding_core::graph_key::OwnedGraph;
+    use miopen_forwarding_core::row::GroupRow;
+
+    /// A graph spec of a test-only family.
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    struct Spec(i64);
+
+    impl OwnedGraph for Spec {
+        const GROUP: &'static GroupRow = &GroupRow::new("test", "test");
+    }
 
     fn key(handle: usize, k: i64) -> Rc<PlanKey> {
-        let t = |uid| TensorSpec {
-            uid,
-            name: "t",
-            dtype: ElemType::F32,
-            dims: vec![1, k, 3, 3],
-            strides: vec![9 * k, 9, 3, 1],
-            is_virtual: false,
-        };
-        let spec = GraphSpec {
-            direction: Direction::Forward,
-            x: t(1),
-            w: t(2),
-            y: t(3),
-            pre_padding: vec![0, 0],
-            post_padding: vec![0, 0],
-            filter_strides: vec![1, 1],
-            dilations: vec![1, 1],
-            fused: None,
-        };
-        Rc::new(PlanKey { handle, graph: GraphKey::Conv(spec) })
+        Rc::new(PlanKey::new(handle, Spec(k)))
     }
 
     fn slot(k: &Rc<PlanKey>) -> Slot {

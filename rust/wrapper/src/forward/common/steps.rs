@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use hipdnn_backend::abi::{status as hstatus, Handle};
 use hipdnn_backend::api::Api;
-use miopen_forwarding_core::family::Group;
 use miopen_forwarding_core::graph_key::PlanKey;
+use miopen_forwarding_core::row::GroupRow;
 use miopen_forwarding_core::status::{self, miopen};
 use miopen_forwarding_core::Config;
 
@@ -110,7 +110,7 @@ fn api() -> Step<&'static Api> {
 }
 
 /// The backend, loaded and probed for `group`'s operation types.
-pub fn backend_for(group: Group) -> Step<&'static Api> {
+pub fn backend_for(group: &'static GroupRow) -> Step<&'static Api> {
     let api = api()?;
     backend::group_ready(api, group).map_err(unavailable)?;
     Ok(api)

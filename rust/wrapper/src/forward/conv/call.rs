@@ -1,5 +1,6 @@
-//! The descriptors every legacy convolution call has, and the
-//! configuration it runs under.
+//! The call every convolution handler is given: its descriptors and the
+//! configuration it runs under (its own module, so the handlers and the
+//! argument parity they consult both use it without using each other).
 
 use miopen_forwarding_core::ops::conv::Direction;
 use miopen_forwarding_core::Config;

@@ -1,11 +1,12 @@
-//! One function per forwarded convolution entry point, with the entry
-//! point's name and C arguments (as the bindings type them), after the
-//! entry point's index and the configuration. The generated routed body
-//! calls it and runs MIOpen Private on `None`. Each maps its arguments onto
-//! forward naming and one handler in [`super::handlers`].
-#![allow(non_snake_case, clippy::too_many_arguments)]
+//! One function per forwarded convolution entry point, taking the entry
+//! point's index, the configuration and its generated argument struct. The
+//! generated routed body calls it and runs MIOpen Private on `None`. Each
+//! names the call's tensors in forward naming (x, w, y: the direction's
+//! data, as `Direction::data_names` lists them) and picks the handler in
+//! [`super::handlers`]; the directions differ only in those names.
+#![allow(non_snake_case)]
 
-use std::ffi::{c_int, c_void};
+use std::ffi::c_void;
 
 use miopen_forwarding_core::conv::driver_cmd::CmdKind;
 use miopen_forwarding_core::conv::Direction;
@@ -16,7 +17,7 @@ use super::handlers::{self as calls, Buffers, Conv, Fused};
 use super::logging::run_logging_cmd;
 use super::read::Tensors;
 use crate::forward::common::{run, Workspace};
-use crate::forward::miopen_sys as sys;
+use crate::forward::miopen_sys::{self as sys, args};
 
 type Cfg = &'static Config;
 type H = sys::miopenHandle_t;
@@ -37,87 +38,90 @@ fn ws(ptr: Out, size: usize) -> Workspace {
     Workspace { ptr, size }
 }
 
-/// A query call's descriptors, which come in the direction's query order
-/// (`Direction::query_order`).
-fn query(config: Cfg, dir: Direction, handle: H, a: Td, b: Td, cd: Cd, c: Td) -> Conv {
-    let [x, w, y] = dir.from_query_order([a, b, c]);
-    conv(config, dir, handle, x, w, y, cd)
-}
-
-/// The five query entry points of one direction. Their C arguments are
-/// (handle, a, b, convDesc, c, ...) in the direction's query order.
-macro_rules! query_entries {
-    ($dir:expr, $ws:ident, $count:ident, $solutions:ident, $solution_ws:ident, $compile:ident $(,)?) => {
-        pub fn $ws(index: usize, config: Cfg, handle: H, a: Td, b: Td, cd: Cd, c: Td, out: *mut usize) -> Option<u32> {
-            run(index, config, || calls::workspace_size(&query(config, $dir, handle, a, b, cd, c), out))
+/// The eight entry points of one direction, given the direction's names of
+/// its x, w and y data and their descriptors.
+macro_rules! direction {
+    (
+        $dir:expr, x: $x:ident $xd:ident, w: $w:ident $wd:ident, y: $y:ident $yd:ident,
+        $compute:ident, $find:ident, $immediate:ident,
+        $workspace:ident, $count:ident, $solutions:ident, $solution_workspace:ident, $compile:ident $(,)?
+    ) => {
+        pub fn $compute(index: usize, config: Cfg, a: &args::$compute) -> Option<u32> {
+            let c = conv(config, $dir, a.handle, a.$xd, a.$wd, a.$yd, a.convDesc);
+            run_logging_cmd(index, &c, CmdKind::Run, || {
+                calls::compute(&c, a.algo, a.alpha, a.beta, &bufs(a.$x, a.$w, a.$y), &ws(a.workSpace, a.workSpaceSize))
+            })
         }
 
-        pub fn $count(
-            index: usize,
-            config: Cfg,
-            handle: H,
-            a: Td,
-            b: Td,
-            cd: Cd,
-            c: Td,
-            out: *mut usize,
-        ) -> Option<u32> {
-            run(index, config, || calls::solution_count(&query(config, $dir, handle, a, b, cd, c), out))
+        pub fn $find(index: usize, config: Cfg, a: &args::$find) -> Option<u32> {
+            let c = conv(config, $dir, a.handle, a.$xd, a.$wd, a.$yd, a.convDesc);
+            let (b, w) = (bufs(a.$x, a.$w, a.$y), ws(a.workSpace, a.workSpaceSize));
+            run_logging_cmd(index, &c, CmdKind::Find, || {
+                find_mode::declined_by_descriptor(a.convDesc)
+                    .unwrap_or_else(|| calls::find(&c, &b, a.requestAlgoCount, a.returnedAlgoCount, a.perfResults, &w))
+            })
         }
 
-        pub fn $solutions(
-            index: usize,
-            config: Cfg,
-            handle: H,
-            a: Td,
-            b: Td,
-            cd: Cd,
-            c: Td,
-            max: usize,
-            count: *mut usize,
-            solutions: *mut sys::miopenConvSolution_t,
-        ) -> Option<u32> {
-            run(index, config, || calls::solutions(&query(config, $dir, handle, a, b, cd, c), max, count, solutions))
+        pub fn $immediate(index: usize, config: Cfg, a: &args::$immediate) -> Option<u32> {
+            let c = conv(config, $dir, a.handle, a.$xd, a.$wd, a.$yd, a.convDesc);
+            let (b, w) = (bufs(a.$x, a.$w, a.$y), ws(a.workSpace, a.workSpaceSize));
+            run_logging_cmd(index, &c, CmdKind::Immediate, || calls::immediate(&c, &b, &w, a.solution_id))
         }
 
-        pub fn $solution_ws(
-            index: usize,
-            config: Cfg,
-            handle: H,
-            a: Td,
-            b: Td,
-            cd: Cd,
-            c: Td,
-            id: u64,
-            out: *mut usize,
-        ) -> Option<u32> {
-            run(index, config, || calls::solution_workspace(&query(config, $dir, handle, a, b, cd, c), id, out))
+        pub fn $workspace(index: usize, config: Cfg, a: &args::$workspace) -> Option<u32> {
+            let c = conv(config, $dir, a.handle, a.$xd, a.$wd, a.$yd, a.convDesc);
+            run(index, config, || calls::workspace_size(&c, a.workSpaceSize))
         }
 
-        pub fn $compile(index: usize, config: Cfg, handle: H, a: Td, b: Td, cd: Cd, c: Td, id: u64) -> Option<u32> {
-            run(index, config, || calls::compile(&query(config, $dir, handle, a, b, cd, c), id))
+        pub fn $count(index: usize, config: Cfg, a: &args::$count) -> Option<u32> {
+            let c = conv(config, $dir, a.handle, a.$xd, a.$wd, a.$yd, a.convDesc);
+            run(index, config, || calls::solution_count(&c, a.solutionCount))
+        }
+
+        pub fn $solutions(index: usize, config: Cfg, a: &args::$solutions) -> Option<u32> {
+            let c = conv(config, $dir, a.handle, a.$xd, a.$wd, a.$yd, a.convDesc);
+            run(index, config, || calls::solutions(&c, a.maxSolutionCount, a.solutionCount, a.solutions))
+        }
+
+        pub fn $solution_workspace(index: usize, config: Cfg, a: &args::$solution_workspace) -> Option<u32> {
+            let c = conv(config, $dir, a.handle, a.$xd, a.$wd, a.$yd, a.convDesc);
+            run(index, config, || calls::solution_workspace(&c, a.solution_id, a.workSpaceSize))
+        }
+
+        pub fn $compile(index: usize, config: Cfg, a: &args::$compile) -> Option<u32> {
+            let c = conv(config, $dir, a.handle, a.$xd, a.$wd, a.$yd, a.convDesc);
+            run(index, config, || calls::compile(&c, a.solution_id))
         }
     };
 }
 
-query_entries!(
-    Direction::Forward,
+direction!(
+    Direction::Forward, x: x xDesc, w: w wDesc, y: y yDesc,
+    miopenConvolutionForward,
+    miopenFindConvolutionForwardAlgorithm,
+    miopenConvolutionForwardImmediate,
     miopenConvolutionForwardGetWorkSpaceSize,
     miopenConvolutionForwardGetSolutionCount,
     miopenConvolutionForwardGetSolution,
     miopenConvolutionForwardGetSolutionWorkspaceSize,
     miopenConvolutionForwardCompileSolution,
 );
-query_entries!(
-    Direction::BackwardData,
+direction!(
+    Direction::BackwardData, x: dx dxDesc, w: w wDesc, y: dy dyDesc,
+    miopenConvolutionBackwardData,
+    miopenFindConvolutionBackwardDataAlgorithm,
+    miopenConvolutionBackwardDataImmediate,
     miopenConvolutionBackwardDataGetWorkSpaceSize,
     miopenConvolutionBackwardDataGetSolutionCount,
     miopenConvolutionBackwardDataGetSolution,
     miopenConvolutionBackwardDataGetSolutionWorkspaceSize,
     miopenConvolutionBackwardDataCompileSolution,
 );
-query_entries!(
-    Direction::BackwardWeights,
+direction!(
+    Direction::BackwardWeights, x: x xDesc, w: dw dwDesc, y: dy dyDesc,
+    miopenConvolutionBackwardWeights,
+    miopenFindConvolutionBackwardWeightsAlgorithm,
+    miopenConvolutionBackwardWeightsImmediate,
     miopenConvolutionBackwardWeightsGetWorkSpaceSize,
     miopenConvolutionBackwardWeightsGetSolutionCount,
     miopenConvolutionBackwardWeightsGetSolution,
@@ -125,247 +129,22 @@ query_entries!(
     miopenConvolutionBackwardWeightsCompileSolution,
 );
 
-pub fn miopenConvolutionForward(
-    index: usize,
-    config: Cfg,
-    handle: H,
-    alpha: In,
-    xDesc: Td,
-    x: In,
-    wDesc: Td,
-    w: In,
-    convDesc: Cd,
-    algo: sys::miopenConvFwdAlgorithm_t,
-    beta: In,
-    yDesc: Td,
-    y: Out,
-    workSpace: Out,
-    workSpaceSize: usize,
-) -> Option<u32> {
-    let c = conv(config, Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
-    run_logging_cmd(index, &c, CmdKind::Run, || {
-        calls::compute(&c, algo, alpha, beta, &bufs(x, w, y as In), &ws(workSpace, workSpaceSize))
-    })
-}
-
-pub fn miopenFindConvolutionForwardAlgorithm(
-    index: usize,
-    config: Cfg,
-    handle: H,
-    xDesc: Td,
-    x: In,
-    wDesc: Td,
-    w: In,
-    convDesc: Cd,
-    yDesc: Td,
-    y: Out,
-    requestAlgoCount: c_int,
-    returnedAlgoCount: *mut c_int,
-    perfResults: *mut sys::miopenConvAlgoPerf_t,
-    workSpace: Out,
-    workSpaceSize: usize,
-    _exhaustiveSearch: bool,
-) -> Option<u32> {
-    let c = conv(config, Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
-    let b = bufs(x, w, y as In);
-    run_logging_cmd(index, &c, CmdKind::Find, || {
-        find_mode::declined_by_descriptor(convDesc).unwrap_or_else(|| {
-            calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
-        })
-    })
-}
-
-pub fn miopenConvolutionForwardImmediate(
-    index: usize,
-    config: Cfg,
-    handle: H,
-    wDesc: Td,
-    w: In,
-    xDesc: Td,
-    x: In,
-    convDesc: Cd,
-    yDesc: Td,
-    y: Out,
-    workSpace: Out,
-    workSpaceSize: usize,
-    solution_id: u64,
-) -> Option<u32> {
-    let c = conv(config, Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
-    let b = bufs(x, w, y as In);
-    run_logging_cmd(index, &c, CmdKind::Immediate, || {
-        calls::immediate(&c, &b, &ws(workSpace, workSpaceSize), solution_id)
-    })
-}
-
-pub fn miopenConvolutionBackwardData(
-    index: usize,
-    config: Cfg,
-    handle: H,
-    alpha: In,
-    dyDesc: Td,
-    dy: In,
-    wDesc: Td,
-    w: In,
-    convDesc: Cd,
-    algo: sys::miopenConvBwdDataAlgorithm_t,
-    beta: In,
-    dxDesc: Td,
-    dx: Out,
-    workSpace: Out,
-    workSpaceSize: usize,
-) -> Option<u32> {
-    let c = conv(config, Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
-    run_logging_cmd(index, &c, CmdKind::Run, || {
-        calls::compute(&c, algo, alpha, beta, &bufs(dx, w, dy as In), &ws(workSpace, workSpaceSize))
-    })
-}
-
-pub fn miopenFindConvolutionBackwardDataAlgorithm(
-    index: usize,
-    config: Cfg,
-    handle: H,
-    dyDesc: Td,
-    dy: In,
-    wDesc: Td,
-    w: In,
-    convDesc: Cd,
-    dxDesc: Td,
-    dx: Out,
-    requestAlgoCount: c_int,
-    returnedAlgoCount: *mut c_int,
-    perfResults: *mut sys::miopenConvAlgoPerf_t,
-    workSpace: Out,
-    workSpaceSize: usize,
-    _exhaustiveSearch: bool,
-) -> Option<u32> {
-    let c = conv(config, Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
-    let b = bufs(dx, w, dy as In);
-    run_logging_cmd(index, &c, CmdKind::Find, || {
-        find_mode::declined_by_descriptor(convDesc).unwrap_or_else(|| {
-            calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
-        })
-    })
-}
-
-pub fn miopenConvolutionBackwardDataImmediate(
-    index: usize,
-    config: Cfg,
-    handle: H,
-    dyDesc: Td,
-    dy: In,
-    wDesc: Td,
-    w: In,
-    convDesc: Cd,
-    dxDesc: Td,
-    dx: Out,
-    workSpace: Out,
-    workSpaceSize: usize,
-    solution_id: u64,
-) -> Option<u32> {
-    let c = conv(config, Direction::BackwardData, handle, dxDesc, wDesc, dyDesc, convDesc);
-    let b = bufs(dx, w, dy as In);
-    run_logging_cmd(index, &c, CmdKind::Immediate, || {
-        calls::immediate(&c, &b, &ws(workSpace, workSpaceSize), solution_id)
-    })
-}
-
-pub fn miopenConvolutionBackwardWeights(
-    index: usize,
-    config: Cfg,
-    handle: H,
-    alpha: In,
-    dyDesc: Td,
-    dy: In,
-    xDesc: Td,
-    x: In,
-    convDesc: Cd,
-    algo: sys::miopenConvBwdWeightsAlgorithm_t,
-    beta: In,
-    dwDesc: Td,
-    dw: Out,
-    workSpace: Out,
-    workSpaceSize: usize,
-) -> Option<u32> {
-    let c = conv(config, Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
-    run_logging_cmd(index, &c, CmdKind::Run, || {
-        calls::compute(&c, algo, alpha, beta, &bufs(x, dw, dy as In), &ws(workSpace, workSpaceSize))
-    })
-}
-
-pub fn miopenFindConvolutionBackwardWeightsAlgorithm(
-    index: usize,
-    config: Cfg,
-    handle: H,
-    dyDesc: Td,
-    dy: In,
-    xDesc: Td,
-    x: In,
-    convDesc: Cd,
-    dwDesc: Td,
-    dw: Out,
-    requestAlgoCount: c_int,
-    returnedAlgoCount: *mut c_int,
-    perfResults: *mut sys::miopenConvAlgoPerf_t,
-    workSpace: Out,
-    workSpaceSize: usize,
-    _exhaustiveSearch: bool,
-) -> Option<u32> {
-    let c = conv(config, Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
-    let b = bufs(x, dw, dy as In);
-    run_logging_cmd(index, &c, CmdKind::Find, || {
-        find_mode::declined_by_descriptor(convDesc).unwrap_or_else(|| {
-            calls::find(&c, &b, requestAlgoCount, returnedAlgoCount, perfResults, &ws(workSpace, workSpaceSize))
-        })
-    })
-}
-
-pub fn miopenConvolutionBackwardWeightsImmediate(
-    index: usize,
-    config: Cfg,
-    handle: H,
-    dyDesc: Td,
-    dy: In,
-    xDesc: Td,
-    x: In,
-    convDesc: Cd,
-    dwDesc: Td,
-    dw: Out,
-    workSpace: Out,
-    workSpaceSize: usize,
-    solution_id: u64,
-) -> Option<u32> {
-    let c = conv(config, Direction::BackwardWeights, handle, xDesc, dwDesc, dyDesc, convDesc);
-    let b = bufs(x, dw, dy as In);
-    run_logging_cmd(index, &c, CmdKind::Immediate, || {
-        calls::immediate(&c, &b, &ws(workSpace, workSpaceSize), solution_id)
-    })
-}
-
 pub fn miopenConvolutionBiasActivationForward(
     index: usize,
     config: Cfg,
-    handle: H,
-    alpha1: In,
-    xDesc: Td,
-    x: In,
-    wDesc: Td,
-    w: In,
-    convDesc: Cd,
-    algo: sys::miopenConvFwdAlgorithm_t,
-    workspace: Out,
-    workspaceSizeInBytes: usize,
-    alpha2: In,
-    zDesc: Td,
-    z: In,
-    biasDesc: Td,
-    bias: In,
-    activationDesc: sys::miopenActivationDescriptor_t,
-    yDesc: Td,
-    y: Out,
+    a: &args::miopenConvolutionBiasActivationForward,
 ) -> Option<u32> {
     run(index, config, || {
-        let c = conv(config, Direction::Forward, handle, xDesc, wDesc, yDesc, convDesc);
-        let f = Fused { alpha1, alpha2, z_desc: zDesc, z, bias_desc: biasDesc, bias, activation: activationDesc };
-        calls::bias_activation(&c, algo, &f, &bufs(x, w, y as In), &ws(workspace, workspaceSizeInBytes))
+        let c = conv(config, Direction::Forward, a.handle, a.xDesc, a.wDesc, a.yDesc, a.convDesc);
+        let f = Fused {
+            alpha1: a.alpha1,
+            alpha2: a.alpha2,
+            z_desc: a.zDesc,
+            z: a.z,
+            bias_desc: a.biasDesc,
+            bias: a.bias,
+            activation: a.activationDesc,
+        };
+        calls::bias_activation(&c, a.algo, &f, &bufs(a.x, a.w, a.y), &ws(a.workspace, a.workspaceSizeInBytes))
     })
 }

@@ -5,7 +5,7 @@
 //! does under the variable. Only the Find handlers read the mode, so the
 //! compute calls pay nothing for it.
 
-use miopen_forwarding_core::environment;
+use miopen_forwarding_core::conv::group;
 
 use crate::forward::common::Outcome;
 use crate::forward::miopen_sys as sys;
@@ -15,5 +15,5 @@ use crate::forward::ops::conv::read;
 /// search, or `None` (other modes, or a descriptor MIOpen cannot read: the
 /// Find handler treats that as before).
 pub fn declined_by_descriptor(cd: sys::miopenConvolutionDescriptor_t) -> Option<Outcome> {
-    environment::descriptor_find_mode_decline(read::find_mode(cd)?).map(|why| Outcome::Declined(why.to_owned()))
+    group::descriptor_find_mode_decline(read::find_mode(cd)?).map(|why| Outcome::Declined(why.to_owned()))
 }

@@ -7,17 +7,19 @@
 //!
 //! - [`entry`]: one function per forwarded entry point (the generated
 //!   routed body calls it);
-//! - `call`: the descriptors of a legacy call;
+//! - `call`: the descriptors and configuration every handler is given;
 //! - `handlers`: the handler of each kind of call, for all three directions;
 //! - `parity`: the arguments MIOpen checks against its solvers (algo,
 //!   solution id, workspace);
 //! - `private`: MIOpen Private's side-effect-free queries, per direction;
 //! - `find_mode`: a Normal Find set on the descriptor declines the Find;
-//! - `logging`: MIOpen's driver line for a forwarded call.
+//! - `logging`: MIOpen's driver line for a forwarded call;
+//! - [`group`]: the group's runtime row (release, hipDNN probes).
 
 mod call;
 pub mod entry;
 mod find_mode;
+pub mod group;
 mod handlers;
 mod logging;
 mod parity;
@@ -25,8 +27,3 @@ mod private;
 
 // The entry points name the descriptor reads as this group's.
 use crate::forward::ops::conv::read;
-
-/// `miopenDestroy(h)` for the group's own state: the handle's solution lists.
-pub fn release(h: usize) {
-    parity::release(h);
-}

@@ -1,12 +1,10 @@
-//! One function per forwarded Find 2.0 entry point, with the entry point's
-//! C arguments as the bindings type them, after its index and the
-//! configuration. The generated routed body calls it and runs MIOpen
-//! Private on `None`. The bookkeeping calls run MIOpen Private's `_impl`
-//! themselves on the caller's pointers (their only caller is that routed
-//! body, which passes the C caller's arguments), hence the allowance.
-#![allow(non_snake_case, clippy::too_many_arguments, clippy::not_unsafe_ptr_arg_deref)]
-
-use std::ffi::{c_char, c_int, c_void};
+//! One function per forwarded Find 2.0 entry point, taking the entry
+//! point's index, the configuration and its generated argument struct. The
+//! generated routed body calls it and runs MIOpen Private on `None`. The
+//! bookkeeping calls run MIOpen Private themselves (`args::…::private`) on
+//! the caller's arguments (their only caller is that routed body, which
+//! hands the C caller's arguments over).
+#![allow(non_snake_case)]
 
 use miopen_forwarding_core::status::miopen;
 use miopen_forwarding_core::Config;
@@ -15,10 +13,9 @@ use super::handlers::Search;
 use super::solutions::{self, HipdnnSolution, Known, ObservedSolution};
 use super::{handlers, queries, records};
 use crate::forward::common::{run, Outcome, Workspace};
-use crate::forward::miopen_sys as sys;
+use crate::forward::miopen_sys::{self as sys, args};
 
 type Cfg = &'static Config;
-type Options = sys::miopenFindOptions_t;
 type Solution = sys::miopenSolution_t;
 
 /// A call that MIOpen Private answers and the wrapper records when it
@@ -62,189 +59,163 @@ fn on_known(
     })
 }
 
-pub fn miopenCreateConvProblem(
-    index: usize,
-    config: Cfg,
-    problem: *mut sys::miopenProblem_t,
-    cd: sys::miopenConvolutionDescriptor_t,
-    direction: sys::miopenProblemDirection_t,
-) -> Option<u32> {
-    // SAFETY: the caller's arguments, passed on unchanged.
-    let s = unsafe { sys::miopenCreateConvProblem_impl(problem, cd, direction) };
+/// MIOpen Private's answer to a bookkeeping call, with the caller's arguments.
+macro_rules! private {
+    ($a:expr) => {
+        // SAFETY: the C caller's arguments, handed over unchanged by the routed body.
+        unsafe { $a.private() }
+    };
+}
+
+pub fn miopenCreateConvProblem(index: usize, config: Cfg, a: &args::miopenCreateConvProblem) -> Option<u32> {
+    let s = private!(a);
     // SAFETY: MIOpen succeeded, so it wrote the new problem.
     observed(index, config, "problem recorded", s, || {
-        records::problem_created(unsafe { *problem } as usize, cd, direction)
+        records::problem_created(unsafe { *a.problem } as usize, a.operatorDesc, a.direction)
     })
 }
 
-pub fn miopenDestroyProblem(index: usize, config: Cfg, problem: sys::miopenProblem_t) -> Option<u32> {
-    records::problem_destroyed(problem as usize);
-    // SAFETY: the caller's argument.
-    let s = unsafe { sys::miopenDestroyProblem_impl(problem) };
-    observed(index, config, "problem record dropped", s, || {})
+pub fn miopenDestroyProblem(index: usize, config: Cfg, a: &args::miopenDestroyProblem) -> Option<u32> {
+    records::problem_destroyed(a.problem as usize);
+    observed(index, config, "problem record dropped", private!(a), || {})
 }
 
 pub fn miopenSetProblemTensorDescriptor(
     index: usize,
     config: Cfg,
-    problem: sys::miopenProblem_t,
-    id: sys::miopenTensorArgumentId_t,
-    desc: sys::miopenTensorDescriptor_t,
+    a: &args::miopenSetProblemTensorDescriptor,
 ) -> Option<u32> {
-    // SAFETY: the caller's arguments.
-    let s = unsafe { sys::miopenSetProblemTensorDescriptor_impl(problem, id, desc) };
-    observed(index, config, "tensor recorded", s, || records::tensor_set(problem as usize, id, desc))
+    observed(index, config, "tensor recorded", private!(a), || {
+        records::tensor_set(a.problem as usize, a.id, a.descriptor)
+    })
 }
 
-pub fn miopenCreateFindOptions(index: usize, config: Cfg, options: *mut Options) -> Option<u32> {
-    // SAFETY: the caller's argument.
-    let s = unsafe { sys::miopenCreateFindOptions_impl(options) };
+pub fn miopenCreateFindOptions(index: usize, config: Cfg, a: &args::miopenCreateFindOptions) -> Option<u32> {
+    let s = private!(a);
     // SAFETY: MIOpen succeeded, so it wrote the new options.
-    observed(index, config, "options recorded", s, || records::options_created(unsafe { *options } as usize))
+    observed(index, config, "options recorded", s, || records::options_created(unsafe { *a.options } as usize))
 }
 
-pub fn miopenDestroyFindOptions(index: usize, config: Cfg, options: Options) -> Option<u32> {
-    records::options_destroyed(options as usize);
-    // SAFETY: the caller's argument.
-    let s = unsafe { sys::miopenDestroyFindOptions_impl(options) };
-    observed(index, config, "options record dropped", s, || {})
+pub fn miopenDestroyFindOptions(index: usize, config: Cfg, a: &args::miopenDestroyFindOptions) -> Option<u32> {
+    records::options_destroyed(a.options as usize);
+    observed(index, config, "options record dropped", private!(a), || {})
 }
 
-pub fn miopenSetFindOptionTuning(index: usize, config: Cfg, options: Options, value: c_int) -> Option<u32> {
-    // SAFETY: the caller's arguments.
-    let s = unsafe { sys::miopenSetFindOptionTuning_impl(options, value) };
-    observed(index, config, "option recorded", s, || records::options_set(options as usize, |o| o.tuning = value != 0))
+pub fn miopenSetFindOptionTuning(index: usize, config: Cfg, a: &args::miopenSetFindOptionTuning) -> Option<u32> {
+    observed(index, config, "option recorded", private!(a), || {
+        records::options_set(a.options as usize, |o| o.tuning = a.value != 0)
+    })
 }
 
+/// One hipDNN solution needs no order.
 pub fn miopenSetFindOptionResultsOrder(
     index: usize,
     config: Cfg,
-    options: Options,
-    value: sys::miopenFindResultsOrder_t,
+    a: &args::miopenSetFindOptionResultsOrder,
 ) -> Option<u32> {
-    // SAFETY: the caller's arguments. One hipDNN solution needs no order.
-    let s = unsafe { sys::miopenSetFindOptionResultsOrder_impl(options, value) };
-    observed(index, config, "option recorded", s, || {})
+    observed(index, config, "option recorded", private!(a), || {})
 }
 
-pub fn miopenSetFindOptionWorkspaceLimit(index: usize, config: Cfg, options: Options, value: usize) -> Option<u32> {
-    // SAFETY: the caller's arguments.
-    let s = unsafe { sys::miopenSetFindOptionWorkspaceLimit_impl(options, value) };
-    observed(index, config, "option recorded", s, || {
-        records::options_set(options as usize, |o| o.workspace_limit = value)
+pub fn miopenSetFindOptionWorkspaceLimit(
+    index: usize,
+    config: Cfg,
+    a: &args::miopenSetFindOptionWorkspaceLimit,
+) -> Option<u32> {
+    observed(index, config, "option recorded", private!(a), || {
+        records::options_set(a.options as usize, |o| o.workspace_limit = a.value)
     })
 }
 
 pub fn miopenSetFindOptionPreallocatedWorkspace(
     index: usize,
     config: Cfg,
-    options: Options,
-    buffer: *mut c_void,
-    size: usize,
+    a: &args::miopenSetFindOptionPreallocatedWorkspace,
 ) -> Option<u32> {
-    // SAFETY: the caller's arguments.
-    let s = unsafe { sys::miopenSetFindOptionPreallocatedWorkspace_impl(options, buffer, size) };
-    observed(index, config, "option recorded", s, || {
-        records::options_set(options as usize, |o| o.workspace = Some((buffer as usize, size)))
+    observed(index, config, "option recorded", private!(a), || {
+        records::options_set(a.options as usize, |o| o.workspace = Some((a.buffer as usize, a.size)))
     })
 }
 
 pub fn miopenSetFindOptionPreallocatedTensor(
     index: usize,
     config: Cfg,
-    options: Options,
-    id: sys::miopenTensorArgumentId_t,
-    buffer: *mut c_void,
+    a: &args::miopenSetFindOptionPreallocatedTensor,
 ) -> Option<u32> {
-    // SAFETY: the caller's arguments.
-    let s = unsafe { sys::miopenSetFindOptionPreallocatedTensor_impl(options, id, buffer) };
-    observed(index, config, "option recorded", s, || {
-        records::options_set(options as usize, |o| o.preallocate_tensor(id, buffer as usize))
+    observed(index, config, "option recorded", private!(a), || {
+        records::options_set(a.options as usize, |o| o.preallocate_tensor(a.id, a.buffer as usize))
     })
 }
 
-pub fn miopenFindSolutions(
-    index: usize,
-    config: Cfg,
-    handle: sys::miopenHandle_t,
-    problem: sys::miopenProblem_t,
-    options: Options,
-    solutions: *mut Solution,
-    found: *mut usize,
-    max: usize,
-) -> Option<u32> {
-    let search = Search { handle, problem, options, out: solutions, found, max };
+pub fn miopenFindSolutions(index: usize, config: Cfg, a: &args::miopenFindSolutions) -> Option<u32> {
+    let search = Search {
+        handle: a.handle,
+        problem: a.problem,
+        options: a.options,
+        out: a.solutions,
+        found: a.numSolutions,
+        max: a.maxSolutions,
+    };
     run(index, config, || handlers::find(config, &search))
 }
 
-pub fn miopenRunSolution(
-    index: usize,
-    config: Cfg,
-    handle: sys::miopenHandle_t,
-    solution: Solution,
-    n: usize,
-    tensors: *const sys::miopenTensorArgument_t,
-    workspace: *mut c_void,
-    size: usize,
-) -> Option<u32> {
-    let ws = || Workspace { ptr: workspace, size };
+pub fn miopenRunSolution(index: usize, config: Cfg, a: &args::miopenRunSolution) -> Option<u32> {
+    let ws = || Workspace { ptr: a.workspace, size: a.workspaceSize };
     on_known(
         index,
         config,
-        solution,
-        |s| handlers::run(config, handle, s, n, tensors, ws()),
-        |o| handlers::run_observed(config, handle, solution, o, (n, tensors), ws()),
+        a.solution,
+        |s| handlers::run(config, a.handle, s, a.nInputs, a.tensors, ws()),
+        |o| handlers::run_observed(config, a.handle, a.solution, o, (a.nInputs, a.tensors), ws()),
     )
 }
 
-pub fn miopenDestroySolution(index: usize, config: Cfg, solution: Solution) -> Option<u32> {
+pub fn miopenDestroySolution(index: usize, config: Cfg, a: &args::miopenDestroySolution) -> Option<u32> {
     on_known(
         index,
         config,
-        solution,
-        |_| queries::destroy(solution as usize),
+        a.solution,
+        |_| queries::destroy(a.solution as usize),
         |_| {
             // MIOpen frees its own solution; the wrapper forgets it first.
-            solutions::forget(solution as usize);
+            solutions::forget(a.solution as usize);
             miopens_own()
         },
     )
 }
 
-pub fn miopenLoadSolution(
-    index: usize,
-    config: Cfg,
-    solution: *mut Solution,
-    data: *const c_char,
-    size: usize,
-) -> Option<u32> {
+pub fn miopenLoadSolution(index: usize, config: Cfg, a: &args::miopenLoadSolution) -> Option<u32> {
     run(index, config, || {
-        queries::load(solution, data, size).unwrap_or_else(|| Outcome::Declined("MIOpen's own solution blob".into()))
+        queries::load(a.solution, a.data, a.size)
+            .unwrap_or_else(|| Outcome::Declined("MIOpen's own solution blob".into()))
     })
 }
 
-pub fn miopenSaveSolution(index: usize, config: Cfg, solution: Solution, data: *mut c_char) -> Option<u32> {
-    on_solution(index, config, solution, |s| queries::save(s, data))
+pub fn miopenSaveSolution(index: usize, config: Cfg, a: &args::miopenSaveSolution) -> Option<u32> {
+    on_solution(index, config, a.solution, |s| queries::save(s, a.data))
 }
 
-pub fn miopenGetSolutionSize(index: usize, config: Cfg, solution: Solution, out: *mut usize) -> Option<u32> {
-    on_solution(index, config, solution, |s| queries::size(s, out))
+pub fn miopenGetSolutionSize(index: usize, config: Cfg, a: &args::miopenGetSolutionSize) -> Option<u32> {
+    on_solution(index, config, a.solution, |s| queries::size(s, a.size))
 }
 
-pub fn miopenGetSolutionWorkspaceSize(index: usize, config: Cfg, solution: Solution, out: *mut usize) -> Option<u32> {
+pub fn miopenGetSolutionWorkspaceSize(
+    index: usize,
+    config: Cfg,
+    a: &args::miopenGetSolutionWorkspaceSize,
+) -> Option<u32> {
     on_known(
         index,
         config,
-        solution,
-        |s| queries::workspace(s, out),
-        |o| handlers::observed_workspace(solution, o, out),
+        a.solution,
+        |s| queries::workspace(s, a.workspaceSize),
+        |o| handlers::observed_workspace(a.solution, o, a.workspaceSize),
     )
 }
 
-pub fn miopenGetSolutionTime(index: usize, config: Cfg, solution: Solution, out: *mut f32) -> Option<u32> {
-    on_solution(index, config, solution, |s| queries::write(out, s.solved.time_ms, "time"))
+pub fn miopenGetSolutionTime(index: usize, config: Cfg, a: &args::miopenGetSolutionTime) -> Option<u32> {
+    on_solution(index, config, a.solution, |s| queries::write(a.time, s.solved.time_ms, "time"))
 }
 
-pub fn miopenGetSolutionSolverId(index: usize, config: Cfg, solution: Solution, out: *mut u64) -> Option<u32> {
-    on_solution(index, config, solution, |_| queries::write(out, 0, "solverId"))
+pub fn miopenGetSolutionSolverId(index: usize, config: Cfg, a: &args::miopenGetSolutionSolverId) -> Option<u32> {
+    on_solution(index, config, a.solution, |_| queries::write(a.solverId, 0, "solverId"))
 }

@@ -12,9 +12,11 @@
 //! - `records`: the problems' and options' recorded contents;
 //! - `solutions`: the hipDNN solution objects;
 //! - `handlers`: the search and the run;
-//! - `queries`: save, load, destroy and the getters of a hipDNN solution.
+//! - `queries`: save, load, destroy and the getters of a hipDNN solution;
+//! - [`group`]: the group's runtime row (release, hipDNN probes).
 
 pub mod entry;
+pub mod group;
 mod handlers;
 mod queries;
 mod records;

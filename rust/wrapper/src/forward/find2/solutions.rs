@@ -22,7 +22,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use hipdnn_backend::abi::Handle;
-use miopen_forwarding_core::family::Group;
 use miopen_forwarding_core::find2::SolvedProblem;
 use miopen_forwarding_core::ops::conv::{GraphSpec, Problem};
 
@@ -76,7 +75,9 @@ impl HipdnnSolution {
 static QUERY_HANDLE: Mutex<Option<usize>> = Mutex::new(None);
 
 fn plan_workspace(spec: &GraphSpec) -> Step<usize> {
-    let api = steps::backend_for(Group::Convolution)?;
+    // No MIOpen handle: the key's handle is never looked up (the plan is not cached).
+    let key = graph::plan_key(0, spec.clone());
+    let api = steps::backend_for(key.graph.group())?;
     let mut handle = QUERY_HANDLE.lock().unwrap_or_else(|e| e.into_inner());
     let hd = match *handle {
         Some(h) => h as Handle,
@@ -92,9 +93,7 @@ fn plan_workspace(spec: &GraphSpec) -> Step<usize> {
             created
         }
     };
-    // No MIOpen handle: the key's handle is never looked up (the plan is not cached).
-    let key = graph::plan_key(0, spec.clone());
-    match common_graph::build(api, hd, &key.graph, graph::operations) {
+    match common_graph::build(api, hd, &*key.graph, graph::operations) {
         Ok(plan) => Ok(plan.workspace),
         Err(BuildError::Failed(f)) => Err(failed(f)),
         Err(BuildError::NoEngine(why)) => declined(why),

@@ -11,9 +11,13 @@
 //!   (`forward::ops::conv`), so a plan and
 //!   `miopenConvolutionBiasActivationForward` of the same problem share a
 //!   hipDNN plan;
-//! - `logging`: MIOpen's driver line of an execute MIOpen does not see.
+//! - `logging`: MIOpen's driver line of an execute MIOpen does not see;
+//! - [`group`]: the group's runtime row (release, hipDNN probes).
 
 pub mod entry;
+pub mod group;
 mod handlers;
 mod logging;
 pub mod record;
+// The group's hooks (its row's), where the generated routed bodies call them.
+pub use record as hooks;

@@ -11,7 +11,7 @@ use std::ffi::c_void;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use miopen_forwarding_core::fusion::{ActivationArgs, Op, Plan};
+use miopen_forwarding_core::fusion::{group, ActivationArgs, Op, Plan};
 use miopen_forwarding_core::ops::conv::GraphSpec;
 use miopen_forwarding_core::routing::{self, Route};
 use miopen_forwarding_core::status::miopen;
@@ -160,9 +160,10 @@ pub fn take_private_compile(p: usize) -> bool {
 /// (enabled, not opted out, no MIOpen variable declining it). Otherwise
 /// nothing is recorded, and MIOpen's own log shows no getter call of ours.
 fn recording(config: &Config) -> bool {
+    const FUSION_PLAN: Family = Family::named(group::FUSION_PLAN);
     static BUILT: OnceLock<bool> = OnceLock::new();
-    let built = *BUILT.get_or_init(|| entry_points::all().iter().any(|e| e.forward == Some(Family::FusionPlan)));
-    built && routing::decide(config, Some(Family::FusionPlan)).route == Route::Hipdnn
+    let built = *BUILT.get_or_init(|| entry_points::all().iter().any(|e| e.forward == Some(FUSION_PLAN)));
+    built && routing::decide(config, Some(FUSION_PLAN)).route == Route::Hipdnn
 }
 
 /// The hooks' common shape: only while the family can be forwarded, only

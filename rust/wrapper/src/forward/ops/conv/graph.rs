@@ -16,7 +16,7 @@ use crate::forward::common::steps::{self, Ready, Step};
 /// a convolution's key is made: the legacy calls, fusion plans and Find 2.0
 /// share plans).
 pub fn plan_key(handle: usize, spec: GraphSpec) -> PlanKey {
-    PlanKey { handle, graph: GraphKey::Conv(spec) }
+    PlanKey::new(handle, spec)
 }
 
 /// The plan of a convolution graph (its operations built by [`operations`]).
@@ -54,8 +54,8 @@ const DIRECTIONS: [(i32, [i32; 3]); 3] = [
 ];
 
 /// The convolution's [`crate::forward::common::graph::Operations`].
-pub fn operations(b: &mut Builder, key: &GraphKey) -> Result<Vec<Descriptor>, Failure> {
-    let GraphKey::Conv(g) = key else {
+pub fn operations(b: &mut Builder, key: &dyn GraphKey) -> Result<Vec<Descriptor>, Failure> {
+    let Some(g) = key.downcast::<GraphSpec>() else {
         return Err(not_this_group("convolution operations"));
     };
     let x = b.tensor(&g.x)?;
