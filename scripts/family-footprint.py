@@ -189,9 +189,22 @@ def print_markdown(fp: dict) -> None:
     print("| --- | --- | --- |")
     for n in names:
         for area in AREA_ORDER:
-            files = sorted(fp[n]["areas"].get(area, {}))
+            files = fp[n]["areas"].get(area, {})
             if files:
-                print(f"| {n} | {area} | " + ", ".join(f"`{p}`" for p in files) + " |")
+                print(f"| {n} | {area} | {folded(files)} |")
+
+
+def folded(paths) -> str:
+    """The paths, those of one folder as `folder/{a, b}`."""
+    by_folder = defaultdict(list)
+    for p in sorted(paths):
+        folder, name = os.path.split(p)
+        by_folder[folder].append(name)
+    parts = []
+    for folder, names in by_folder.items():
+        prefix = f"{folder}/" if folder else ""
+        parts.append(f"`{prefix}{names[0]}`" if len(names) == 1 else f"`{prefix}{{{', '.join(names)}}}`")
+    return ", ".join(parts)
 
 
 def main() -> int:

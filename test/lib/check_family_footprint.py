@@ -4,13 +4,13 @@ known, then on this checkout with the build's facts.
 
   check_family_footprint.py [--unplanted]
 
-The synthetic repository (a temporary git tree with two groups, `convolution`
-in module `conv` and `pooling` in module `pool`, and facts naming them) holds
-one file per rule: a generic Rust file that names a pooling family (the design
-bug the tool exists to show) must be reported; the group's own folders, a file
-git does not track, a binary file and `convert` (not the word `conv`) must
-not. Every reported file, its area and the counts table are compared with the
-expectation.
+The synthetic repository (a temporary git tree with two made-up groups,
+`stencil` in module `sten` and `shuffle` in module `shuf`, and facts naming
+them) holds one file per rule: a generic Rust file that names a shuffle family
+(the design bug the tool exists to show) must be reported; the group's own
+folders, a file git does not track, a binary file and `stenography` (not the
+word `sten`) must not. Every reported file, its area and the counts table are
+compared with the expectation.
 
 --unplanted: the negative control: the synthetic repository lacks the generic
 file that names a family, so the expectation's report of it must fail.
@@ -30,16 +30,16 @@ import wrapper_test as wt  # noqa: E402
 
 TOOL = os.path.join(HERE, "..", "..", "scripts", "family-footprint.py")
 
-FACTS = {
+FACTS = {  # two made-up groups, so this file names no real one
     "schema": wt.SCHEMA,
     "groups": [
-        {"name": "convolution", "module": "conv", "families": ["conv_fwd"]},
-        {"name": "pooling", "module": "pool", "families": ["pool_fwd", "pool_bwd"]},
+        {"name": "stencil", "module": "sten", "families": ["sten_fwd"]},
+        {"name": "shuffle", "module": "shuf", "families": ["shuf_fwd", "shuf_bwd"]},
     ],
     "forwarding_table": [
-        {"entry_point": "miopenConvolutionForward", "family": "conv_fwd"},
-        {"entry_point": "miopenPoolingForward", "family": "pool_fwd"},
-        {"entry_point": "miopenPoolingBackward", "family": "pool_bwd"},
+        {"entry_point": "miopenStencilForward", "family": "sten_fwd"},
+        {"entry_point": "miopenShuffleForward", "family": "shuf_fwd"},
+        {"entry_point": "miopenShuffleBackward", "family": "shuf_bwd"},
     ],
 }
 
@@ -49,41 +49,41 @@ REGISTRIES = {"rust/forwarding-core/src/groups.rs", "rust/forwarding-core/src/li
 # Tracked files: path -> text.
 TRACKED = {
     # Its own folders: never reported.
-    "rust/forwarding-core/src/pool/group.rs": 'GroupRow::new("pooling", "pool") // pool_fwd',
-    "rust/wrapper/src/forward/pool/entry.rs": "pub fn miopenPoolingForward() {}",
+    "rust/forwarding-core/src/shuf/group.rs": 'GroupRow::new("shuffle", "shuf") // shuf_fwd',
+    "rust/wrapper/src/forward/shuf/entry.rs": "pub fn miopenShuffleForward() {}",
     # The registries.
-    "rust/forwarding-core/src/groups.rs": "&crate::conv::group::ROW, &crate::pool::group::ROW",
-    "rust/wrapper/src/forward/mod.rs": "pub mod conv; pub mod pool;",
+    "rust/forwarding-core/src/groups.rs": "&crate::sten::group::ROW, &crate::shuf::group::ROW",
+    "rust/wrapper/src/forward/mod.rs": "pub mod sten; pub mod shuf;",
     # A generic file that names a family: the design bug.
-    PLANTED: "if family == Family::named(\"pool_fwd\") { /* special case */ }",
+    PLANTED: "if family == Family::named(\"shuf_fwd\") { /* special case */ }",
     # Another group's folder, the op layer, a test bed, a checker, a doc, a script.
-    "rust/wrapper/src/forward/conv/handlers.rs": "// unlike miopenPoolingBackward, ...",
-    "rust/forwarding-core/src/ops/conv/problem.rs": "pub struct ConvParams;",
-    "test/mini-miopen/src/pooling_api.cpp": "miopenStatus_t miopenPoolingForward_impl();",
-    "test/mini-miopen/src/convert.cpp": "// convert, convolutional, reconvene: no group named here",
-    "test/consumers/differential/pooling.json": '{"group": "pooling"}',
-    "docs/forwarding.md": "## The pooling family\n`MIOPEN_DISABLE_HIPDNN_FOR=pool_bwd`",
-    "scripts/test.sh": "cmake -DMIOPEN_HIPDNN_FORWARD_GROUPS='convolution;fusion'",
-    "bench/run.sh": "# 2D Conv2d timings",
+    "rust/wrapper/src/forward/sten/handlers.rs": "// unlike miopenShuffleBackward, ...",
+    "rust/forwarding-core/src/ops/sten/problem.rs": "pub struct StenParams;",
+    "test/mini-miopen/src/shuffle_api.cpp": "miopenStatus_t miopenShuffleForward_impl();",
+    "test/mini-miopen/src/stenography.cpp": "// stenography, stencils, stent: no group named here",
+    "test/consumers/differential/shuffle.json": '{"group": "shuffle"}',
+    "docs/forwarding.md": "## The shuffle family\n`MIOPEN_DISABLE_HIPDNN_FOR=shuf_bwd`",
+    "scripts/test.sh": "cmake -DMIOPEN_HIPDNN_FORWARD_GROUPS='stencil;fusion'",
+    "bench/run.sh": "# 2D Sten2d timings",
 }
-BINARY = {"fuzz/corpus/pool/seed": b"pool_fwd\0\1\2"}
-UNTRACKED = {"rust/forwarding-core/src/scratch.rs": "pool_fwd"}
+BINARY = {"fuzz/corpus/shuf/seed": b"shuf_fwd\0\1\2"}
+UNTRACKED = {"rust/forwarding-core/src/scratch.rs": "shuf_fwd"}
 
 EXPECTED = {
-    "convolution": {
+    "stencil": {
         "generic Rust": ["rust/forwarding-core/src/groups.rs", "rust/wrapper/src/forward/mod.rs"],
-        "op layer": ["rust/forwarding-core/src/ops/conv/problem.rs"],
+        "op layer": ["rust/forwarding-core/src/ops/sten/problem.rs"],
         "scripts/bench/cmake": ["bench/run.sh", "scripts/test.sh"],
     },
-    "pooling": {
-        "other groups' folders": ["rust/wrapper/src/forward/conv/handlers.rs"],
+    "shuffle": {
+        "other groups' folders": ["rust/wrapper/src/forward/sten/handlers.rs"],
         "generic Rust": ["rust/forwarding-core/src/groups.rs", PLANTED, "rust/wrapper/src/forward/mod.rs"],
-        "test beds": ["test/mini-miopen/src/pooling_api.cpp"],
-        "consumers/checkers": ["test/consumers/differential/pooling.json"],
+        "test beds": ["test/mini-miopen/src/shuffle_api.cpp"],
+        "consumers/checkers": ["test/consumers/differential/shuffle.json"],
         "docs": ["docs/forwarding.md"],
     },
 }
-# The counts table's rows the expectation gives (area | convolution | pooling).
+# The counts table's rows the expectation gives (area | stencil | shuffle).
 EXPECTED_ROWS = [
     "| generic Rust | 2 (2 registries) | 3 (2 registries) |",
     "| **total** | **5** | **7** |",
