@@ -69,9 +69,10 @@ def search_terms(group: dict, facts: dict) -> list[str]:
 
 
 # A word boundary inside code: a non-alphanumeric character, a camel-case
-# step (`miopen|Batchnorm`, `Conv|Params`, `HIPDNN|Backend`) or a letter
-# before a digit (`conv|2d`). So `conv` is found in `ops/conv`, `conv_fwd`,
-# `ConvParams` and `conv2d`, never in `convert` or `convolution`.
+# step (`miopen|Stencil`, `Sten|Params`, `HIPDNN|Backend`) or a letter
+# before a digit (`sten|2d`). So a group `stencil` of module `sten` is found
+# in `ops/sten`, `sten_fwd`, `StenParams` and `sten2d`, never in
+# `stenography` or `stencils`.
 def is_edge(text: bytes, i: int) -> bool:
     before, after = text[i - 1:i], text[i:i + 1]
     if not (before.isalnum() and after.isalnum()):
