@@ -149,9 +149,13 @@ def load_facts(path: str | None, repo: str) -> dict:
     elif not (os.environ.get(wt.FACTS_VAR) or os.environ.get(wt.TOOL_VAR)):
         out = tempfile.NamedTemporaryFile(suffix=".json", delete=False).name
         print("family-footprint: no facts named; asking `cargo run -p miopen-wrap -- facts`", file=sys.stderr)
-        subprocess.run(["cargo", "run", "--quiet", "-p", "miopen-wrap", "--", "facts", "--output", out],
-                       cwd=repo, check=True)
-        os.environ[wt.FACTS_VAR] = out
+        try:
+            subprocess.run(["cargo", "run", "--quiet", "-p", "miopen-wrap", "--", "facts", "--output", out],
+                           cwd=repo, check=True)
+            os.environ[wt.FACTS_VAR] = out
+            return wt.facts()
+        finally:
+            os.unlink(out)
     return wt.facts()
 
 
