@@ -412,9 +412,9 @@ mod tests {
         assert_eq!(Group::parse_build_set("none"), Ok(vec![]));
         assert_eq!(Group::parse_build_set(""), Ok(vec![]));
         assert_eq!(Group::parse_build_set(&format!("{};{}", last.name(), first.name())), Ok(vec![last, first]));
-        let e = Group::parse_build_set(&format!("{};pooling", first.name())).unwrap_err();
+        let e = Group::parse_build_set(&format!("{};no_such_group", first.name())).unwrap_err();
         let accepted = g.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ");
-        assert!(e.contains("`pooling`") && e.contains(&format!("accepted: {accepted}, or none")), "{e}");
+        assert!(e.contains("`no_such_group`") && e.contains(&format!("accepted: {accepted}, or none")), "{e}");
         let defaults = Group::default_build_set();
         assert!(!defaults.is_empty());
         assert!(Group::all().all(|g| defaults.contains(&g) == g.row().default_build));
