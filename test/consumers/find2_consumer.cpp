@@ -11,7 +11,9 @@
 //                             the wrapper answers (for the tuning-db check)
 //   find2_consumer parity     invalid calls: null handles, out-parameters and
 //                             buffers, a problem missing a tensor, a run
-//                             missing an argument, a damaged blob
+//                             missing an argument, a damaged blob; the
+//                             calls on a null solution, problem or blob are
+//                             step `null`
 //
 // Every call writes a `call` record (test/consumers/test_protocol.hpp: its
 // number, step, entry point, status, and the values it returned where they do
@@ -269,14 +271,19 @@ int parity(miopenHandle_t h)
     call("miopenGetSolutionSolverId", [&] { return miopenGetSolutionSolverId(s, nullptr); });
     call("miopenGetSolutionSize", [&] { return miopenGetSolutionSize(s, nullptr); });
     call("miopenSaveSolution", [&] { return miopenSaveSolution(s, nullptr); });
+    g_step = "null";
     call("miopenGetSolutionTime", [&] { return miopenGetSolutionTime(nullptr, nullptr); });
+    call("miopenFindSolutions", [&] { return miopenFindSolutions(h, nullptr, f.options, &none, &n, 1); });
+    g_step = "invalid";
     size_t size = 0;
     call("miopenGetSolutionSize", [&] { return miopenGetSolutionSize(s, &size); });
     std::vector<char> blob(size);
     call("miopenSaveSolution", [&] { return miopenSaveSolution(s, blob.data()); });
     miopenSolution_t loaded = nullptr;
     call("miopenLoadSolution", [&] { return miopenLoadSolution(nullptr, blob.data(), blob.size()); });
+    g_step = "null";
     call("miopenLoadSolution", [&] { return miopenLoadSolution(&loaded, nullptr, blob.size()); });
+    g_step = "invalid";
     std::vector<char> damaged(blob.begin(), blob.begin() + long(blob.size() / 2));
     call("miopenLoadSolution", [&] { return miopenLoadSolution(&loaded, damaged.data(), damaged.size()); });
     std::vector<char> junk(64, 'j');
@@ -290,6 +297,7 @@ int parity(miopenHandle_t h)
     call("miopenRunSolution", [&] { return miopenRunSolution(nullptr, s, 3, args, rws.data(), wsz); });
     call("miopenRunSolution", [&] { return miopenRunSolution(h, s, 3, nullptr, rws.data(), wsz); });
     call("miopenRunSolution", [&] { return miopenRunSolution(h, s, 2, args, rws.data(), wsz); });
+    g_step = "null";
     call("miopenRunSolution", [&] { return miopenRunSolution(h, nullptr, 3, args, rws.data(), wsz); });
     call("miopenDestroySolution", [&] { return miopenDestroySolution(nullptr); });
     g_step = "valid";

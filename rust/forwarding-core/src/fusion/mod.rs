@@ -87,7 +87,7 @@ pub struct Translated {
 /// Translate a recorded plan with its activation arguments, or say why not.
 pub fn translate(plan: &Plan, args: ActivationArgs) -> Result<Translated, Decline> {
     if plan.direction != miopen_direction::VERTICAL {
-        return decline(format!("fusion direction {} (only vertical fusion is forwarded)", plan.direction));
+        return decline(format!("fusion direction {} (forwardable: vertical fusion only)", plan.direction));
     }
     let (p, bias, mode) = convolution_of(plan)?;
     let activation = Activation { mode, alpha: args.alpha, beta: args.beta };
@@ -127,7 +127,7 @@ fn shape_of(ops: &[Op]) -> Result<Shape<'_>, Decline> {
         [Op::Conv { conv, w }, Op::Bias { bias }, Op::Activation { mode }] => Ok((conv, w, Some(bias), *mode)),
         _ => {
             let names: Vec<&str> = ops.iter().map(Op::name).collect();
-            decline(format!("operators {} (forwarded: conv -> [bias] -> activation)", names.join(" -> ")))
+            decline(format!("operators {} (forwardable: conv -> [bias] -> activation)", names.join(" -> ")))
         }
     }
 }

@@ -64,7 +64,8 @@ fn common_type(ts: &[(&str, &Tensor)]) -> Result<ElemType, Decline> {
         let list: Vec<String> = ts.iter().map(|(n, t)| format!("{n}={}", miopen_type::name(t.dtype))).collect();
         return decline(format!("mixed types ({})", list.join(", ")));
     }
-    ElemType::from_miopen(first).ok_or_else(|| Decline(format!("type {} (not forwarded)", miopen_type::name(first))))
+    ElemType::from_miopen(first)
+        .ok_or_else(|| Decline(format!("type {} (forwardable: {})", miopen_type::name(first), ElemType::forwardable())))
 }
 
 /// Shapes must be a valid convolution; returns the spatial rank. Anything
@@ -73,7 +74,7 @@ fn check_shapes(p: &Problem) -> Result<usize, Decline> {
     let c = &p.conv;
     let spatial = c.pads.len();
     if spatial == 0 || spatial > MAX_SPATIAL {
-        return decline(format!("{spatial} spatial dimensions (forwarded: 1 to {MAX_SPATIAL})"));
+        return decline(format!("{spatial} spatial dimensions (forwardable: 1 to {MAX_SPATIAL})"));
     }
     if c.strides.len() != spatial || c.dilations.len() != spatial {
         return decline("inconsistent convolution descriptor (invalid problem: MIOpen decides)");

@@ -345,7 +345,7 @@ pub fn bias_activation(c: &Conv, algo: u32, f: &Fused, b: &Buffers, ws: &Workspa
         for (ptr, what) in [(f.alpha1, "alpha1"), (f.alpha2, "alpha2")] {
             let v = read::scale(ptr, what).or_else(declined)?;
             if v != 1.0 {
-                return declined(format!("{what}={v} (only 1 is forwarded)"));
+                return declined(format!("{what}={v} (forwardable: 1 only)"));
             }
         }
         if b.any_null() {

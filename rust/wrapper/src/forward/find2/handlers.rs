@@ -126,8 +126,14 @@ fn search(
     max: usize,
 ) -> Outcome {
     flatten((|| {
-        if handle.is_null() || out.is_null() || max < 1 {
-            return declined("handle or solutions is null, or maxSolutions is 0 (MIOpen decides)");
+        if handle.is_null() {
+            return declined("handle is null (MIOpen decides)");
+        }
+        if out.is_null() {
+            return declined("solutions is null (MIOpen decides)");
+        }
+        if max < 1 {
+            return declined("maxSolutions is 0 (MIOpen decides)");
         }
         let (p, find_mode) = records::problem(problem as usize).or_else(declined)?;
         let opts = records::options(options as usize).or_else(declined)?;
@@ -294,8 +300,11 @@ pub fn run_observed(
 ) -> Outcome {
     flatten((|| {
         let (n, tensors) = args;
-        if handle.is_null() || n == 0 || tensors.is_null() {
-            return declined("handle or tensors is null (MIOpen decides)");
+        if handle.is_null() {
+            return declined("handle is null (MIOpen decides)");
+        }
+        if n == 0 || tensors.is_null() {
+            return declined("no tensors given (MIOpen decides)");
         }
         // SAFETY: the caller's array of n arguments (checked non-null).
         let args = unsafe { std::slice::from_raw_parts(tensors, n) };

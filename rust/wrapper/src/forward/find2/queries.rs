@@ -61,11 +61,9 @@ pub fn save(s: &HipdnnSolution, data: *mut c_char) -> Outcome {
 
 /// `miopenLoadSolution`: a hipDNN solution's bytes make a hipDNN solution;
 /// any other bytes are MIOpen's to load (`None`).
+/// `data` is not null (the caller's check).
 pub fn load(out: *mut sys::miopenSolution_t, data: *const c_char, size: usize) -> Option<Outcome> {
-    if data.is_null() {
-        return None;
-    }
-    // SAFETY: the caller's buffer of `size` bytes.
+    // SAFETY: the caller's buffer of `size` bytes, not null.
     let bytes = unsafe { std::slice::from_raw_parts(data.cast::<u8>(), size) };
     match blob::decode(bytes) {
         Decoded::NotOurs => None,

@@ -106,6 +106,9 @@ pub fn tensor_set(problem: usize, id: u32, desc: sys::miopenTensorDescriptor_t) 
 
 /// The problem's convolution and its Find mode, or why not.
 pub fn problem(problem: usize) -> Result<(Problem, i32), String> {
+    if problem == 0 {
+        return Err("problem is null (MIOpen decides)".into());
+    }
     with(&PROBLEMS, |m| match m.get(&problem) {
         Some(r) => r.problem().map(|p| (p, r.find_mode())),
         None => Err("problem not created through this libMIOpen.so (MIOpen decides)".into()),
@@ -132,4 +135,14 @@ pub fn options(options: usize) -> Result<FindOptions, String> {
     }
     with(&OPTIONS, |m| m.get(&options).cloned())
         .ok_or_else(|| "find options not created through this libMIOpen.so (MIOpen decides)".into())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_null_problem_is_named_as_null_and_an_unknown_one_as_not_created_here() {
+        assert_eq!(super::problem(0).err().as_deref(), Some("problem is null (MIOpen decides)"));
+        let unknown = super::problem(8).err().unwrap();
+        assert!(unknown.starts_with("problem not created through this libMIOpen.so"), "{unknown}");
+    }
 }
