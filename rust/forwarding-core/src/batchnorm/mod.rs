@@ -16,6 +16,7 @@
 pub mod driver_cmd;
 pub mod group;
 
+use crate::print::Int;
 pub use crate::tensor::{decline, miopen_type, Decline, ElemType, Tensor, TensorSpec};
 
 /// MIOpen's `miopenBatchNormMode_t`.
@@ -103,7 +104,7 @@ pub(crate) fn spatial(mode: u32) -> Result<(), Decline> {
         miopen_bn_mode::PER_ACTIVATION => {
             decline("per-activation batchnorm (hipDNN's MIOpen provider runs spatial only)")
         }
-        m => decline(format!("batchnorm mode {m} (invalid: MIOpen decides)")),
+        m => decline(format!("batchnorm mode {} (invalid: MIOpen decides)", Int(m))),
     }
 }
 

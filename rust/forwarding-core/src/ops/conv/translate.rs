@@ -5,6 +5,7 @@
 
 use super::problem::{miopen_mode, ConvParams, Problem};
 use super::spec::{uid, GraphSpec};
+use crate::print::Int;
 use crate::tensor::{decline, miopen_type, Decline, ElemType, Tensor, TensorSpec};
 
 /// The most spatial dimensions forwarded (MIOpen's 3-D convolutions).
@@ -51,7 +52,7 @@ fn check_attributes(c: &ConvParams, dtype: ElemType) -> Result<(), Decline> {
     match c.mode {
         miopen_mode::CONVOLUTION | miopen_mode::GROUP_CONV | miopen_mode::DEPTHWISE => Ok(()),
         miopen_mode::TRANSPOSE => decline("miopenTranspose mode (not translated)"),
-        m => decline(format!("convolution mode {m} (unknown)")),
+        m => decline(format!("convolution mode {} (unknown)", Int(m))),
     }
 }
 

@@ -38,6 +38,7 @@ use crate::forward::ops::conv::driver_line;
 use crate::forward::ops::conv::execute::{execute, Buffers};
 use crate::forward::ops::conv::graph::{plan_key, ready};
 use crate::forward::ops::conv::read;
+use miopen_forwarding_core::print::Int;
 
 /// A call on a hipDNN solution that MIOpen would reject: MIOpen's status,
 /// returned by the wrapper (there is no MIOpen solution to leave it to).
@@ -174,7 +175,7 @@ fn search(
 /// One run argument's buffer and, if given, the descriptor replacing the problem's.
 fn bound(args: &[sys::miopenTensorArgument_t], id: u32) -> Step<(*mut c_void, Option<Tensor>)> {
     let Some(a) = args.iter().find(|a| a.id == id) else {
-        return Err(rejected(miopen::INVALID_VALUE, format!("no argument {id} (the problem is missing it)")));
+        return Err(rejected(miopen::INVALID_VALUE, format!("no argument {} (the problem is missing it)", Int(id))));
     };
     if a.descriptor.is_null() {
         return Ok((a.buffer, None));
@@ -313,7 +314,7 @@ pub fn run_observed(
             match args.iter().find(|a| a.id == id) {
                 Some(a) if a.descriptor.is_null() => *slot = a.buffer,
                 Some(_) => return declined("a run argument replaces the problem's descriptor (not translated)"),
-                None => return declined(format!("no argument {id} (MIOpen decides)")),
+                None => return declined(format!("no argument {} (MIOpen decides)", Int(id))),
             }
         }
         let need = miopen_need(s)?;
