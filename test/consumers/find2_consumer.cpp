@@ -14,6 +14,8 @@
 //                             missing an argument, a damaged blob; the
 //                             calls on a null solution, problem or blob are
 //                             step `null`
+//   find2_consumer short-workspace   a search, then its solution run with one
+//                             byte less workspace than it needs
 //
 // Every call writes a `call` record (test/consumers/test_protocol.hpp: its
 // number, step, entry point, status, and the values it returned where they do
@@ -306,19 +308,48 @@ int parity(miopenHandle_t h)
     return 0;
 }
 
+// The search's solution run with one byte less workspace than it says it
+// needs (none less when it needs none): its record has `needs` and `given`.
+int short_workspace(miopenHandle_t h)
+{
+    Conv c = make_conv(miopenConvolution);
+    std::vector<char> ws(1 << 16);
+    auto x = c.xv, w = c.wv, y = c.yv;
+    g_step = "valid";
+    Found f = search(h, c, x, w, y, Options{}, ws);
+    size_t wsz = 0;
+    call("miopenGetSolutionWorkspaceSize", [&] { return miopenGetSolutionWorkspaceSize(f.solution, &wsz); });
+    g_step = "short-workspace";
+    const size_t given = wsz > 0 ? wsz - 1 : 0;
+    std::vector<char> rws(wsz + 1);
+    const miopenTensorArgument_t args[3] = {{miopenTensorConvolutionX, nullptr, x.data()},
+                                            {miopenTensorConvolutionW, nullptr, w.data()},
+                                            {miopenTensorConvolutionY, nullptr, y.data()}};
+    const int number = g_calls++;
+    protocol::begin(number);
+    const miopenStatus_t st = miopenRunSolution(h, f.solution, 3, args, rws.data(), given);
+    call_record(number, "miopenRunSolution", st).field("needs", wsz).field("given", given).emit();
+    g_step = "valid";
+    finish(f);
+    destroy(c);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     const std::string mode = argc == 2 ? argv[1] : "";
-    if(mode != "sequence" && mode != "searched" && mode != "parity")
+    if(mode != "sequence" && mode != "searched" && mode != "parity" && mode != "short-workspace")
     {
-        std::fprintf(stderr, "usage: %s sequence|searched|parity\n", argv[0]);
+        std::fprintf(stderr, "usage: %s sequence|searched|parity|short-workspace\n", argv[0]);
         return 2;
     }
     miopenHandle_t h;
     CHECK(miopenCreate(&h));
-    const int rc = mode == "parity" ? parity(h) : sequence(h, mode == "searched");
+    const int rc = mode == "parity"            ? parity(h)
+                   : mode == "short-workspace" ? short_workspace(h)
+                                               : sequence(h, mode == "searched");
     protocol::end();
     CHECK(miopenDestroy(h));
     return rc;

@@ -30,7 +30,7 @@
       same environment changes nothing. --corrupt expects success instead.
   check_find2.py parity --consumer C [--corrupt | --corrupt-null]  invalid
       calls: the same statuses disabled and enabled, the calls on the hipDNN
-      solution answered by the wrapper (`rejected as MIOpen rejects it`), a
+      solution answered by the wrapper (`refused with <status>: ...`), a
       call on a null solution, problem or blob declined naming the null
       (`<what> is null (MIOpen decides)`); --corrupt changes one enabled
       status, --corrupt-null gives the null calls the text they had before
@@ -292,7 +292,7 @@ def calls_by_call(a):
         if a.check == "parity":
             problems += nulls_named(name, got, a.corrupt_null)
             rejected = [t for (s, e, _, ts) in got if s == "invalid" for t in ts
-                        if t.target == HIPDNN and "rejected as MIOpen rejects it" in t.reason]
+                        if t.target == HIPDNN and t.reason.startswith("forwarded; refused with ")]
             if len(rejected) < 8:
                 problems.append(f"{name}: only {len(rejected)} invalid calls on the hipDNN solution answered "
                                 f"by the wrapper (expected >= 8)")

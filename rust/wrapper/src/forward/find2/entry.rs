@@ -10,6 +10,7 @@ use miopen_forwarding_core::status::miopen;
 use miopen_forwarding_core::Config;
 
 use super::handlers::Search;
+use super::refusal::Miopen;
 use super::solutions::{self, HipdnnSolution, Known, ObservedSolution};
 use super::{handlers, queries, records};
 use crate::forward::common::{run, Outcome, Workspace};
@@ -219,11 +220,11 @@ pub fn miopenGetSolutionWorkspaceSize(
 }
 
 pub fn miopenGetSolutionTime(index: usize, config: Cfg, a: &args::miopenGetSolutionTime) -> Option<u32> {
-    on_solution(index, config, a.solution, |s| queries::write(a.time, s.solved.time_ms, "time"))
+    on_solution(index, config, a.solution, |s| queries::write(a.time, s.solved.time_ms, "time", Miopen::Rejects))
 }
 
 pub fn miopenGetSolutionSolverId(index: usize, config: Cfg, a: &args::miopenGetSolutionSolverId) -> Option<u32> {
-    on_solution(index, config, a.solution, |_| queries::write(a.solverId, 0, "solverId"))
+    on_solution(index, config, a.solution, |_| queries::write(a.solverId, 0, "solverId", Miopen::Rejects))
 }
 
 #[cfg(test)]
