@@ -33,11 +33,15 @@ pub use steps::Workspace;
 /// that hits with no plan held (every handle destroyed) read as what they are.
 pub fn summary_footer() -> String {
     let mut out = match state::cache_stats() {
-        Some(s) => format!(
-            "  plan cache over the run: hits {}, misses {}, evictions {}\n  plan cache at exit: {} plan(s) held, \
-             capacity {} (destroying a MIOpen handle releases its plans)\n",
-            s.hits, s.misses, s.evictions, s.entries, s.capacity
-        ),
+        Some(s) => {
+            let run =
+                format!("  plan cache over the run: hits {}, misses {}, evictions {}\n", s.hits, s.misses, s.evictions);
+            let held = format!(
+                "  plan cache at exit: {} plan(s) held, capacity {} (destroying a MIOpen handle releases its plans)\n",
+                s.entries, s.capacity
+            );
+            run + &held
+        }
         None => "  plan cache: not used (no call built a hipDNN plan)\n".to_string(),
     };
     if let Some((problems, reused)) = state::no_engine_stats() {
