@@ -60,12 +60,13 @@ SUMMARY_ROW = re.compile(r"^\s+(miopen\w+)\s+(.+?)\s+(\d+)$")  # entry point, ou
 # The exit summary's outcomes (one vocabulary: what happened, then who ran the calls).
 SUMMARY_FORWARDED = "forwarded (hipDNN)"
 SUMMARY_FAILED = "failed (hipDNN's error returned)"
+SUMMARY_REFUSED = "refused (the wrapper, with MIOpen's status)"
 SUMMARY_DECLINED = "declined (MIOpen Private)"
 SUMMARY_RECORDED = "recorded (MIOpen Private)"
 SUMMARY_NOT_IN_SET = "not in the set (MIOpen Private)"
 SUMMARY_OPTED_OUT = "opted out (MIOpen Private)"
 SUMMARY_DISABLED = "forwarding disabled (MIOpen Private)"
-SUMMARY_OUTCOMES = (SUMMARY_FORWARDED, SUMMARY_FAILED, SUMMARY_DECLINED, SUMMARY_RECORDED, SUMMARY_NOT_IN_SET,
+SUMMARY_OUTCOMES = (SUMMARY_FORWARDED, SUMMARY_FAILED, SUMMARY_REFUSED, SUMMARY_DECLINED, SUMMARY_RECORDED, SUMMARY_NOT_IN_SET,
                     SUMMARY_OPTED_OUT, SUMMARY_DISABLED)
 SUMMARY_CAUSES = "  declined, by entry point and cause (most first):"
 SUMMARY_CAUSE = re.compile(r"^    (miopen\w+)\s+(\d+)  (.*)$")  # entry point, calls, cause

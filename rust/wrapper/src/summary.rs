@@ -22,6 +22,8 @@ pub enum Kind {
     Failed,
     /// Run on MIOpen Private by a handler that recorded its result.
     Observed,
+    /// Answered by the wrapper with MIOpen's status, before hipDNN ran anything.
+    Refused,
 }
 
 /// The summary's one vocabulary, in the order rows are printed: what
@@ -29,15 +31,19 @@ pub enum Kind {
 /// records what it needs of a call MIOpen Private runs, as a handler's
 /// observed calls) are "recorded" too, though the routing counts them as
 /// not in the forwarding set.
-const KINDS: [(Kind, &str); 7] = [
+const KINDS: [(Kind, &str); 8] = [
     (Kind::Forwarded, "forwarded (hipDNN)"),
     (Kind::Failed, "failed (hipDNN's error returned)"),
+    (Kind::Refused, "refused (the wrapper, with MIOpen's status)"),
     (Kind::Declined, "declined (MIOpen Private)"),
     (Kind::Observed, "recorded (MIOpen Private)"),
     (Kind::NotInForwardingSet, "not in the set (MIOpen Private)"),
     (Kind::OptedOut, "opted out (MIOpen Private)"),
     (Kind::ForwardingDisabled, "forwarding disabled (MIOpen Private)"),
 ];
+
+/// The outcome column's width: the longest label.
+const OUTCOME: usize = 43;
 
 /// The heading of the declined calls' causes.
 const CAUSES_HEADING: &str = "  declined, by entry point and cause (most first):\n";
@@ -163,10 +169,10 @@ impl Row {
 
 fn render(pid: u32, rows: &[Row], mut causes: Vec<(&str, String, u64)>, footer: &str) -> String {
     let mut out = diagnostics::line(&format!("exit summary (pid {pid})"));
-    out.push_str(&format!("  {:<58} {:<40} {:>10}\n", "entry point", "outcome", "calls"));
+    out.push_str(&format!("  {:<58} {:<OUTCOME$} {:>10}\n", "entry point", "outcome", "calls"));
     for row in rows {
         for (label, n) in row.labelled() {
-            out.push_str(&format!("  {:<58} {:<40} {:>10}\n", row.entry, label, n));
+            out.push_str(&format!("  {:<58} {:<OUTCOME$} {:>10}\n", row.entry, label, n));
         }
     }
     if !causes.is_empty() {
@@ -214,6 +220,11 @@ mod tests {
     }
 
     #[test]
+    fn the_outcome_column_holds_the_longest_label() {
+        assert_eq!(KINDS.iter().map(|(_, l)| l.len()).max(), Some(OUTCOME));
+    }
+
+    #[test]
     fn one_vocabulary_and_a_hooks_calls_are_recorded_like_a_handlers() {
         let rows = [
             row("miopenConvolutionForward", false, &[(Kind::Forwarded, 3), (Kind::Declined, 2)]),
@@ -227,7 +238,7 @@ mod tests {
             lines
                 .iter()
                 .filter(|l| l.split_whitespace().next() == Some(entry))
-                .map(|l| l[2 + 59..2 + 59 + 40].trim_end().to_string())
+                .map(|l| l[2 + 59..2 + 59 + OUTCOME].trim_end().to_string())
                 .collect()
         };
         assert_eq!(outcome("miopenConvolutionForward"), ["forwarded (hipDNN)", "declined (MIOpen Private)"]);

@@ -44,7 +44,7 @@ pub fn summary_footer() -> String {
         }
         None => "  plan cache: not used (no call built a hipDNN plan)\n".to_string(),
     };
-    if let Some((problems, reused)) = state::no_engine_stats() {
+    if let Some((problems, reused)) = state::no_engine_stats().filter(|&counts| counts != (0, 0)) {
         out.push_str(&format!(
             "  problems hipDNN has no engine for: {problems} remembered, answered from memory {reused} time(s)\n"
         ));

@@ -91,7 +91,7 @@ pub fn run(index: usize, config: &Config, handler: impl FnOnce() -> Outcome) -> 
         Outcome::DeclinedRan { status, cause } => declined(index, config, &cause, Some(status)),
         Outcome::Refused { status, why } => {
             last_error::record(index, last_error::OUTCOME_SUCCEEDED, 0, status, "");
-            summary::count(index, Kind::Forwarded);
+            summary::count(index, Kind::Refused);
             let refused = refusal(status, &why);
             if config.verbose {
                 crate::trace::call(index, Route::Hipdnn.target(), &format!("forwarded; {refused}"));
