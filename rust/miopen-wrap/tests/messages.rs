@@ -265,12 +265,11 @@ fn templates_in(crates: &[&str]) -> Vec<Template> {
             .filter_map(Result::ok)
             .map(|e| e.into_path())
             .filter(|p| p.extension().is_some_and(|e| e == "rs"))
-            .filter(|p| !p.file_name().is_some_and(|n| n == "tests.rs") && !p.iter().any(|c| c == "tests"))
+            .filter(|p| p.file_name().is_none_or(|n| n != "tests.rs") && !p.iter().any(|c| c == "tests"))
             .collect();
         files.sort();
         for f in files {
-            let rel = format!("{c}/{}", f.strip_prefix(&src).unwrap().display()).replace("/src/", "/");
-            let rel = rel.replacen(&format!("{c}/"), &format!("{c}/src/"), 1);
+            let rel = format!("{c}/src/{}", f.strip_prefix(&src).unwrap().display());
             if NOT_MESSAGES.contains(&rel.as_str()) {
                 continue;
             }
