@@ -245,13 +245,33 @@ int sequence(miopenHandle_t h, bool only_searched)
     return 0;
 }
 
-int parity(miopenHandle_t h)
+// A convolution searched on buffers of its own (step `valid`), and the
+// arguments of a run on those buffers.
+struct Searched
 {
     Conv c = make_conv(miopenConvolution);
-    std::vector<char> ws(1 << 16);
-    auto x = c.xv, w = c.wv, y = c.yv;
-    g_step = "valid";
-    Found f = search(h, c, x, w, y, Options{}, ws);
+    std::vector<char> ws = std::vector<char>(1 << 16);
+    std::vector<float> x = c.xv, w = c.wv, y = c.yv;
+    Found f;
+    const miopenTensorArgument_t args[3] = {{miopenTensorConvolutionX, nullptr, x.data()},
+                                            {miopenTensorConvolutionW, nullptr, w.data()},
+                                            {miopenTensorConvolutionY, nullptr, y.data()}};
+
+    explicit Searched(miopenHandle_t h)
+    {
+        g_step = "valid";
+        f      = search(h, c, x, w, y, Options{}, ws);
+    }
+    Searched(const Searched&) = delete;
+    Searched& operator=(const Searched&) = delete;
+};
+
+int parity(miopenHandle_t h)
+{
+    Searched v(h);
+    Conv& c = v.c;
+    Found& f = v.f;
+    const auto& args = v.args;
     miopenSolution_t s = f.solution;
     g_step = "invalid";
     size_t n = 0;
@@ -293,9 +313,6 @@ int parity(miopenHandle_t h)
     size_t wsz = 0;
     miopenGetSolutionWorkspaceSize(s, &wsz);
     std::vector<char> rws(wsz + 1);
-    const miopenTensorArgument_t args[3] = {{miopenTensorConvolutionX, nullptr, x.data()},
-                                            {miopenTensorConvolutionW, nullptr, w.data()},
-                                            {miopenTensorConvolutionY, nullptr, y.data()}};
     call("miopenRunSolution", [&] { return miopenRunSolution(nullptr, s, 3, args, rws.data(), wsz); });
     call("miopenRunSolution", [&] { return miopenRunSolution(h, s, 3, nullptr, rws.data(), wsz); });
     call("miopenRunSolution", [&] { return miopenRunSolution(h, s, 2, args, rws.data(), wsz); });
@@ -312,26 +329,19 @@ int parity(miopenHandle_t h)
 // needs (none less when it needs none): its record has `needs` and `given`.
 int short_workspace(miopenHandle_t h)
 {
-    Conv c = make_conv(miopenConvolution);
-    std::vector<char> ws(1 << 16);
-    auto x = c.xv, w = c.wv, y = c.yv;
-    g_step = "valid";
-    Found f = search(h, c, x, w, y, Options{}, ws);
+    Searched v(h);
     size_t wsz = 0;
-    call("miopenGetSolutionWorkspaceSize", [&] { return miopenGetSolutionWorkspaceSize(f.solution, &wsz); });
+    call("miopenGetSolutionWorkspaceSize", [&] { return miopenGetSolutionWorkspaceSize(v.f.solution, &wsz); });
     g_step = "short-workspace";
     const size_t given = wsz > 0 ? wsz - 1 : 0;
     std::vector<char> rws(wsz + 1);
-    const miopenTensorArgument_t args[3] = {{miopenTensorConvolutionX, nullptr, x.data()},
-                                            {miopenTensorConvolutionW, nullptr, w.data()},
-                                            {miopenTensorConvolutionY, nullptr, y.data()}};
     const int number = g_calls++;
     protocol::begin(number);
-    const miopenStatus_t st = miopenRunSolution(h, f.solution, 3, args, rws.data(), given);
+    const miopenStatus_t st = miopenRunSolution(h, v.f.solution, 3, v.args, rws.data(), given);
     call_record(number, "miopenRunSolution", st).field("needs", wsz).field("given", given).emit();
     g_step = "valid";
-    finish(f);
-    destroy(c);
+    finish(v.f);
+    destroy(v.c);
     return 0;
 }
 
