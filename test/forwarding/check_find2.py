@@ -6,7 +6,8 @@
       calls observed, the search forwarded (plan cache miss, then hit), the
       hipDNN solution's getters, save, load and runs answered by hipDNN, the
       searches MIOpen keeps declined with their cause, the runs of their
-      solutions forwarded (or MIOpen's, for a transposed convolution); every
+      solutions forwarded (or MIOpen's, for a transposed convolution; a null
+      one, named as null, where MIOpen found none for it); every
       status equal to the disabled run's, every run's result `ok`.
   check_find2.py optout --consumer C --value V   with MIOPEN_DISABLE_HIPDNN_FOR=V
       every Find 2.0 call is `opted out` and the statuses are the disabled run's.
@@ -103,6 +104,10 @@ def expect_sequence(step, entry, t):
     if entry == "miopenFindSolutions":
         ok = t.target == PRIVATE and t.reason.startswith(DECLINED + causes[step])
         return None if ok else f"-> MIOpen Private (declined: {causes[step]}...)"
+    if step == "transpose-none":
+        # MIOpen's search found no solution: the calls take a null one, named so.
+        ok = t.target == PRIVATE and t.reason == DECLINED + "solution is null (MIOpen decides)"
+        return None if ok else "-> MIOpen Private (declined: solution is null (MIOpen decides))"
     if entry in ("miopenRunSolution", "miopenGetSolutionWorkspaceSize"):
         if step == "transpose":
             ok = t.target == PRIVATE and "MIOpen's own solution" in t.reason
