@@ -3,6 +3,7 @@
 //! stderr when the process exits: by `exit()` from any thread, not by
 //! `_exit()` (a forked child that `_exit`s prints nothing).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
@@ -135,7 +136,7 @@ pub fn table() -> String {
             calls: row.each_ref().map(|n| n.load(Ordering::Relaxed)),
         })
         .collect();
-    let causes: Vec<(&str, String, u64)> = {
+    let causes: Vec<Cause> = {
         let causes = CAUSES.lock().unwrap_or_else(|e| e.into_inner());
         causes.iter().map(|(i, c, n)| (entry_points::name(*i), c.clone(), *n)).collect()
     };
@@ -167,7 +168,10 @@ impl Row {
     }
 }
 
-fn render(pid: u32, rows: &[Row], mut causes: Vec<(&str, String, u64)>, footer: &str) -> String {
+/// One line of the causes: entry point, cause, calls.
+type Cause = (&'static str, String, u64);
+
+fn render(pid: u32, rows: &[Row], mut causes: Vec<Cause>, footer: &str) -> String {
     let mut out = diagnostics::line(&format!("exit summary (pid {pid})"));
     out.push_str(&format!("  {:<58} {:<OUTCOME$} {:>10}\n", "entry point", "outcome", "calls"));
     for row in rows {
@@ -189,18 +193,14 @@ fn render(pid: u32, rows: &[Row], mut causes: Vec<(&str, String, u64)>, footer: 
 /// The causes grouped by entry point, the entry point with the most
 /// declined calls first, and within one the most frequent cause first (ties
 /// by name and text, so the order is the same in every run).
-fn sort_causes(causes: &mut [(&str, String, u64)]) {
-    let total = |entry: &str, all: &[(&str, String, u64)]| -> u64 {
-        all.iter().filter(|(e, _, _)| *e == entry).map(|(_, _, n)| n).sum()
-    };
-    let totals: Vec<u64> = causes.iter().map(|(e, _, _)| total(e, causes)).collect();
-    let mut keyed: Vec<(u64, (&str, String, u64))> = totals.into_iter().zip(causes.iter().cloned()).collect();
-    keyed.sort_by(|(ta, (ea, ca, na)), (tb, (eb, cb, nb))| {
-        tb.cmp(ta).then_with(|| ea.cmp(eb)).then_with(|| nb.cmp(na)).then_with(|| ca.cmp(cb))
-    });
-    for (slot, (_, c)) in causes.iter_mut().zip(keyed) {
-        *slot = c;
+fn sort_causes(causes: &mut [Cause]) {
+    let mut totals: HashMap<&str, u64> = HashMap::new();
+    for &(entry, _, n) in causes.iter() {
+        *totals.entry(entry).or_default() += n;
     }
+    causes.sort_by(|(ea, ca, na), (eb, cb, nb)| {
+        (totals[eb].cmp(&totals[ea])).then_with(|| ea.cmp(eb)).then_with(|| nb.cmp(na)).then_with(|| ca.cmp(cb))
+    });
 }
 
 #[cfg(test)]
