@@ -6,12 +6,18 @@
 //                             save, load, two runs, destroy; the same problem
 //                             again; searches MIOpen keeps (tuning, no
 //                             preallocated buffers, a transposed convolution)
-//                             and the runs of their solutions
+//                             and the runs of their solutions (step
+//                             `transpose-none` when MIOpen found none for the
+//                             transposed one)
 //   find2_consumer searched   the first part of `sequence` only: searches
 //                             the wrapper answers (for the tuning-db check)
 //   find2_consumer parity     invalid calls: null handles, out-parameters and
 //                             buffers, a problem missing a tensor, a run
-//                             missing an argument, a damaged blob
+//                             missing an argument, a damaged blob; the
+//                             calls on a null solution, problem or blob are
+//                             step `null`
+//   find2_consumer short-workspace   a search, then its solution run with one
+//                             byte less workspace than it needs
 //
 // Every call writes a `call` record (test/consumers/test_protocol.hpp: its
 // number, step, entry point, status, and the values it returned where they do
@@ -233,6 +239,10 @@ int sequence(miopenHandle_t h, bool only_searched)
     {
         auto x = t.xv, w = t.wv, y = t.yv;
         Found f = search(h, t, x, w, y, Options{}, ws);
+        // MIOpen may find no solution for it (the mini MIOpen computes no
+        // transposed convolution): the calls then take a null solution.
+        if(f.solution == nullptr)
+            g_step = "transpose-none";
         run(h, t, f.solution, false);
         finish(f);
     }
@@ -241,13 +251,33 @@ int sequence(miopenHandle_t h, bool only_searched)
     return 0;
 }
 
-int parity(miopenHandle_t h)
+// A convolution searched on buffers of its own (step `valid`), and the
+// arguments of a run on those buffers.
+struct Searched
 {
     Conv c = make_conv(miopenConvolution);
-    std::vector<char> ws(1 << 16);
-    auto x = c.xv, w = c.wv, y = c.yv;
-    g_step = "valid";
-    Found f = search(h, c, x, w, y, Options{}, ws);
+    std::vector<char> ws = std::vector<char>(1 << 16);
+    std::vector<float> x = c.xv, w = c.wv, y = c.yv;
+    Found f;
+    const miopenTensorArgument_t args[3] = {{miopenTensorConvolutionX, nullptr, x.data()},
+                                            {miopenTensorConvolutionW, nullptr, w.data()},
+                                            {miopenTensorConvolutionY, nullptr, y.data()}};
+
+    explicit Searched(miopenHandle_t h)
+    {
+        g_step = "valid";
+        f      = search(h, c, x, w, y, Options{}, ws);
+    }
+    Searched(const Searched&) = delete;
+    Searched& operator=(const Searched&) = delete;
+};
+
+int parity(miopenHandle_t h)
+{
+    Searched v(h);
+    Conv& c = v.c;
+    Found& f = v.f;
+    const auto& args = v.args;
     miopenSolution_t s = f.solution;
     g_step = "invalid";
     size_t n = 0;
@@ -269,14 +299,19 @@ int parity(miopenHandle_t h)
     call("miopenGetSolutionSolverId", [&] { return miopenGetSolutionSolverId(s, nullptr); });
     call("miopenGetSolutionSize", [&] { return miopenGetSolutionSize(s, nullptr); });
     call("miopenSaveSolution", [&] { return miopenSaveSolution(s, nullptr); });
+    g_step = "null";
     call("miopenGetSolutionTime", [&] { return miopenGetSolutionTime(nullptr, nullptr); });
+    call("miopenFindSolutions", [&] { return miopenFindSolutions(h, nullptr, f.options, &none, &n, 1); });
+    g_step = "invalid";
     size_t size = 0;
     call("miopenGetSolutionSize", [&] { return miopenGetSolutionSize(s, &size); });
     std::vector<char> blob(size);
     call("miopenSaveSolution", [&] { return miopenSaveSolution(s, blob.data()); });
     miopenSolution_t loaded = nullptr;
     call("miopenLoadSolution", [&] { return miopenLoadSolution(nullptr, blob.data(), blob.size()); });
+    g_step = "null";
     call("miopenLoadSolution", [&] { return miopenLoadSolution(&loaded, nullptr, blob.size()); });
+    g_step = "invalid";
     std::vector<char> damaged(blob.begin(), blob.begin() + long(blob.size() / 2));
     call("miopenLoadSolution", [&] { return miopenLoadSolution(&loaded, damaged.data(), damaged.size()); });
     std::vector<char> junk(64, 'j');
@@ -284,12 +319,10 @@ int parity(miopenHandle_t h)
     size_t wsz = 0;
     miopenGetSolutionWorkspaceSize(s, &wsz);
     std::vector<char> rws(wsz + 1);
-    const miopenTensorArgument_t args[3] = {{miopenTensorConvolutionX, nullptr, x.data()},
-                                            {miopenTensorConvolutionW, nullptr, w.data()},
-                                            {miopenTensorConvolutionY, nullptr, y.data()}};
     call("miopenRunSolution", [&] { return miopenRunSolution(nullptr, s, 3, args, rws.data(), wsz); });
     call("miopenRunSolution", [&] { return miopenRunSolution(h, s, 3, nullptr, rws.data(), wsz); });
     call("miopenRunSolution", [&] { return miopenRunSolution(h, s, 2, args, rws.data(), wsz); });
+    g_step = "null";
     call("miopenRunSolution", [&] { return miopenRunSolution(h, nullptr, 3, args, rws.data(), wsz); });
     call("miopenDestroySolution", [&] { return miopenDestroySolution(nullptr); });
     g_step = "valid";
@@ -298,19 +331,41 @@ int parity(miopenHandle_t h)
     return 0;
 }
 
+// The search's solution run with one byte less workspace than it says it
+// needs (none less when it needs none): its record has `needs` and `given`.
+int short_workspace(miopenHandle_t h)
+{
+    Searched v(h);
+    size_t wsz = 0;
+    call("miopenGetSolutionWorkspaceSize", [&] { return miopenGetSolutionWorkspaceSize(v.f.solution, &wsz); });
+    g_step = "short-workspace";
+    const size_t given = wsz > 0 ? wsz - 1 : 0;
+    std::vector<char> rws(wsz + 1);
+    const int number = g_calls++;
+    protocol::begin(number);
+    const miopenStatus_t st = miopenRunSolution(h, v.f.solution, 3, v.args, rws.data(), given);
+    call_record(number, "miopenRunSolution", st).field("needs", wsz).field("given", given).emit();
+    g_step = "valid";
+    finish(v.f);
+    destroy(v.c);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     const std::string mode = argc == 2 ? argv[1] : "";
-    if(mode != "sequence" && mode != "searched" && mode != "parity")
+    if(mode != "sequence" && mode != "searched" && mode != "parity" && mode != "short-workspace")
     {
-        std::fprintf(stderr, "usage: %s sequence|searched|parity\n", argv[0]);
+        std::fprintf(stderr, "usage: %s sequence|searched|parity|short-workspace\n", argv[0]);
         return 2;
     }
     miopenHandle_t h;
     CHECK(miopenCreate(&h));
-    const int rc = mode == "parity" ? parity(h) : sequence(h, mode == "searched");
+    const int rc = mode == "parity"            ? parity(h)
+                   : mode == "short-workspace" ? short_workspace(h)
+                                               : sequence(h, mode == "searched");
     protocol::end();
     CHECK(miopenDestroy(h));
     return rc;

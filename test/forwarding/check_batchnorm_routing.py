@@ -40,7 +40,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from protocol import records  # noqa: E402
-from wrapper_test import FORWARDED_ERROR, HIPDNN, PRIVATE, checked, fail, run, summary_rows, traces  # noqa: E402
+from wrapper_test import (FORWARDED_ERROR, HIPDNN, PRIVATE, SUMMARY_FORWARDED, checked, fail, run,  # noqa: E402
+                          summary_rows, traces)
 
 # --op -> the compute entry point (and its _V2) and the family.
 OPS = {
@@ -129,7 +130,7 @@ def every_check(a, family):
         problems.append(f"a batchnorm trace line names another family than {family}")
     rows = summary_rows(r.stderr)
     for e in ENTRIES:
-        got = sum(v for (entry, decision), v in rows.items() if entry == e and decision == HIPDNN)
+        got = sum(v for (entry, outcome), v in rows.items() if entry == e and outcome == SUMMARY_FORWARDED)
         if got != forwarded[e]:
             problems.append(f"exit summary: {e} forwarded {got}, the trace says {forwarded[e]}")
     for value in (family, "batchnorm", "*"):

@@ -14,12 +14,14 @@ timings); every variable of the test scrub (test/lib/wrapper_test.py) is
 removed first.
 
 Subcommands (one CTest each):
-  variable NAME=VALUE --expect decline|warn|none
+  variable NAME=VALUE --expect decline|warn|none [--with NAME2=VALUE2]
       set, enabled:  decline -> every convolution call stays on MIOpen
                      Private and the trace names NAME=VALUE, results equal the
                      disabled run's; warn -> exactly one warning naming
-                     NAME=VALUE and forwarding goes on; none -> the routing is
-                     the unset run's and no wrapper line names NAME
+                     NAME=VALUE and how to silence it, and forwarding goes
+                     on; none -> the routing is the unset run's and no
+                     wrapper line names NAME (--with: NAME2=VALUE2 set too,
+                     the variable that silences NAME's warning)
       unset:         the same consumer forwards and no wrapper line names NAME
       disabled:      stdout and stderr byte-identical to the baseline's, both
                      with NAME=VALUE (pointer values removed)
@@ -141,11 +143,16 @@ def check_decline(r, name, value, d_out):
     return f"{len(convs)} convolution calls declined naming {name}={value}"
 
 
-def check_warn(r, name, value):
-    _, err = r.run("enabled", {name: value})
+SILENCE = "; to silence this, "
+
+
+def check_warn(r, name, value, extra):
+    _, err = r.run("enabled", {name: value, **extra})
     warnings = [l for l in wrapper_lines(err) if l.startswith(f"{WRAPPER} warning: {name}={value} (")]
     if len(warnings) != 1:
         fail(f"{name}={value}: expected one warning naming it, got {len(warnings)}:\n" + "\n".join(wrapper_lines(err)[:10]))
+    if SILENCE not in warnings[0]:
+        fail(f"{name}={value}: the warning does not say how to silence it ({SILENCE.strip()!r}): {warnings[0]}")
     forwarded = sum(1 for t in conv_traces(err) if t.forwarded)
     if forwarded < 10:
         fail(f"{name}={value}: forwarding should go on, only {forwarded} convolution calls forwarded")
@@ -159,8 +166,8 @@ def route(trace):
     return entry, target, reason.split(";")[0] if target == HIPDNN else reason
 
 
-def check_none(r, name, value, unset_convs):
-    _, err = r.run("enabled", {name: value})
+def check_none(r, name, value, unset_convs, extra):
+    _, err = r.run("enabled", {name: value, **extra})
     routes = [route(t) for t in conv_traces(err)]
     return same_routing_as_unset(f"{name}={value}", routes, [route(t) for t in unset_convs], err, name)
 
@@ -184,12 +191,13 @@ def variable(r, a):
         fail(f"expected NAME=VALUE with a MIOPEN_ name, got {a.assignment!r}")
     d_out = check_disabled_is_baseline(r, {name: value})
     unset_convs = check_unset(r, name)
+    extra = dict([a.also.split("=", 1)]) if a.also else {}
     if a.expect == "decline":
         what = check_decline(r, name, value, d_out)
     elif a.expect == "warn":
-        what = check_warn(r, name, value)
+        what = check_warn(r, name, value, extra)
     else:
-        what = check_none(r, name, value, unset_convs)
+        what = check_none(r, name, value, unset_convs, extra)
     print(f"{name}={value}: disabled byte-identical to baseline; unset forwards and names nothing; set: {what}")
 
 
@@ -303,6 +311,8 @@ def main():
     v = sub.add_parser("variable")
     v.add_argument("assignment")
     v.add_argument("--expect", required=True, choices=("decline", "warn", "none"))
+    v.add_argument("--with", dest="also", metavar="NAME=VALUE",
+                   help="another variable set with it in the enabled run (one that silences a warning)")
     f = sub.add_parser("descriptor-find-mode")
     f.add_argument("mode", type=int)
     f.add_argument("--expect", required=True, choices=("decline", "none"))

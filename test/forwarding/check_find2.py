@@ -6,7 +6,8 @@
       calls observed, the search forwarded (plan cache miss, then hit), the
       hipDNN solution's getters, save, load and runs answered by hipDNN, the
       searches MIOpen keeps declined with their cause, the runs of their
-      solutions forwarded (or MIOpen's, for a transposed convolution); every
+      solutions forwarded (or MIOpen's, for a transposed convolution; a null
+      one, named as null, where MIOpen found none for it); every
       status equal to the disabled run's, every run's result `ok`.
   check_find2.py optout --consumer C --value V   with MIOPEN_DISABLE_HIPDNN_FOR=V
       every Find 2.0 call is `opted out` and the statuses are the disabled run's.
@@ -28,10 +29,13 @@
       plan's execute failing -> miopenStatusUnknownError with hipDNN's step in
       the error line; never retried on MIOpen; with forwarding disabled the
       same environment changes nothing. --corrupt expects success instead.
-  check_find2.py parity --consumer C [--corrupt]  invalid calls: the same
-      statuses disabled and enabled, the calls on the hipDNN solution
-      answered by the wrapper (`rejected as MIOpen rejects it`); --corrupt
-      changes one enabled status (negative control: must fail).
+  check_find2.py parity --consumer C [--corrupt | --corrupt-null]  invalid
+      calls: the same statuses disabled and enabled, the calls on the hipDNN
+      solution answered by the wrapper (`refused with <status>: ...`), a
+      call on a null solution, problem or blob declined naming the null
+      (`<what> is null (MIOpen decides)`); --corrupt changes one enabled
+      status, --corrupt-null gives the null calls the text they had before
+      (`MIOpen's own solution, ...`) (negative controls: must fail).
 """
 import argparse
 import os
@@ -100,6 +104,10 @@ def expect_sequence(step, entry, t):
     if entry == "miopenFindSolutions":
         ok = t.target == PRIVATE and t.reason.startswith(DECLINED + causes[step])
         return None if ok else f"-> MIOpen Private (declined: {causes[step]}...)"
+    if step == "transpose-none":
+        # MIOpen's search found no solution: the calls take a null one, named so.
+        ok = t.target == PRIVATE and t.reason == DECLINED + "solution is null (MIOpen decides)"
+        return None if ok else "-> MIOpen Private (declined: solution is null (MIOpen decides))"
     if entry in ("miopenRunSolution", "miopenGetSolutionWorkspaceSize"):
         if step == "transpose":
             ok = t.target == PRIVATE and "MIOpen's own solution" in t.reason
@@ -218,9 +226,32 @@ def main():
     ap.add_argument("--provider-dir", required=True)
     ap.add_argument("--value", help="MIOPEN_DISABLE_HIPDNN_FOR (optout)")
     ap.add_argument("--corrupt", action="store_true")
+    ap.add_argument("--corrupt-null", action="store_true")
     a = ap.parse_args()
     checks = {"tuning-db": tuning_db, "driver-line": driver_line, "faults": faults}
     return checked("check_find2", lambda: checks.get(a.check, calls_by_call)(a))
+
+
+NULL_NAMED = re.compile(r"^(solution|problem|data) is null \(MIOpen decides\)$")
+
+
+def nulls_named(name, got, corrupt):
+    """Each call of step `null` (a null solution, problem or blob) is declined
+    with a cause that names the null argument."""
+    problems, seen = [], 0
+    for step, entry, _, traces in got:
+        if step != "null":
+            continue
+        seen += 1
+        for t in traces:
+            reason = DECLINED + "MIOpen's own solution, of no problem the wrapper saw hipDNN run" if corrupt else t.reason
+            cause = reason[len(DECLINED):] if reason.startswith(DECLINED) else None
+            if t.target != PRIVATE or cause is None or not NULL_NAMED.match(cause):
+                problems.append(f"{name}: {entry} on a null argument: -> {t.target} ({reason}); expected "
+                                f"-> {PRIVATE} ({DECLINED}<solution|problem|data> is null (MIOpen decides))")
+    if seen < 5:
+        problems.append(f"{name}: only {seen} calls on a null argument (expected 5)")
+    return problems
 
 
 def calls_by_call(a):
@@ -264,8 +295,9 @@ def calls_by_call(a):
                 if why:
                     problems.append(f"{name}: {step} {entry}: -> {t.target} ({t.reason}); expected {why}")
         if a.check == "parity":
+            problems += nulls_named(name, got, a.corrupt_null)
             rejected = [t for (s, e, _, ts) in got if s == "invalid" for t in ts
-                        if t.target == HIPDNN and "rejected as MIOpen rejects it" in t.reason]
+                        if t.target == HIPDNN and t.reason.startswith("forwarded; refused with ")]
             if len(rejected) < 8:
                 problems.append(f"{name}: only {len(rejected)} invalid calls on the hipDNN solution answered "
                                 f"by the wrapper (expected >= 8)")

@@ -17,8 +17,9 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from protocol import records  # noqa: E402
-from wrapper_test import (EXIT_SUMMARY, LOADED, MIOPEN_LOG, TRACE, UNAVAILABLE, WRAPPER, checked, fail,  # noqa: E402
-                          miopen_ran, run, summary_rows, traces)
+from wrapper_test import (EXIT_SUMMARY, LOADED, MIOPEN_LOG, SUMMARY_DISABLED, SUMMARY_FORWARDED,  # noqa: E402
+                          SUMMARY_NOT_IN_SET, TRACE, UNAVAILABLE, WRAPPER, checked, fail, miopen_ran,
+                          plan_cache_counters, run, summary_rows, traces)
 
 
 class Output:
@@ -387,19 +388,19 @@ def exit_summary(c):
     _, err = c.run(["repeat", "3"], env=env)
     expect_count(err, EXIT_SUMMARY, 1, "exit summary, enabled")
     rows = summary_rows(err)
-    if rows.get(("miopenConvolutionForward", "hipDNN")) != 3 or rows.get(("miopenCreate", "MIOpen Private (not in the forwarding set)")) != 1:
+    if rows.get(("miopenConvolutionForward", SUMMARY_FORWARDED)) != 3 or rows.get(("miopenCreate", SUMMARY_NOT_IN_SET)) != 1:
         fail(f"exit summary, enabled: 3 forwarded convolutions, 1 miopenCreate: {rows}")
     # misses: the plain plan and, from the workspace query, the fused conv+bias+ReLU plan.
-    if not any("plan cache: hits 3, misses 2" in l for l in err):
+    if (plan_cache_counters(err) or (0, 0))[:2] != (3, 2):
         fail(f"exit summary: plan-cache counters: {err[-3:]}")
     _, err = c.run(["repeat", "3"], env=dict(env, MIOPEN_HIPDNN_FORWARDING="disabled"))
-    if summary_rows(err).get(("miopenConvolutionForward", "MIOpen Private (forwarding disabled)")) != 3:
+    if summary_rows(err).get(("miopenConvolutionForward", SUMMARY_DISABLED)) != 3:
         fail(f"exit summary, disabled: every call counted: {err}")
     _, err = c.run(["exitthread"], env=env)
     expect_count(err, EXIT_SUMMARY, 1, "exit() from a thread")
     _, err = c.run(["forkexit"], env=env)
     expect_count(err, EXIT_SUMMARY, 1, "a forked child that _exit()s prints none, the parent one")
-    if summary_rows(err).get(("miopenConvolutionForward", "hipDNN")) != 1:
+    if summary_rows(err).get(("miopenConvolutionForward", SUMMARY_FORWARDED)) != 1:
         fail("the parent's summary counts the parent's call only")
     _, err = c.run(["repeat", "3"], env={"MIOPEN_LOG_LEVEL": None})
     expect_count(err, EXIT_SUMMARY, 0, "no summary unless asked")

@@ -56,7 +56,22 @@ DECLINED = "declined: "  # a handler's decline reason starts so
 UNAVAILABLE = f"{WRAPPER} error: MIOPEN_HIPDNN_FORWARDING=enabled but the hipDNN backend is unavailable"
 LOADED = re.compile(rf"^{re.escape(WRAPPER)} hipDNN backend (\S+) \(version ([^)]*)\) loaded$")
 EXIT_SUMMARY = f"{WRAPPER} exit summary"
-SUMMARY_ROW = re.compile(r"^\s+(miopen\w+)\s+(.+?)\s+(\d+)$")  # entry point, decision, calls
+SUMMARY_ROW = re.compile(r"^\s+(miopen\w+)\s+(.+?)\s+(\d+)$")  # entry point, outcome, calls
+# The exit summary's outcomes (one vocabulary: what happened, then who ran the calls).
+SUMMARY_FORWARDED = "forwarded (hipDNN)"
+SUMMARY_FAILED = "failed (hipDNN's error returned)"
+SUMMARY_REFUSED = "refused (the wrapper, with MIOpen's status)"
+SUMMARY_DECLINED = "declined (MIOpen Private)"
+SUMMARY_RECORDED = "recorded (MIOpen Private)"
+SUMMARY_NOT_IN_SET = "not in the set (MIOpen Private)"
+SUMMARY_OPTED_OUT = "opted out (MIOpen Private)"
+SUMMARY_DISABLED = "forwarding disabled (MIOpen Private)"
+SUMMARY_OUTCOMES = (SUMMARY_FORWARDED, SUMMARY_FAILED, SUMMARY_REFUSED, SUMMARY_DECLINED, SUMMARY_RECORDED, SUMMARY_NOT_IN_SET,
+                    SUMMARY_OPTED_OUT, SUMMARY_DISABLED)
+SUMMARY_CAUSES = "  declined, by entry point and cause (most first):"
+SUMMARY_CAUSE = re.compile(r"^    (miopen\w+)\s+(\d+)  (.*)$")  # entry point, calls, cause
+PLAN_CACHE_RUN = re.compile(r"^  plan cache over the run: hits (\d+), misses (\d+), evictions (\d+)$")
+PLAN_CACHE_AT_EXIT = re.compile(r"^  plan cache at exit: (\d+) plan\(s\) held, capacity (\d+) \(.*\)$")
 FORWARDED_ERROR = "[hipDNN-forwarded] "  # miopenGetErrorString's prefix for a forwarded failure
 
 # How every line of the tests' protocol starts (test/consumers/test_protocol.hpp;
@@ -115,14 +130,37 @@ def wrapper_lines(text: str | Iterable[str]) -> list[str]:
 
 
 def summary_rows(text: str | Iterable[str]) -> dict[tuple[str, str], int]:
-    """The exit summary's rows: (entry point, decision) -> calls."""
+    """The exit summary's rows: (entry point, outcome) -> calls."""
     rows, inside = {}, False
     for line in lines_of(text):
         if line.startswith(EXIT_SUMMARY):
             inside = True
+        elif line == SUMMARY_CAUSES:
+            inside = False
         elif inside and (m := SUMMARY_ROW.match(line)) and m.group(1) != "entry":
             rows[(m.group(1), m.group(2))] = int(m.group(3))
     return rows
+
+
+def summary_causes(text: str | Iterable[str]) -> list[tuple[str, int, str]]:
+    """The exit summary's declined calls, in printed order: (entry point, calls, cause)."""
+    out, inside = [], False
+    for line in lines_of(text):
+        if line == SUMMARY_CAUSES:
+            inside = True
+        elif inside and (m := SUMMARY_CAUSE.match(line)):
+            out.append((m.group(1), int(m.group(2)), m.group(3)))
+        elif inside:
+            break
+    return out
+
+
+def plan_cache_counters(text: str | Iterable[str]) -> tuple[int, int, int] | None:
+    """The exit summary's plan-cache counters over the run: (hits, misses, evictions)."""
+    for line in lines_of(text):
+        if m := PLAN_CACHE_RUN.match(line):
+            return int(m.group(1)), int(m.group(2)), int(m.group(3))
+    return None
 
 
 def miopen_ran(text: str | Iterable[str], entry: str) -> bool:

@@ -161,7 +161,8 @@ pub struct RawEnv<'a> {
     pub exit_summary: Option<&'a str>,
     /// `MIOPEN_HIPDNN_PLAN_CACHE_SIZE`.
     pub plan_cache_size: Option<&'a str>,
-    /// Every `MIOPEN_*` variable set (name, value), for the audited ones
+    /// Every `MIOPEN_*` and `HIPDNN_*` variable set (name, value), for the
+    /// audited ones and the hipDNN ones that silence a warning
     /// (`crate::environment`).
     pub miopen_vars: &'a [(String, String)],
 }
@@ -250,13 +251,9 @@ impl Config {
         let switches = self.switch_errors.iter().map(|(name, v)| {
             format!("{PREFIX}: warning: {name}={v:?} is not recognised; accepted values are 1/0 (or yes/no, true/false, on/off, enable(d)/disable(d)); using 0")
         });
-        // MIOpen's own variables only change meaning while forwarding.
-        let env = self
-            .env
-            .warnings
-            .iter()
-            .filter(|_| self.mode == Mode::Enabled)
-            .map(|w| format!("{PREFIX}: warning: {w}; forwarding goes on"));
+        // MIOpen's own variables only lose meaning while something forwards.
+        let forwards = self.mode == Mode::Enabled && Family::all().any(|f| !self.opted_out(f));
+        let env = self.env.warnings.iter().filter(|_| forwards).map(|w| format!("{PREFIX}: warning: {w}"));
         [mode, self.opt_out.warning(), cache].into_iter().flatten().chain(switches).chain(env).collect()
     }
 
@@ -505,6 +502,14 @@ mod tests {
         let on = with(Some("enabled"));
         assert_eq!(on.warnings().len(), 1);
         assert!(on.warnings()[0].starts_with("MIOpen(hipDNN wrapper): warning: MIOPEN_ENABLE_LOGGING=1 ("));
+        // Nothing forwards with every family opted out: nothing is lost, no warning.
+        let all_out = Config::resolve(RawEnv {
+            forwarding: Some("enabled"),
+            disable_for: Some("*"),
+            miopen_vars: &vars,
+            ..RawEnv::default()
+        });
+        assert!(all_out.warnings().is_empty(), "{:?}", all_out.warnings());
         // A declining variable about every family is named once per group.
         let banner = on.banner();
         for g in Group::all() {

@@ -11,7 +11,7 @@
 //! counterpart, if any.
 
 use crate::family::Group;
-pub use crate::row::{Treatment, Variable};
+pub use crate::row::{Silence, Treatment, Variable};
 
 /// One audited variable and the families it concerns.
 #[derive(Debug, Clone, Copy)]
@@ -42,29 +42,39 @@ pub const EVERY_FAMILY: &[Variable] = &[
     Variable {
         name: "MIOPEN_ENABLE_LOGGING",
         applies: switched_on,
-        treatment: Treatment::Warn,
-        why: "a forwarded call is not in MIOpen's API log; the routing trace (MIOPEN_HIPDNN_LOG_ROUTING=1) lists it",
+        treatment: Treatment::Warn(Silence {
+            by: None,
+            how: "unset it (MIOPEN_HIPDNN_LOG_ROUTING=1 lists the forwarded calls), or keep every call on MIOpen \
+                  with MIOPEN_DISABLE_HIPDNN_FOR=*",
+        }),
+        why: "a forwarded call is not in MIOpen's API log",
     },
     Variable {
         name: LOGGING_CMD_VAR,
         applies: switched_on,
-        treatment: Treatment::Warn,
-        why: "a forwarded call whose group writes MIOpen's MIOpenDriver line logs it from the wrapper; \
-              one MIOpen has no driver line for logs none (docs/environment.md says which)",
+        treatment: Treatment::Kept,
+        why: "a forwarded call writes the MIOpenDriver line MIOpen would; a call MIOpen writes none for gets none \
+              (docs/environment.md)",
     },
     Variable {
         name: "MIOPEN_DISABLE_CACHE",
         applies: switched_on,
-        treatment: Treatment::Warn,
-        why: "applies to MIOpen's kernel cache only; hipDNN's on-disk caches follow HIPDNN_DISABLE_CACHE",
+        treatment: Treatment::Warn(Silence {
+            by: Some(HIPDNN_DISABLE_CACHE_VAR),
+            how: "set HIPDNN_DISABLE_CACHE=1 as well, so that hipDNN keeps none either",
+        }),
+        why: "applies to MIOpen's kernel cache only; hipDNN still keeps its caches on disk",
     },
     Variable {
         name: "MIOPEN_CUSTOM_CACHE_DIR",
         applies: any,
-        treatment: Treatment::Warn,
-        why: "applies to MIOpen's kernel cache only; hipDNN's caches follow HIPDNN_CACHE_DIR",
+        treatment: Treatment::Kept,
+        why: "MIOpen's kernel cache goes there; hipDNN's caches follow HIPDNN_CACHE_DIR",
     },
 ];
+
+/// hipDNN's switch for its on-disk caches (`projects/hipdnn/docs/Environment.md`).
+pub const HIPDNN_DISABLE_CACHE_VAR: &str = "HIPDNN_DISABLE_CACHE";
 
 /// MIOpen's switch for its `MIOpenDriver` command lines.
 pub const LOGGING_CMD_VAR: &str = "MIOPEN_ENABLE_LOGGING_CMD";
@@ -95,7 +105,8 @@ pub struct EnvPolicy {
     /// Each declining variable: its scope and `NAME=value (why)`; the first
     /// one of a family's scope is the routing-trace reason.
     pub declines: Vec<(Option<Group>, String)>,
-    /// The one-time warnings (without the wrapper's prefix).
+    /// The one-time warnings (without the wrapper's prefix): each variable
+    /// that loses something under forwarding, and how to silence it.
     pub warnings: Vec<String>,
     /// `MIOPEN_ENABLE_LOGGING_CMD` is on: a forwarded call of a group that has
     /// a driver line writes the one MIOpen would have.
@@ -104,10 +115,13 @@ pub struct EnvPolicy {
 
 impl EnvPolicy {
     /// From `(name, value)` pairs of the process environment (any order;
-    /// variables not in the audit are ignored).
+    /// variables not in the audit are ignored, but for the hipDNN variables
+    /// that silence a warning).
     pub fn from_vars<'a>(vars: impl IntoIterator<Item = (&'a str, &'a str)>) -> EnvPolicy {
         let mut policy = EnvPolicy::default();
-        let mut set: Vec<(&str, &str)> = vars.into_iter().filter(|(n, _)| n.starts_with("MIOPEN_")).collect();
+        let all: Vec<(&str, &str)> = vars.into_iter().collect();
+        let on = |name: &str| all.iter().any(|&(n, v)| n == name && switched_on(v));
+        let mut set: Vec<(&str, &str)> = all.iter().copied().filter(|(n, _)| n.starts_with("MIOPEN_")).collect();
         set.sort();
         for (name, value) in set {
             if name == LOGGING_CMD_VAR {
@@ -117,7 +131,10 @@ impl EnvPolicy {
             let text = format!("{name}={value} ({})", a.variable.why);
             match a.variable.treatment {
                 Treatment::Decline => policy.declines.push((a.scope, text)),
-                Treatment::Warn => policy.warnings.push(text),
+                Treatment::Warn(silence) if !silence.by.is_some_and(on) => {
+                    policy.warnings.push(format!("{text}; forwarding goes on; to silence this, {}", silence.how))
+                }
+                Treatment::Warn(_) | Treatment::Kept => {}
             }
         }
         policy
@@ -201,20 +218,32 @@ mod tests {
     }
 
     #[test]
-    fn partly_kept_meanings_warn() {
+    fn only_a_setting_that_loses_something_warns_and_says_how_to_silence_it() {
         let p = policy(&[
             ("MIOPEN_ENABLE_LOGGING", "1"),
             ("MIOPEN_DISABLE_CACHE", "yes"),
             ("MIOPEN_CUSTOM_CACHE_DIR", "/c"),
+            ("MIOPEN_ENABLE_LOGGING_CMD", "on"),
         ]);
         assert!(p.declines.is_empty());
-        assert_eq!(p.warnings.len(), 3);
-        assert!(
-            p.warnings[0].starts_with("MIOPEN_CUSTOM_CACHE_DIR=/c (") && p.warnings[0].contains("HIPDNN_CACHE_DIR")
-        );
+        // In name order; the cache directory and the driver lines lose nothing.
+        assert_eq!(p.warnings.len(), 2, "{p:?}");
+        assert!(p.warnings[0].starts_with("MIOPEN_DISABLE_CACHE=yes ("), "{}", p.warnings[0]);
+        assert!(p.warnings[1].starts_with("MIOPEN_ENABLE_LOGGING=1 ("), "{}", p.warnings[1]);
+        for w in &p.warnings {
+            assert!(w.contains("; forwarding goes on; to silence this, "), "{w}");
+        }
+        assert!(policy(&[("MIOPEN_CUSTOM_CACHE_DIR", "/c")]).warnings.is_empty());
+        // hipDNN's own switch gives back what was lost: no warning then (and only when on).
+        let silenced = policy(&[("MIOPEN_DISABLE_CACHE", "1"), (HIPDNN_DISABLE_CACHE_VAR, "1")]);
+        assert!(silenced.warnings.is_empty(), "{silenced:?}");
+        let still = policy(&[("MIOPEN_DISABLE_CACHE", "1"), (HIPDNN_DISABLE_CACHE_VAR, "0")]);
+        assert_eq!(still.warnings.len(), 1);
+        assert!(still.warnings[0]
+            .ends_with("to silence this, set HIPDNN_DISABLE_CACHE=1 as well, so that hipDNN keeps none either"));
         assert_eq!(policy(&[("MIOPEN_ENABLE_LOGGING", "0")]), EnvPolicy::default());
         let cmd = policy(&[("MIOPEN_ENABLE_LOGGING_CMD", "on")]);
-        assert!(cmd.log_driver_cmd && cmd.warnings.len() == 1, "{cmd:?}");
+        assert!(cmd.log_driver_cmd && cmd.warnings.is_empty(), "{cmd:?}");
         assert!(!policy(&[("MIOPEN_ENABLE_LOGGING_CMD", "off")]).log_driver_cmd);
         assert!(!policy(&[]).log_driver_cmd);
     }

@@ -132,8 +132,20 @@ impl Mirrored {
 pub enum Treatment {
     /// The families it concerns stay on MIOpen Private while it is set.
     Decline,
-    /// Forwarding goes on; one warning at initialisation says what changes.
-    Warn,
+    /// Forwarding goes on and loses part of what the variable asks for: one
+    /// warning at initialisation says what, and how to silence it.
+    Warn(Silence),
+    /// Forwarding goes on and loses nothing of it: nothing is printed.
+    Kept,
+}
+
+/// How a warning about a variable is silenced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Silence {
+    /// A variable that, switched on, gives back what is lost (no warning then).
+    pub by: Option<&'static str>,
+    /// What the warning tells the user to do (after "to silence this, ").
+    pub how: &'static str,
 }
 
 /// One audited MIOpen variable (or a family of them, by prefix).

@@ -39,13 +39,20 @@ pub enum ElemType {
 }
 
 impl ElemType {
+    /// Each MIOpen data type hipDNN is given, and its element type.
+    const FROM_MIOPEN: [(u32, ElemType); 3] = [
+        (miopen_type::FLOAT, ElemType::F32),
+        (miopen_type::HALF, ElemType::F16),
+        (miopen_type::BFLOAT16, ElemType::BF16),
+    ];
+
     pub fn from_miopen(t: u32) -> Option<ElemType> {
-        match t {
-            miopen_type::FLOAT => Some(ElemType::F32),
-            miopen_type::HALF => Some(ElemType::F16),
-            miopen_type::BFLOAT16 => Some(ElemType::BF16),
-            _ => None,
-        }
+        Self::FROM_MIOPEN.iter().find(|(m, _)| *m == t).map(|(_, e)| *e)
+    }
+
+    /// The MIOpen data types hipDNN is given, as a decline names them.
+    pub fn forwardable() -> String {
+        Self::FROM_MIOPEN.map(|(m, _)| miopen_type::name(m)).join(", ")
     }
 }
 

@@ -52,7 +52,8 @@ fn wrapper_variables() -> [(&'static str, &'static str); 7] {
 fn treatment_name(t: Treatment) -> &'static str {
     match t {
         Treatment::Decline => "decline",
-        Treatment::Warn => "warn",
+        Treatment::Warn(_) => "warn",
+        Treatment::Kept => "kept",
     }
 }
 

@@ -118,10 +118,11 @@ pub fn config() -> &'static Config {
     let (forwarding, log_level) = (var(FORWARDING_VAR), var(LOG_LEVEL_VAR));
     let (disable_for, plan_cache_size) = (var(DISABLE_FOR_VAR), var(PLAN_CACHE_SIZE_VAR));
     let (log_routing, exit_summary) = (var(LOG_ROUTING_VAR), var(EXIT_SUMMARY_VAR));
-    // Every MIOpen variable as set now, read once (never modified: no setenv).
+    // Every MIOpen and hipDNN variable as set now, read once (never
+    // modified: no setenv).
     let miopen_vars: Vec<(String, String)> = std::env::vars_os()
         .filter_map(|(n, v)| Some((n.into_string().ok()?, v.into_string().ok()?)))
-        .filter(|(n, _)| n.starts_with("MIOPEN_"))
+        .filter(|(n, _)| n.starts_with("MIOPEN_") || n.starts_with("HIPDNN_"))
         .collect();
     let raw = RawEnv {
         forwarding: forwarding.as_deref(),

@@ -10,6 +10,7 @@
 pub use super::Saved;
 use super::{check_param, io_type, layout, more_than_one_per_channel, saved, spatial, spec, uid};
 use super::{decline, Decline, ElemType, Tensor, TensorSpec};
+use crate::print::G;
 
 /// The epsilon hipDNN's MIOpen provider passes to MIOpen's backward
 /// (`hipdnn_data_sdk::utilities::BATCHNORM_DEFAULT_EPSILON`).
@@ -58,9 +59,10 @@ pub fn translate(p: &Problem) -> Result<GraphSpec, Decline> {
     let saved = saved(p.use_saved, &p.saved_mean, &p.saved_inv_variance, &p.x)?;
     if saved.is_none() && p.epsilon.to_bits() != PROVIDER_EPSILON.to_bits() {
         return decline(format!(
-            "savedMean or savedInvVariance is null and epsilon is {:e}: MIOpen recomputes the statistics with it, \
-             hipDNN's backward has no epsilon and its MIOpen provider recomputes with {PROVIDER_EPSILON:e}",
-            p.epsilon
+            "savedMean or savedInvVariance is null and epsilon is {}: MIOpen recomputes the statistics with it, \
+             hipDNN's backward has no epsilon and its MIOpen provider recomputes with {}",
+            G(p.epsilon),
+            G(PROVIDER_EPSILON)
         ));
     }
     Ok(GraphSpec {

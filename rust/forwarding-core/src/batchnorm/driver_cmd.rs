@@ -9,6 +9,7 @@
 //! way for inference, training and backward, and
 //! `test/forwarding/check_bn_driver_line.py` compares the two.
 
+use crate::print::Int;
 use crate::tensor::{layout_by_strides, miopen_type, Tensor};
 
 /// MIOpen's `BatchNormDirection_t`: which pass the call is.
@@ -55,7 +56,7 @@ pub fn arguments(c: &Cmd) -> Option<String> {
     } else {
         s += &format!(" -H {} -W {}", d[2], d[3]);
     }
-    s += &format!(" -m {}", c.mode);
+    s += &format!(" -m {}", Int(c.mode));
     s += match c.direction {
         Direction::ForwardInference => " --forw 2 -b 0",
         Direction::ForwardTraining => " --forw 1 -b 0",

@@ -16,6 +16,7 @@
 pub mod driver_cmd;
 pub mod group;
 
+use crate::print::Int;
 pub use crate::tensor::{decline, miopen_type, Decline, ElemType, Tensor, TensorSpec};
 
 /// MIOpen's `miopenBatchNormMode_t`.
@@ -103,7 +104,7 @@ pub(crate) fn spatial(mode: u32) -> Result<(), Decline> {
         miopen_bn_mode::PER_ACTIVATION => {
             decline("per-activation batchnorm (hipDNN's MIOpen provider runs spatial only)")
         }
-        m => decline(format!("batchnorm mode {m} (invalid: MIOpen decides)")),
+        m => decline(format!("batchnorm mode {} (invalid: MIOpen decides)", Int(m))),
     }
 }
 
@@ -136,7 +137,7 @@ pub fn translate(p: &Problem) -> Result<GraphSpec, Decline> {
 pub(crate) fn io_type(x: &Tensor, y: &Tensor) -> Result<ElemType, Decline> {
     let rank = x.dims.len();
     if !(4..=5).contains(&rank) {
-        return decline(format!("x has {rank} dimensions (forwarded: 4 or 5; MIOpen decides)"));
+        return decline(format!("x has {rank} dimensions (forwardable: 4 or 5; MIOpen decides)"));
     }
     if y.dims != x.dims || y.strides.len() != rank || x.strides.len() != rank {
         return decline("y's lengths differ from x's (invalid problem: MIOpen decides)");
@@ -151,8 +152,9 @@ pub(crate) fn io_type(x: &Tensor, y: &Tensor) -> Result<ElemType, Decline> {
             miopen_type::name(y.dtype)
         ));
     }
-    ElemType::from_miopen(x.dtype)
-        .ok_or_else(|| Decline(format!("type {} (not forwarded)", miopen_type::name(x.dtype))))
+    ElemType::from_miopen(x.dtype).ok_or_else(|| {
+        Decline(format!("type {} (forwardable: {})", miopen_type::name(x.dtype), ElemType::forwardable()))
+    })
 }
 
 /// The dimensions from outermost to innermost of a channel-first

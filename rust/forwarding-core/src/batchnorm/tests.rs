@@ -90,12 +90,18 @@ fn per_activation_and_unknown_modes_are_declined() {
     assert_eq!(cause(&p), "per-activation batchnorm (hipDNN's MIOpen provider runs spatial only)");
     p.mode = 7;
     assert_eq!(cause(&p), "batchnorm mode 7 (invalid: MIOpen decides)");
+    // A C caller's -1, printed as MIOpen prints the enum (not 4294967295).
+    p.mode = -1i32 as u32;
+    assert_eq!(cause(&p), "batchnorm mode -1 (invalid: MIOpen decides)");
 }
 
 #[test]
 fn ranks_types_and_shapes_outside_the_provider_are_declined() {
-    assert_eq!(cause(&problem(FLOAT, &[2, 3, 4], false)), "x has 3 dimensions (forwarded: 4 or 5; MIOpen decides)");
-    assert_eq!(cause(&problem(DOUBLE, &[2, 3, 4, 5], false)), "type miopenDouble (not forwarded)");
+    assert_eq!(cause(&problem(FLOAT, &[2, 3, 4], false)), "x has 3 dimensions (forwardable: 4 or 5; MIOpen decides)");
+    assert_eq!(
+        cause(&problem(DOUBLE, &[2, 3, 4, 5], false)),
+        "type miopenDouble (forwardable: miopenFloat, miopenHalf, miopenBFloat16)"
+    );
     let mut p = problem(FLOAT, &[2, 3, 4, 5], false);
     p.y.dtype = HALF;
     assert_eq!(cause(&p), "x is miopenFloat but y is miopenHalf (invalid problem: MIOpen decides)");
@@ -200,7 +206,7 @@ fn training_declines_what_the_provider_cannot_run() {
     p.saved_mean.dtype = HALF;
     assert!(training::translate(&p).unwrap_err().0.starts_with("savedMean is miopenHalf"));
     p = training_problem(DOUBLE, &[2, 3, 4, 5], false);
-    assert!(training::translate(&p).unwrap_err().0.contains("not forwarded"));
+    assert!(training::translate(&p).unwrap_err().0.contains("(forwardable: "));
 }
 
 #[test]
@@ -211,7 +217,13 @@ fn backward_without_saved_statistics_forwards_only_the_providers_epsilon() {
     assert_eq!(uids, [uid::X, uid::DY, uid::DX, uid::SCALE, uid::DSCALE, uid::DBIAS]);
     let off_by_one = f64::from_bits(backward::PROVIDER_EPSILON.to_bits() + 1);
     let why = backward::translate(&backward_problem(&[2, 3, 4, 5], false, off_by_one)).unwrap_err().0;
-    assert!(why.starts_with("savedMean or savedInvVariance is null and epsilon is"), "{why}");
+    assert!(why.starts_with("savedMean or savedInvVariance is null and epsilon is 1e-05:"), "{why}");
+    assert!(why.ends_with("its MIOpen provider recomputes with 1e-05"), "{why}");
+    // Epsilon as MIOpen's log prints a double (%g): not 1e-1, 0e0.
+    for (epsilon, printed) in [(0.1, "0.1"), (0.5, "0.5"), (0.0, "0")] {
+        let why = backward::translate(&backward_problem(&[2, 3, 4, 5], false, epsilon)).unwrap_err().0;
+        assert!(why.contains(&format!("epsilon is {printed}:")), "{why}");
+    }
     // With both saved statistics MIOpen does not use epsilon: any forwards.
     let saved = backward::translate(&backward_problem(&[2, 3, 4, 5], true, 0.5)).unwrap();
     assert!(saved.saved.is_some());

@@ -12,6 +12,7 @@ use crate::ops::conv::{decline, Activation, Decline};
 pub use crate::ops::conv::{
     miopen_activation, miopen_mode, miopen_type, translate, ConvParams, Direction, GraphSpec, Problem, TensorSpec,
 };
+use crate::print::Int;
 
 pub mod group;
 
@@ -23,7 +24,7 @@ pub fn one_call_activation(a: &Activation) -> Result<(), Decline> {
     if a.mode != miopen_activation::RELU {
         return decline(format!(
             "activation mode {} (miopenConvolutionBiasActivationForward takes RELU only: MIOpen decides)",
-            a.mode
+            Int(a.mode)
         ));
     }
     Ok(())

@@ -14,6 +14,7 @@
 
 use crate::ops::conv::driver_line::{self, CmdKind};
 use crate::ops::conv::{translate_fused, Activation, ConvParams, Direction, Epilogue, GraphSpec, Problem};
+use crate::print::Int;
 pub use crate::tensor::{decline, Decline, Tensor};
 
 pub mod group;
@@ -87,7 +88,7 @@ pub struct Translated {
 /// Translate a recorded plan with its activation arguments, or say why not.
 pub fn translate(plan: &Plan, args: ActivationArgs) -> Result<Translated, Decline> {
     if plan.direction != miopen_direction::VERTICAL {
-        return decline(format!("fusion direction {} (only vertical fusion is forwarded)", plan.direction));
+        return decline(format!("fusion direction {} (forwardable: vertical fusion only)", Int(plan.direction)));
     }
     let (p, bias, mode) = convolution_of(plan)?;
     let activation = Activation { mode, alpha: args.alpha, beta: args.beta };
@@ -127,7 +128,7 @@ fn shape_of(ops: &[Op]) -> Result<Shape<'_>, Decline> {
         [Op::Conv { conv, w }, Op::Bias { bias }, Op::Activation { mode }] => Ok((conv, w, Some(bias), *mode)),
         _ => {
             let names: Vec<&str> = ops.iter().map(Op::name).collect();
-            decline(format!("operators {} (forwarded: conv -> [bias] -> activation)", names.join(" -> ")))
+            decline(format!("operators {} (forwardable: conv -> [bias] -> activation)", names.join(" -> ")))
         }
     }
 }

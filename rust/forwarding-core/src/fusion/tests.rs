@@ -78,7 +78,7 @@ fn other_plans_are_declined_with_their_operators() {
     let bn = plan(vec![conv_op(), Op::BatchNormInference, Op::Activation { mode: act::RELU }]);
     assert_eq!(
         cause(translate(&bn, ActivationArgs::AT_COMPILE)),
-        "operators conv -> batchnorm inference -> activation (forwarded: conv -> [bias] -> activation)"
+        "operators conv -> batchnorm inference -> activation (forwardable: conv -> [bias] -> activation)"
     );
     let alone = plan(vec![conv_op()]);
     assert!(cause(translate(&alone, ActivationArgs::AT_COMPILE)).starts_with("operators conv ("));

@@ -6,6 +6,7 @@
 use super::problem::Problem;
 use super::spec::{uid, FusedSpec, GraphSpec};
 use super::translate::translate;
+use crate::print::{Int, G};
 use crate::tensor::{decline, miopen_type, Decline, ElemType, Tensor, TensorSpec};
 
 /// MIOpen's `miopenActivationMode_t` values the fused path maps.
@@ -62,7 +63,7 @@ fn activation_clips(a: &Activation) -> Result<(Option<f32>, Option<f32>), Declin
         if f64::from(f) == v {
             Ok(f)
         } else {
-            decline(format!("activation {what}={v} is not exact in fp32"))
+            decline(format!("activation {what}={} is not exact in fp32", G(v)))
         }
     };
     match a.mode {
@@ -70,7 +71,7 @@ fn activation_clips(a: &Activation) -> Result<(Option<f32>, Option<f32>), Declin
         miopen_activation::CLIPPEDRELU => Ok((Some(0.0), Some(exact(a.alpha, "alpha")?))),
         miopen_activation::CLAMP => Ok((Some(exact(a.alpha, "alpha")?), Some(exact(a.beta, "beta")?))),
         miopen_activation::PASTHRU => decline("activation PASTHRU (hipDNN's fused conv graph ends in a ReLU)"),
-        m => decline(format!("activation mode {m} (no hipDNN pointwise equivalent in the pinned set)")),
+        m => decline(format!("activation mode {} (no hipDNN pointwise equivalent in the pinned set)", Int(m))),
     }
 }
 

@@ -87,7 +87,7 @@ fn mixed_and_unforwarded_types_are_declined_by_name() {
     for x in [&mut p.x, &mut p.w, &mut p.y] {
         x.dtype = miopen_type::INT8;
     }
-    assert_eq!(cause(translate(&p)), "type miopenInt8 (not forwarded)");
+    assert_eq!(cause(translate(&p)), "type miopenInt8 (forwardable: miopenFloat, miopenHalf, miopenBFloat16)");
     for ty in [miopen_type::HALF, miopen_type::BFLOAT16] {
         let mut p = problem();
         for x in [&mut p.x, &mut p.w, &mut p.y] {

@@ -5,6 +5,7 @@
 
 use super::problem::{miopen_mode, ConvParams, Problem};
 use super::spec::{uid, GraphSpec};
+use crate::print::Int;
 use crate::tensor::{decline, miopen_type, Decline, ElemType, Tensor, TensorSpec};
 
 /// The most spatial dimensions forwarded (MIOpen's 3-D convolutions).
@@ -51,7 +52,7 @@ fn check_attributes(c: &ConvParams, dtype: ElemType) -> Result<(), Decline> {
     match c.mode {
         miopen_mode::CONVOLUTION | miopen_mode::GROUP_CONV | miopen_mode::DEPTHWISE => Ok(()),
         miopen_mode::TRANSPOSE => decline("miopenTranspose mode (not translated)"),
-        m => decline(format!("convolution mode {m} (unknown)")),
+        m => decline(format!("convolution mode {} (unknown)", Int(m))),
     }
 }
 
@@ -64,7 +65,8 @@ fn common_type(ts: &[(&str, &Tensor)]) -> Result<ElemType, Decline> {
         let list: Vec<String> = ts.iter().map(|(n, t)| format!("{n}={}", miopen_type::name(t.dtype))).collect();
         return decline(format!("mixed types ({})", list.join(", ")));
     }
-    ElemType::from_miopen(first).ok_or_else(|| Decline(format!("type {} (not forwarded)", miopen_type::name(first))))
+    ElemType::from_miopen(first)
+        .ok_or_else(|| Decline(format!("type {} (forwardable: {})", miopen_type::name(first), ElemType::forwardable())))
 }
 
 /// Shapes must be a valid convolution; returns the spatial rank. Anything
@@ -73,7 +75,7 @@ fn check_shapes(p: &Problem) -> Result<usize, Decline> {
     let c = &p.conv;
     let spatial = c.pads.len();
     if spatial == 0 || spatial > MAX_SPATIAL {
-        return decline(format!("{spatial} spatial dimensions (forwarded: 1 to {MAX_SPATIAL})"));
+        return decline(format!("{spatial} spatial dimensions (forwardable: 1 to {MAX_SPATIAL})"));
     }
     if c.strides.len() != spatial || c.dilations.len() != spatial {
         return decline("inconsistent convolution descriptor (invalid problem: MIOpen decides)");

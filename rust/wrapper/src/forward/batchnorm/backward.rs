@@ -21,6 +21,7 @@ use super::read;
 use crate::forward::common::steps::{declined, flatten, Step};
 use crate::forward::common::{read as common_read, Outcome};
 use crate::forward::miopen_sys::args;
+use miopen_forwarding_core::print::G;
 
 /// A backward call's arguments (the legacy call's are converted to `_V2`).
 pub type Backward = args::miopenBatchNormalizationBackward_V2;
@@ -55,7 +56,10 @@ fn parity(config: &Config, c: &Backward) -> Step<()> {
         let v = common_read::scale(*p, name).or_else(declined)?;
         let want = if name.starts_with("alpha") { 1.0 } else { 0.0 };
         if v != want {
-            return declined(format!("{name}={v} (MIOpen's backward takes only alpha 1 and beta 0; MIOpen decides)"));
+            return declined(format!(
+                "{name}={} (MIOpen's backward takes only alpha 1 and beta 0; MIOpen decides)",
+                G(v.into())
+            ));
         }
     }
     let (ptrs, _, names) = bindings(c);

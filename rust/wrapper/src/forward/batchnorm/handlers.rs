@@ -23,6 +23,7 @@ use crate::forward::common::memo::{DescriptorMemo, Seen};
 use crate::forward::common::steps::{self, declined, failed, flatten, misaligned, success, Step};
 use crate::forward::common::{read as common_read, Outcome, Workspace};
 use crate::forward::miopen_sys::args;
+use miopen_forwarding_core::print::G;
 
 /// An inference call's arguments (the legacy call's are converted to `_V2`).
 pub type Inference = args::miopenBatchNormalizationForwardInference_V2;
@@ -41,7 +42,11 @@ fn parity(c: &Inference, buffers: &[*mut c_void; 6]) -> Step<()> {
     let a = common_read::scale(c.alpha, "alpha").or_else(declined)?;
     let b = common_read::scale(c.beta, "beta").or_else(declined)?;
     if a != 1.0 || b != 0.0 {
-        return declined(format!("alpha={a}, beta={b} (MIOpen's inference takes only 1 and 0; MIOpen decides)"));
+        return declined(format!(
+            "alpha={}, beta={} (MIOpen's inference takes only 1 and 0; MIOpen decides)",
+            G(a.into()),
+            G(b.into())
+        ));
     }
     if c.estimatedMean.is_null() || c.estimatedVariance.is_null() {
         return declined(

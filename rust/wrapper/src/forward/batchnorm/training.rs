@@ -20,6 +20,7 @@ use super::read;
 use crate::forward::common::steps::{declined, flatten, Step};
 use crate::forward::common::{read as common_read, Outcome};
 use crate::forward::miopen_sys::args;
+use miopen_forwarding_core::print::G;
 
 /// A training call's arguments (the legacy call's are converted to `_V2`;
 /// `expAvgFactor` only weighs running statistics, which are declined).
@@ -51,7 +52,11 @@ fn parity(config: &Config, c: &Training) -> Step<()> {
     let a = common_read::scale(c.alpha, "alpha").or_else(declined)?;
     let b = common_read::scale(c.beta, "beta").or_else(declined)?;
     if a != 1.0 || b != 0.0 {
-        return declined(format!("alpha={a}, beta={b} (MIOpen's training takes only 1 and 0; MIOpen decides)"));
+        return declined(format!(
+            "alpha={}, beta={} (MIOpen's training takes only 1 and 0; MIOpen decides)",
+            G(a.into()),
+            G(b.into())
+        ));
     }
     if !c.resultRunningMean.is_null() || !c.resultRunningVariance.is_null() {
         return declined(

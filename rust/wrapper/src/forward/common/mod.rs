@@ -28,16 +28,23 @@ pub use outcome::{note, run, Outcome};
 pub use row::{nothing_to_release, Probed, RuntimeRow};
 pub use steps::Workspace;
 
-/// The exit summary's lines about the plan caches (only what was used).
+/// The exit summary's lines about the plan caches (only what was used):
+/// the counters over the run, then what is held at exit, said apart, so
+/// that hits with no plan held (every handle destroyed) read as what they are.
 pub fn summary_footer() -> String {
     let mut out = match state::cache_stats() {
-        Some(s) => format!(
-            "  plan cache: hits {}, misses {}, evictions {}, entries {} (capacity {})\n",
-            s.hits, s.misses, s.evictions, s.entries, s.capacity
-        ),
-        None => "  plan cache: not used\n".to_string(),
+        Some(s) => {
+            let run =
+                format!("  plan cache over the run: hits {}, misses {}, evictions {}\n", s.hits, s.misses, s.evictions);
+            let held = format!(
+                "  plan cache at exit: {} plan(s) held, capacity {} (destroying a MIOpen handle releases its plans)\n",
+                s.entries, s.capacity
+            );
+            run + &held
+        }
+        None => "  plan cache: not used (no call built a hipDNN plan)\n".to_string(),
     };
-    if let Some((problems, reused)) = state::no_engine_stats() {
+    if let Some((problems, reused)) = state::no_engine_stats().filter(|&counts| counts != (0, 0)) {
         out.push_str(&format!(
             "  problems hipDNN has no engine for: {problems} remembered, answered from memory {reused} time(s)\n"
         ));

@@ -32,6 +32,11 @@ pub enum Outcome {
     /// MIOpen Private itself to record what it returned; `status` is
     /// Private's (the call is not run again).
     DeclinedRan { status: u32, cause: String },
+    /// A call the wrapper answers itself (there is no MIOpen object to
+    /// leave it to) and refuses with MIOpen's status before hipDNN runs
+    /// anything; `why` says what was wrong and what MIOpen says of the same
+    /// call on an object of its own.
+    Refused { status: u32, why: String },
 }
 
 /// A trace note that needs formatting: formatted only when the routing
@@ -84,6 +89,22 @@ pub fn run(index: usize, config: &Config, handler: impl FnOnce() -> Outcome) -> 
             Some(status)
         }
         Outcome::DeclinedRan { status, cause } => declined(index, config, &cause, Some(status)),
+        Outcome::Refused { status, why } => {
+            last_error::record(index, last_error::OUTCOME_SUCCEEDED, 0, status, "");
+            summary::count(index, Kind::Refused);
+            let refused = refusal(status, &why);
+            if config.verbose {
+                crate::trace::call(index, Route::Hipdnn.target(), &format!("forwarded; {refused}"));
+            } else if config.errors {
+                // MIOpen reports a call it refuses at its error level (its
+                // `try_` writes the exception's text to stderr,
+                // src/include/miopen/errors.hpp @ ROCm/MIOpen 2d1fd997; its
+                // logger at Error level too, `MIOpenThrow` in rocm-libraries
+                // projects/miopen/src/include/miopen/errors.hpp @ 192ec0f5).
+                diagnostics::error(&format!("{} -> {refused}", entry_points::name(index)));
+            }
+            Some(status)
+        }
         Outcome::Observed { status, note } => {
             last_error::record_not_forwarded(index);
             summary::count(index, Kind::Observed);
@@ -93,6 +114,11 @@ pub fn run(index: usize, config: &Config, handler: impl FnOnce() -> Outcome) -> 
             Some(status)
         }
     }
+}
+
+/// The one text of a refusal, for the trace and the error line.
+fn refusal(status: u32, why: &str) -> String {
+    format!("refused with {}: {why}", miopen::name(status))
 }
 
 /// A declined call: recorded, counted and traced as left to MIOpen Private;

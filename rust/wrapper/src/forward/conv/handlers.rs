@@ -30,6 +30,7 @@ use crate::forward::ops::conv::execute::execute;
 pub use crate::forward::ops::conv::execute::Buffers;
 use crate::forward::ops::conv::graph::{plan_key, ready};
 use crate::forward::ops::conv::read;
+use miopen_forwarding_core::print::G;
 
 /// What a call's descriptors translated to: the plan key, or the decline.
 type Answer = Result<Rc<PlanKey>, String>;
@@ -116,10 +117,10 @@ fn unit_scales(alpha: *const c_void, beta: *const c_void) -> Step<()> {
     let a = read::scale(alpha, "alpha").or_else(declined)?;
     let b = read::scale(beta, "beta").or_else(declined)?;
     if a != 1.0 {
-        return declined(format!("alpha={a} (hipDNN has no output scaling)"));
+        return declined(format!("alpha={} (hipDNN has no output scaling)", G(a.into())));
     }
     if b != 0.0 {
-        return declined(format!("beta={b} (hipDNN has no output blending)"));
+        return declined(format!("beta={} (hipDNN has no output blending)", G(b.into())));
     }
     Ok(())
 }
@@ -345,7 +346,7 @@ pub fn bias_activation(c: &Conv, algo: u32, f: &Fused, b: &Buffers, ws: &Workspa
         for (ptr, what) in [(f.alpha1, "alpha1"), (f.alpha2, "alpha2")] {
             let v = read::scale(ptr, what).or_else(declined)?;
             if v != 1.0 {
-                return declined(format!("{what}={v} (only 1 is forwarded)"));
+                return declined(format!("{what}={} (forwardable: 1 only)", G(v.into())));
             }
         }
         if b.any_null() {

@@ -10,6 +10,7 @@ use miopen_forwarding_core::status::miopen;
 use miopen_forwarding_core::Config;
 
 use super::handlers::Search;
+use super::refusal::Miopen;
 use super::solutions::{self, HipdnnSolution, Known, ObservedSolution};
 use super::{handlers, queries, records};
 use crate::forward::common::{run, Outcome, Workspace};
@@ -39,8 +40,11 @@ fn miopens_own() -> Outcome {
 }
 
 /// A solution the wrapper knows nothing of: MIOpen's, from a search for a
-/// problem hipDNN cannot run, or loaded from MIOpen's blob.
-fn unknown() -> Outcome {
+/// problem hipDNN cannot run, or loaded from MIOpen's blob; or no solution.
+fn unknown(s: Solution) -> Outcome {
+    if s.is_null() {
+        return Outcome::Declined("solution is null (MIOpen decides)".into());
+    }
     Outcome::Declined("MIOpen's own solution, of no problem the wrapper saw hipDNN run".into())
 }
 
@@ -55,7 +59,7 @@ fn on_known(
     run(index, config, || match solutions::get(s as usize) {
         Some(Known::Hipdnn(h)) => hipdnn(&h),
         Some(Known::Observed(o)) => observed(&o),
-        None => unknown(),
+        None => unknown(s),
     })
 }
 
@@ -185,6 +189,9 @@ pub fn miopenDestroySolution(index: usize, config: Cfg, a: &args::miopenDestroyS
 
 pub fn miopenLoadSolution(index: usize, config: Cfg, a: &args::miopenLoadSolution) -> Option<u32> {
     run(index, config, || {
+        if a.data.is_null() {
+            return Outcome::Declined("data is null (MIOpen decides)".into());
+        }
         queries::load(a.solution, a.data, a.size)
             .unwrap_or_else(|| Outcome::Declined("MIOpen's own solution blob".into()))
     })
@@ -213,9 +220,29 @@ pub fn miopenGetSolutionWorkspaceSize(
 }
 
 pub fn miopenGetSolutionTime(index: usize, config: Cfg, a: &args::miopenGetSolutionTime) -> Option<u32> {
-    on_solution(index, config, a.solution, |s| queries::write(a.time, s.solved.time_ms, "time"))
+    on_solution(index, config, a.solution, |s| queries::write(a.time, s.solved.time_ms, "time", Miopen::Rejects))
 }
 
 pub fn miopenGetSolutionSolverId(index: usize, config: Cfg, a: &args::miopenGetSolutionSolverId) -> Option<u32> {
-    on_solution(index, config, a.solution, |_| queries::write(a.solverId, 0, "solverId"))
+    on_solution(index, config, a.solution, |_| queries::write(a.solverId, 0, "solverId", Miopen::Rejects))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cause(o: Outcome) -> String {
+        match o {
+            Outcome::Declined(c) => c,
+            _ => panic!("not a decline"),
+        }
+    }
+
+    #[test]
+    fn a_null_solution_is_named_as_null_and_any_other_unknown_one_as_miopens() {
+        assert_eq!(cause(unknown(std::ptr::null_mut())), "solution is null (MIOpen decides)");
+        let mut other = 0u8;
+        let miopens = cause(unknown((&mut other as *mut u8).cast()));
+        assert!(miopens.starts_with("MIOpen's own solution") && !miopens.contains("null"), "{miopens}");
+    }
 }

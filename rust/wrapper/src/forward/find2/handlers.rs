@@ -30,6 +30,7 @@ use miopen_forwarding_core::status::miopen;
 use miopen_forwarding_core::Config;
 
 use super::records;
+use super::refusal::{self, rejected, Miopen};
 use super::solutions::{self, HipdnnSolution, ObservedSolution};
 use crate::forward::common::steps::{declined, flatten, success, Ready, Step};
 use crate::forward::common::{note, Outcome, Workspace};
@@ -38,13 +39,7 @@ use crate::forward::ops::conv::driver_line;
 use crate::forward::ops::conv::execute::{execute, Buffers};
 use crate::forward::ops::conv::graph::{plan_key, ready};
 use crate::forward::ops::conv::read;
-
-/// A call on a hipDNN solution that MIOpen would reject: MIOpen's status,
-/// returned by the wrapper (there is no MIOpen solution to leave it to).
-pub fn rejected(status: u32, why: impl Into<String>) -> Outcome {
-    let why = why.into();
-    Outcome::Forwarded { status, note: Cow::Owned(format!("rejected as MIOpen rejects it: {why}")) }
-}
+use miopen_forwarding_core::print::Int;
 
 fn plan(config: &Config, handle: sys::miopenHandle_t, graph: GraphSpec) -> Step<Ready> {
     ready(config, &Rc::new(plan_key(handle as usize, graph)))
@@ -126,8 +121,14 @@ fn search(
     max: usize,
 ) -> Outcome {
     flatten((|| {
-        if handle.is_null() || out.is_null() || max < 1 {
-            return declined("handle or solutions is null, or maxSolutions is 0 (MIOpen decides)");
+        if handle.is_null() {
+            return declined("handle is null (MIOpen decides)");
+        }
+        if out.is_null() {
+            return declined("solutions is null (MIOpen decides)");
+        }
+        if max < 1 {
+            return declined("maxSolutions is 0 (MIOpen decides)");
         }
         let (p, find_mode) = records::problem(problem as usize).or_else(declined)?;
         let opts = records::options(options as usize).or_else(declined)?;
@@ -168,7 +169,8 @@ fn search(
 /// One run argument's buffer and, if given, the descriptor replacing the problem's.
 fn bound(args: &[sys::miopenTensorArgument_t], id: u32) -> Step<(*mut c_void, Option<Tensor>)> {
     let Some(a) = args.iter().find(|a| a.id == id) else {
-        return Err(rejected(miopen::INVALID_VALUE, format!("no argument {id} (the problem is missing it)")));
+        let why = format!("no argument {} (the problem has it)", Int(id));
+        return Err(rejected(miopen::INVALID_VALUE, why, refusal::missing_argument(id)));
     };
     if a.descriptor.is_null() {
         return Ok((a.buffer, None));
@@ -177,16 +179,26 @@ fn bound(args: &[sys::miopenTensorArgument_t], id: u32) -> Step<(*mut c_void, Op
     let desc = unsafe { *a.descriptor };
     match read::tensor(desc, "argument") {
         Ok(t) => Ok((a.buffer, Some(t))),
-        Err(why) => Err(rejected(miopen::BAD_PARM, why)),
+        Err(why) => Err(rejected(miopen::BAD_PARM, why, Miopen::Rejects)),
     }
 }
 
-/// A step's decline, for a hipDNN solution: MIOpen's BadParm.
+/// A step's decline (hipDNN has no engine for the problem), for a hipDNN
+/// solution: MIOpen's BadParm, where MIOpen would run its own.
 fn must<T>(s: Step<T>) -> Step<T> {
     s.map_err(|o| match o {
-        Outcome::Declined(why) => rejected(miopen::BAD_PARM, why),
+        Outcome::Declined(why) => rejected(miopen::BAD_PARM, why, Miopen::Runs),
         other => other,
     })
+}
+
+/// The caller's workspace against a hipDNN solution's need.
+fn enough(ws: &Workspace, need: usize) -> Step<()> {
+    if ws.size < need {
+        let why = format!("workspace of {} bytes < the solution's {need}", ws.size);
+        return Err(rejected(miopen::BAD_PARM, why, refusal::short_workspace(need, ws.size)));
+    }
+    Ok(())
 }
 
 /// `miopenRunSolution` of a hipDNN solution.
@@ -200,10 +212,10 @@ pub fn run(
 ) -> Outcome {
     flatten((|| {
         if handle.is_null() {
-            return Err(rejected(miopen::BAD_PARM, "handle is null"));
+            return Err(rejected(miopen::BAD_PARM, "handle is null", Miopen::Says(refusal::NULL_OBJECT.into())));
         }
         if n != 0 && tensors.is_null() {
-            return Err(rejected(miopen::BAD_PARM, "tensors is null"));
+            return Err(rejected(miopen::BAD_PARM, "tensors is null", Miopen::Rejects));
         }
         let args = if n == 0 {
             &[][..]
@@ -213,8 +225,8 @@ pub fn run(
         };
         let [x, w, y] = [bound(args, argument::X)?, bound(args, argument::W)?, bound(args, argument::Y)?];
         // A loaded solution's workspace is unknown until its plan is built (r.fits below).
-        if let Some(need) = s.known_workspace().filter(|&need| ws.size < need) {
-            return Err(rejected(miopen::BAD_PARM, format!("workspace of {} bytes < the solution's {need}", ws.size)));
+        if let Some(need) = s.known_workspace() {
+            enough(&ws, need)?;
         }
         let data = Buffers { x: x.0, w: w.0, y: y.0 };
         let replaced = x.1.is_some() || w.1.is_some() || y.1.is_some();
@@ -226,21 +238,21 @@ pub fn run(
                     *slot = t;
                 }
             }
-            Some(translate(q).map_err(|d| rejected(miopen::BAD_PARM, d.0))?)
+            Some(translate(q).map_err(|d| rejected(miopen::BAD_PARM, d.0, Miopen::Rejects))?)
         } else {
             None
         };
         if data.any_null() {
-            return Err(rejected(miopen::BAD_PARM, "a data pointer is null"));
+            return Err(rejected(miopen::BAD_PARM, "a data pointer is null", Miopen::Rejects));
         }
         if let Some(why) = data.misaligned(p.direction) {
-            return Err(rejected(miopen::BAD_PARM, why));
+            return Err(rejected(miopen::BAD_PARM, why, Miopen::Runs));
         }
         let r = must(match replacement {
             Some(spec) => plan(config, handle, spec),
             None => run_plan(config, handle, s.serial, &s.graph),
         })?;
-        must(r.fits(&ws))?;
+        enough(&ws, r.plan.workspace)?;
         driver_line::write(config, &p, CmdKind::Immediate);
         execute(&r, &data, None, ws.ptr)?;
         Ok(success(r.note()))
@@ -294,8 +306,11 @@ pub fn run_observed(
 ) -> Outcome {
     flatten((|| {
         let (n, tensors) = args;
-        if handle.is_null() || n == 0 || tensors.is_null() {
-            return declined("handle or tensors is null (MIOpen decides)");
+        if handle.is_null() {
+            return declined("handle is null (MIOpen decides)");
+        }
+        if n == 0 || tensors.is_null() {
+            return declined("no tensors given (MIOpen decides)");
         }
         // SAFETY: the caller's array of n arguments (checked non-null).
         let args = unsafe { std::slice::from_raw_parts(tensors, n) };
@@ -304,7 +319,7 @@ pub fn run_observed(
             match args.iter().find(|a| a.id == id) {
                 Some(a) if a.descriptor.is_null() => *slot = a.buffer,
                 Some(_) => return declined("a run argument replaces the problem's descriptor (not translated)"),
-                None => return declined(format!("no argument {id} (MIOpen decides)")),
+                None => return declined(format!("no argument {} (MIOpen decides)", Int(id))),
             }
         }
         let need = miopen_need(s)?;

@@ -13,6 +13,7 @@
 //! - `solutions`: the hipDNN solution objects;
 //! - `handlers`: the search and the run;
 //! - `queries`: save, load, destroy and the getters of a hipDNN solution;
+//! - `refusal`: a call on a hipDNN solution refused with MIOpen's status;
 //! - [`group`]: the group's runtime row (release, hipDNN probes).
 
 pub mod entry;
@@ -20,4 +21,5 @@ pub mod group;
 mod handlers;
 mod queries;
 mod records;
+mod refusal;
 mod solutions;

@@ -10,17 +10,17 @@ use miopen_forwarding_core::find2::blob::{self, Decoded};
 use miopen_forwarding_core::ops::conv::translate;
 use miopen_forwarding_core::status::miopen;
 
-use super::handlers::rejected;
+use super::refusal::{self, rejected, Miopen};
 use super::solutions::{self, HipdnnSolution};
 use crate::forward::common::steps::success;
 use crate::forward::common::Outcome;
 use crate::forward::miopen_sys as sys;
 
 /// The value a getter writes, through the caller's pointer (MIOpen's
-/// BadParm for a null one).
-pub fn write<T>(out: *mut T, value: T, what: &'static str) -> Outcome {
+/// BadParm for a null one, with what MIOpen `says` of it).
+pub fn write<T>(out: *mut T, value: T, what: &'static str, says: Miopen) -> Outcome {
     if out.is_null() {
-        return rejected(miopen::BAD_PARM, format!("{what} is null"));
+        return rejected(miopen::BAD_PARM, format_args!("{what} is null"), says);
     }
     // SAFETY: checked non-null; the caller's out-parameter.
     unsafe { out.write(value) };
@@ -36,22 +36,22 @@ pub fn destroy(address: usize) -> Outcome {
 /// Private does not know it; hipDNN having no engine is MIOpen's BadParm).
 pub fn workspace(s: &HipdnnSolution, out: *mut usize) -> Outcome {
     if out.is_null() {
-        return rejected(miopen::BAD_PARM, "workspaceSize is null");
+        return rejected(miopen::BAD_PARM, "workspaceSize is null", Miopen::Rejects);
     }
     match s.workspace() {
-        Ok(need) => write(out, need, "workspaceSize"),
-        Err(Outcome::Declined(why)) => rejected(miopen::BAD_PARM, why),
+        Ok(need) => write(out, need, "workspaceSize", Miopen::Rejects),
+        Err(Outcome::Declined(why)) => rejected(miopen::BAD_PARM, why, Miopen::Runs),
         Err(other) => other,
     }
 }
 
 pub fn size(s: &HipdnnSolution, out: *mut usize) -> Outcome {
-    write(out, blob::encode(&s.solved).len(), "size")
+    write(out, blob::encode(&s.solved).len(), "size", Miopen::Says(refusal::NULL_SIZE.into()))
 }
 
 pub fn save(s: &HipdnnSolution, data: *mut c_char) -> Outcome {
     if data.is_null() {
-        return rejected(miopen::BAD_PARM, "data is null");
+        return rejected(miopen::BAD_PARM, "data is null", Miopen::Says(refusal::NULL_DATA.into()));
     }
     let bytes = blob::encode(&s.solved);
     // SAFETY: the caller's buffer of miopenGetSolutionSize bytes (MIOpen's contract).
@@ -61,18 +61,22 @@ pub fn save(s: &HipdnnSolution, data: *mut c_char) -> Outcome {
 
 /// `miopenLoadSolution`: a hipDNN solution's bytes make a hipDNN solution;
 /// any other bytes are MIOpen's to load (`None`).
+/// `data` is not null (the caller's check).
 pub fn load(out: *mut sys::miopenSolution_t, data: *const c_char, size: usize) -> Option<Outcome> {
-    if data.is_null() {
-        return None;
-    }
-    // SAFETY: the caller's buffer of `size` bytes.
+    // SAFETY: the caller's buffer of `size` bytes, not null.
     let bytes = unsafe { std::slice::from_raw_parts(data.cast::<u8>(), size) };
     match blob::decode(bytes) {
         Decoded::NotOurs => None,
-        Decoded::Rejected { status, why } => Some(rejected(status, why)),
+        Decoded::Rejected { status, why } => Some(rejected(status, why, Miopen::HasNone)),
         Decoded::Solution(solved) => Some(match translate(&solved.problem) {
-            Err(d) => rejected(miopen::INVALID_VALUE, format!("the saved problem is not one hipDNN runs: {}", d.0)),
-            Ok(_) if out.is_null() => rejected(miopen::BAD_PARM, "solution is null"),
+            Err(d) => rejected(
+                miopen::INVALID_VALUE,
+                format_args!("the saved problem is not one hipDNN runs: {}", d.0),
+                Miopen::HasNone,
+            ),
+            Ok(_) if out.is_null() => {
+                rejected(miopen::BAD_PARM, "solution is null", Miopen::Says(refusal::NULL_OBJECT.into()))
+            }
             Ok(graph) => {
                 let address = solutions::create(HipdnnSolution::loaded(*solved, graph));
                 // SAFETY: checked non-null.

@@ -12,6 +12,7 @@ use miopen_forwarding_core::ops::conv::{ConvParams, Direction, Problem, Tensor};
 
 use crate::forward::miopen_sys as sys;
 use crate::forward::ops::conv::read;
+use miopen_forwarding_core::print::Int;
 
 // The argument ids the pure model compares by number are the header's.
 const _: () = assert!(
@@ -37,7 +38,7 @@ impl ProblemRecord {
     /// The convolution problem, or why it is not one hipDNN is given
     /// (MIOpen's search then answers for it, with its own status if invalid).
     pub fn problem(&self) -> Result<Problem, String> {
-        let direction = self.direction.map_err(|d| format!("problem direction {d} (MIOpen decides)"))?;
+        let direction = self.direction.map_err(|d| format!("problem direction {} (MIOpen decides)", Int(d)))?;
         let conv = self.conv.clone()?;
         if self.tensors.len() != 3 {
             return Err(format!("problem has {} tensor descriptors (MIOpen decides)", self.tensors.len()));
@@ -45,7 +46,7 @@ impl ProblemRecord {
         let tensor = |id: u32| -> Result<Tensor, String> {
             match self.tensors.iter().find(|(i, _)| *i == id) {
                 Some((_, t)) => t.clone(),
-                None => Err(format!("problem has no tensor descriptor of argument {id} (MIOpen decides)")),
+                None => Err(format!("problem has no tensor descriptor of argument {} (MIOpen decides)", Int(id))),
             }
         };
         let [x, w, y] = argument::ALL.map(tensor);
@@ -106,6 +107,9 @@ pub fn tensor_set(problem: usize, id: u32, desc: sys::miopenTensorDescriptor_t) 
 
 /// The problem's convolution and its Find mode, or why not.
 pub fn problem(problem: usize) -> Result<(Problem, i32), String> {
+    if problem == 0 {
+        return Err("problem is null (MIOpen decides)".into());
+    }
     with(&PROBLEMS, |m| match m.get(&problem) {
         Some(r) => r.problem().map(|p| (p, r.find_mode())),
         None => Err("problem not created through this libMIOpen.so (MIOpen decides)".into()),
@@ -132,4 +136,14 @@ pub fn options(options: usize) -> Result<FindOptions, String> {
     }
     with(&OPTIONS, |m| m.get(&options).cloned())
         .ok_or_else(|| "find options not created through this libMIOpen.so (MIOpen decides)".into())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_null_problem_is_named_as_null_and_an_unknown_one_as_not_created_here() {
+        assert_eq!(super::problem(0).err().as_deref(), Some("problem is null (MIOpen decides)"));
+        let unknown = super::problem(8).err().unwrap();
+        assert!(unknown.starts_with("problem not created through this libMIOpen.so"), "{unknown}");
+    }
 }

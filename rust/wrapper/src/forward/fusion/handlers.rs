@@ -47,8 +47,16 @@ fn recorded(c: &Call) -> Step<Recorded> {
     if c.handle.is_null() {
         return declined("handle is null (MIOpen decides)");
     }
-    record::plan(c.plan)
-        .map_or_else(|| declined("fusePlanDesc is not a plan the wrapper saw created (MIOpen decides)"), Ok)
+    record::plan(c.plan).map_or_else(|| not_recorded(c.plan), Ok)
+}
+
+/// The decline of a plan the wrapper has no record of: none, or one it did
+/// not see created.
+fn not_recorded<T>(plan: usize) -> Step<T> {
+    if plan == 0 {
+        return declined("fusePlanDesc is null (MIOpen decides)");
+    }
+    declined("fusePlanDesc is not a plan the wrapper saw created (MIOpen decides)")
 }
 
 fn ready(c: &Call, spec: GraphSpec) -> Step<Ready> {
@@ -249,8 +257,7 @@ fn run_plan(c: &Call, io: &Io, ws: Option<&Workspace>) -> Step<Outcome> {
     if c.handle.is_null() {
         return declined("handle is null (MIOpen decides)");
     }
-    let view = record::execute_view(c.plan, io.args)
-        .map_or_else(|| declined("fusePlanDesc is not a plan the wrapper saw created (MIOpen decides)"), Ok)?;
+    let view = record::execute_view(c.plan, io.args).map_or_else(|| not_recorded(c.plan), Ok)?;
     view.compiled.clone().or_else(declined)?;
     let d = data_of(&view.args)?;
     let p = prepared(c, io, &view, d.activation)?;
