@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use hipdnn_backend::abi::{status, Handle};
 use hipdnn_backend::api::Api;
 use miopen_forwarding_core::graph_key::PlanKey;
-use miopen_forwarding_core::plan_cache::{Lookup, PlanCache};
+use miopen_forwarding_core::per_thread::{Lease, Tally};
+use miopen_forwarding_core::plan_cache::{Lookup, PlanCache, Stats};
 use miopen_forwarding_core::Config;
 
 use super::graph::{self, BuildError, Failure, Operations, Plan};
@@ -61,8 +62,13 @@ struct Slot {
     stamp: u64,
 }
 
+/// Calls served by a thread's slot: plan-cache hits counted on the thread's
+/// own line, so the steady state writes nothing another thread reads.
+static SLOT_HITS: Tally = Tally::new(1);
+
 thread_local! {
     static SLOT: RefCell<Option<Slot>> = const { RefCell::new(None) };
+    static MY_SLOT_HITS: Lease = SLOT_HITS.lease();
 }
 
 /// Why no plan is ready.
@@ -100,7 +106,7 @@ pub fn from_slot(key: &Rc<PlanKey>) -> Option<(Handle, Arc<Plan>)> {
         if !Rc::ptr_eq(&s.key, key) {
             s.key = Rc::clone(key);
         }
-        cache.count_hit();
+        let _ = MY_SLOT_HITS.try_with(|n| n.add(0, 1));
         Some((s.hd as Handle, plan))
     })
     .ok()
@@ -176,8 +182,10 @@ fn plans(config: &Config) -> &'static PlanCache<PlanKey, Plan> {
     PLANS.get_or_init(|| PlanCache::new(config.plan_cache_capacity))
 }
 
-pub fn cache_stats() -> Option<miopen_forwarding_core::plan_cache::Stats> {
-    PLANS.get().map(PlanCache::stats)
+/// The plan cache's counters, its hits with those the threads' slots served.
+pub fn cache_stats() -> Option<Stats> {
+    let slot_hits = SLOT_HITS.sum()[0];
+    PLANS.get().map(|c| Stats { hits: c.stats().hits + slot_hits, ..c.stats() })
 }
 
 /// The hipDNN handle of MIOpen handle `h`, created on first use and kept on
