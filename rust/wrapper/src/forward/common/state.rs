@@ -1,7 +1,7 @@
 //! Per-process forwarding state: the hipDNN handle of each MIOpen handle
-//! (following its stream) and the plan cache, with a per-thread slot for
-//! the last plan a thread ran so that a steady stream of the same call
-//! takes neither lock.
+//! (following its stream) and the plan cache, with per-thread slots for
+//! the last plans a thread ran so that a steady stream of the same calls
+//! (one problem, or a model's few layers in turn) takes neither lock.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -44,7 +44,7 @@ fn next_generation() {
     GENERATION.fetch_add(1, Ordering::AcqRel);
 }
 
-/// A thread's last plan, valid while nothing it depends on changed. The
+/// A plan a thread ran, valid while nothing it depends on changed. The
 /// plan is held weakly: the slot never keeps a plan alive after the cache
 /// dropped it (eviction, `miopenDestroy`, capacity 0), so plans are still
 /// released where they were before.
@@ -66,9 +66,20 @@ struct Slot {
 /// own line, so the steady state writes nothing another thread reads.
 static SLOT_HITS: Tally = Tally::new(1);
 
+/// Slots per thread, chosen by the key's address: a caller keeps the key of
+/// a repeated problem (in its descriptor memo), so a thread that runs a few
+/// problems in turn finds each in its own slot, and one that runs many
+/// takes the locked path for those that displace each other.
+const SLOTS: usize = 8;
+
 thread_local! {
-    static SLOT: RefCell<Option<Slot>> = const { RefCell::new(None) };
+    static SLOT: RefCell<[Option<Slot>; SLOTS]> = const { RefCell::new([const { None }; SLOTS]) };
     static MY_SLOT_HITS: Lease = SLOT_HITS.lease();
+}
+
+fn way(key: &Rc<PlanKey>) -> usize {
+    // Heap addresses: the low 4 bits are alignment.
+    (Rc::as_ptr(key) as usize >> 4) % SLOTS
 }
 
 /// Why no plan is ready.
@@ -87,8 +98,8 @@ fn stream_of(h: sys::miopenHandle_t) -> Option<usize> {
     (unsafe { sys::miopenGetStream_impl(h, &mut stream) } == 0).then_some(stream as usize)
 }
 
-/// The hipDNN handle and plan of `key` (on MIOpen handle `key.handle`) from this
-/// thread's slot, when it holds that very key, nothing changed since it
+/// The hipDNN handle and plan of `key` (on MIOpen handle `key.handle`) from
+/// the thread's slot of the key, when it holds that very key, nothing changed since it
 /// was filled, and the plan is still cached and recent (so the cache's
 /// least-recently-used order stays true: a plan the slot serves is looked
 /// up again before it could become the least recent). A key equal to the
@@ -99,8 +110,8 @@ pub fn from_slot(key: &Rc<PlanKey>) -> Option<(Handle, Arc<Plan>)> {
     let stream = stream_of(key.handle as sys::miopenHandle_t)?;
     let cache = PLANS.get()?;
     SLOT.try_with(|slot| {
-        let mut slot = slot.borrow_mut();
-        let s = slot.as_mut()?;
+        let mut slots = slot.borrow_mut();
+        let s = slots[way(key)].as_mut()?;
         let now = Now { stream, generation: GENERATION.load(Ordering::Acquire), recent: cache.is_recent(s.stamp) };
         let plan = if s.serves(key, now) { s.plan.upgrade()? } else { return None };
         if !Rc::ptr_eq(&s.key, key) {
@@ -154,8 +165,8 @@ fn placement(current: Option<usize>, stream: usize) -> Placement {
 }
 
 /// The hipDNN handle and plan of `key` through the handle map and the plan
-/// cache (building the plan with the group's `ops` on a miss); fills this
-/// thread's slot.
+/// cache (building the plan with the group's `ops` on a miss); fills the
+/// thread's slot of the key.
 pub fn ready(
     config: &Config,
     api: &'static Api,
@@ -173,7 +184,7 @@ pub fn ready(
     let slot =
         Slot { generation, stream, hd: hd as usize, key: Rc::clone(key), plan: Arc::downgrade(lookup.value()), stamp };
     // The previous slot is dropped here: it holds nothing but a weak plan.
-    let _ = SLOT.try_with(|s| *s.borrow_mut() = Some(slot));
+    let _ = SLOT.try_with(|s| s.borrow_mut()[way(key)] = Some(slot));
     Ok((hd, lookup))
 }
 
