@@ -60,9 +60,10 @@ def main():
     ap.add_argument("--calls", type=int, default=100_000)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    libs = dict(l.split("=", 1) for l in a.lib)
+    # Absolute: the test bed reads HIPDNN_PLUGIN_DIR relative to its own library.
+    libs = {label: os.path.abspath(d) for label, d in (l.split("=", 1) for l in a.lib)}
     threads = [int(t) for t in a.threads.split(",")]
-    result = {"machine": measure.machine(), **measure_scale(a.forwarded, a.hipdnn, libs, threads, a.rounds, a.calls)}
+    result = {"machine": measure.machine(), **measure_scale(os.path.abspath(a.forwarded), os.path.abspath(a.hipdnn), libs, threads, a.rounds, a.calls)}
     with open(a.out, "w") as f:
         json.dump(result, f, indent=1)
     for t, configs in result["threads"].items():
