@@ -19,10 +19,22 @@ const PER_LINE: usize = 16;
 #[repr(align(128))]
 struct Line([AtomicU64; PER_LINE]);
 
-/// One thread's counters, and whether a thread holds them now.
+/// One thread's counters (the first line inline, so that a constant index
+/// below [`PER_LINE`] costs no bounds check), and whether a thread holds
+/// them now.
 struct Row {
-    lines: Box<[Line]>,
+    first: Line,
+    rest: Box<[Line]>,
     leased: AtomicBool,
+}
+
+impl Row {
+    fn counter(&self, i: usize) -> Option<&AtomicU64> {
+        if i < PER_LINE {
+            return Some(&self.first.0[i]);
+        }
+        self.rest.get(i / PER_LINE - 1).map(|l| &l.0[i % PER_LINE])
+    }
 }
 
 /// `width` counters per thread, summed when read.
@@ -51,8 +63,9 @@ impl Tally {
         let row = match free {
             Some(r) => *r,
             None => {
-                let lines = (0..self.width.div_ceil(PER_LINE)).map(|_| Line(Default::default())).collect();
-                let row: &'static Row = Box::leak(Box::new(Row { lines, leased: AtomicBool::new(true) }));
+                let line = || Line(Default::default());
+                let rest = (1..self.width.div_ceil(PER_LINE)).map(|_| line()).collect();
+                let row: &'static Row = Box::leak(Box::new(Row { first: line(), rest, leased: AtomicBool::new(true) }));
                 rows.push(row);
                 row
             }
@@ -66,7 +79,7 @@ impl Tally {
         let mut out = vec![0u64; self.width];
         for row in self.rows().iter() {
             for (i, total) in out.iter_mut().enumerate() {
-                *total += row.lines[i / PER_LINE].0[i % PER_LINE].load(Ordering::Relaxed);
+                *total += row.counter(i).map_or(0, |c| c.load(Ordering::Relaxed));
             }
         }
         out
@@ -87,8 +100,7 @@ impl Lease {
     /// Add `n` to counter `i` (an index past the tally's width is ignored).
     #[inline]
     pub fn add(&self, i: usize, n: u64) {
-        if let Some(line) = self.row.lines.get(i / PER_LINE) {
-            let c = &line.0[i % PER_LINE];
+        if let Some(c) = self.row.counter(i) {
             // The only writer of this row: no read-modify-write needed.
             c.store(c.load(Ordering::Relaxed).wrapping_add(n), Ordering::Relaxed);
         }
@@ -155,7 +167,7 @@ mod tests {
     fn two_leases_never_share_a_line() {
         static T: Tally = Tally::new(3);
         let (a, b) = (T.lease(), T.lease());
-        let (pa, pb) = (a.row.lines.as_ptr() as usize, b.row.lines.as_ptr() as usize);
+        let (pa, pb) = (&a.row.first as *const Line as usize, &b.row.first as *const Line as usize);
         assert_eq!(pa % 128, 0);
         assert_eq!(pb % 128, 0);
         assert!(pa.abs_diff(pb) >= 128);

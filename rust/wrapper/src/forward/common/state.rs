@@ -62,8 +62,8 @@ struct Slot {
     stamp: u64,
 }
 
-/// Calls served by a thread's slot: plan-cache hits counted on the thread's
-/// own line, so the steady state writes nothing another thread reads.
+/// Calls served by a thread's slots: plan-cache hits counted on the
+/// thread's own line, so the steady state writes nothing another thread reads.
 static SLOT_HITS: Tally = Tally::new(1);
 
 /// Slots per thread, chosen by the key's address: a caller keeps the key of
@@ -72,9 +72,14 @@ static SLOT_HITS: Tally = Tally::new(1);
 /// takes the locked path for those that displace each other.
 const SLOTS: usize = 8;
 
+/// A thread's slots and its row of [`SLOT_HITS`] (taken on its first hit).
+struct Slots {
+    ways: [Option<Slot>; SLOTS],
+    hits: Option<Lease>,
+}
+
 thread_local! {
-    static SLOT: RefCell<[Option<Slot>; SLOTS]> = const { RefCell::new([const { None }; SLOTS]) };
-    static MY_SLOT_HITS: Lease = SLOT_HITS.lease();
+    static SLOT: RefCell<Slots> = const { RefCell::new(Slots { ways: [const { None }; SLOTS], hits: None }) };
 }
 
 fn way(key: &Rc<PlanKey>) -> usize {
@@ -111,13 +116,14 @@ pub fn from_slot(key: &Rc<PlanKey>) -> Option<(Handle, Arc<Plan>)> {
     let cache = PLANS.get()?;
     SLOT.try_with(|slot| {
         let mut slots = slot.borrow_mut();
-        let s = slots[way(key)].as_mut()?;
+        let Slots { ways, hits } = &mut *slots;
+        let s = ways[way(key)].as_mut()?;
         let now = Now { stream, generation: GENERATION.load(Ordering::Acquire), recent: cache.is_recent(s.stamp) };
         let plan = if s.serves(key, now) { s.plan.upgrade()? } else { return None };
         if !Rc::ptr_eq(&s.key, key) {
             s.key = Rc::clone(key);
         }
-        let _ = MY_SLOT_HITS.try_with(|n| n.add(0, 1));
+        hits.get_or_insert_with(|| SLOT_HITS.lease()).add(0, 1);
         Some((s.hd as Handle, plan))
     })
     .ok()
@@ -184,7 +190,7 @@ pub fn ready(
     let slot =
         Slot { generation, stream, hd: hd as usize, key: Rc::clone(key), plan: Arc::downgrade(lookup.value()), stamp };
     // The previous slot is dropped here: it holds nothing but a weak plan.
-    let _ = SLOT.try_with(|s| s.borrow_mut()[way(key)] = Some(slot));
+    let _ = SLOT.try_with(|s| s.borrow_mut().ways[way(key)] = Some(slot));
     Ok((hd, lookup))
 }
 
