@@ -5,7 +5,8 @@
 # other install's (lib-LABEL/), the test bed's backend and its dummy engine
 # (mini-hipdnn/), the build's test-facts.json (measure.py's environment
 # scrub reads it) and the scripts (bench/scale.py, bench/measure.py,
-# test/lib/wrapper_test.py and its test-environment.json), so the folder runs where the repository is not.
+# test/lib/wrapper_test.py and its test-environment.json), so the folder
+# runs where the repository is not.
 # Run bench/run.sh BUILD --only scale first (it installs the build and builds
 # bench/forwarded).
 # Usage: bench/scale-bundle.sh BUILD DEST [LABEL=OTHER_INSTALL/lib ...]
