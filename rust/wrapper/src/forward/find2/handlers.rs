@@ -165,6 +165,23 @@ fn search(
     })())
 }
 
+/// The buffers of x, w and y (each argument's first), when every argument
+/// keeps the problem's descriptor: the steady state's run, in one pass with
+/// nothing read or dropped; `None` sends the call to [`bound`]'s checks.
+fn plain_buffers(args: &[sys::miopenTensorArgument_t]) -> Option<[*mut c_void; 3]> {
+    let mut ptrs = [std::ptr::null_mut(); 3];
+    let mut seen = [false; 3];
+    for a in args {
+        if !a.descriptor.is_null() {
+            return None;
+        }
+        if let Some(i) = argument::ALL.iter().position(|&id| id == a.id).filter(|&i| !seen[i]) {
+            (ptrs[i], seen[i]) = (a.buffer, true);
+        }
+    }
+    (seen == [true; 3]).then_some(ptrs)
+}
+
 /// One run argument's buffer and, if given, the descriptor replacing the problem's.
 fn bound(args: &[sys::miopenTensorArgument_t], id: u32) -> Step<(*mut c_void, Option<Tensor>)> {
     let Some(a) = args.iter().find(|a| a.id == id) else {
@@ -211,7 +228,10 @@ pub fn run(
             // SAFETY: the caller's array of n arguments (checked non-null).
             unsafe { std::slice::from_raw_parts(tensors, n) }
         };
-        let [x, w, y] = [bound(args, argument::X)?, bound(args, argument::W)?, bound(args, argument::Y)?];
+        let [x, w, y] = match plain_buffers(args) {
+            Some(ptrs) => ptrs.map(|p| (p, None)),
+            None => [bound(args, argument::X)?, bound(args, argument::W)?, bound(args, argument::Y)?],
+        };
         // A loaded solution's workspace is unknown until its plan is built (r.fits below).
         if let Some(need) = s.known_workspace().filter(|&need| ws.size < need) {
             return Err(rejected(miopen::BAD_PARM, format!("workspace of {} bytes < the solution's {need}", ws.size)));
