@@ -350,3 +350,23 @@ pub fn run_observed(
         Ok(success(note(config, || format!("MIOpen's solution run by hipDNN; {}", r.note()))))
     })())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arg(id: u32, buffer: usize, descriptor: usize) -> sys::miopenTensorArgument_t {
+        sys::miopenTensorArgument_t { id, descriptor: descriptor as _, buffer: buffer as _ }
+    }
+
+    #[test]
+    fn plain_buffers_only_when_every_argument_keeps_the_problems_descriptor() {
+        let (x, w, y) = (argument::X, argument::W, argument::Y);
+        let ptrs = |p: [usize; 3]| Some(p.map(|a| a as *mut c_void));
+        // Any order; the first of a repeated id, as `bound` takes it.
+        assert_eq!(plain_buffers(&[arg(y, 3, 0), arg(x, 1, 0), arg(w, 2, 0), arg(x, 9, 0)]), ptrs([1, 2, 3]));
+        assert_eq!(plain_buffers(&[arg(x, 1, 0), arg(w, 2, 0)]), None, "y missing");
+        assert_eq!(plain_buffers(&[arg(x, 1, 0), arg(w, 2, 0), arg(y, 3, 0x40)]), None, "y replaces the descriptor");
+        assert_eq!(plain_buffers(&[arg(x, 1, 0), arg(w, 2, 0), arg(y, 3, 0), arg(77, 4, 0x40)]), None);
+    }
+}
