@@ -3,16 +3,15 @@
 and its SVG plots. Run through bench/run.sh (which installs the build and
 builds the benchmark binaries against the install)."""
 import argparse
-import datetime
 import json
 import os
-import platform
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import measure  # noqa: E402
 import report  # noqa: E402
+import scale as scaling  # noqa: E402
 
 
 def hop(a):
@@ -79,6 +78,23 @@ def steady_state(a):
     calls = 20_000
     out["instructions"]["test bed log-level reads"] = measure.inclusive_instructions(
         [fw, "wrapper", str(calls), "1"], env, "miopen::IsLogging(", os.path.join(a.bench, "steady.callgrind")) / calls
+    return out
+
+
+def scale(a):
+    """ns per call per thread at 1..--scale-threads threads here (this
+    build's wrapper, --scale-before's too when given, and the backend
+    alone); a many-core run made with bench/scale.py (--scale-results) is
+    kept beside it."""
+    libs = {"this build": os.path.join(a.install, "lib")}
+    if a.scale_before:
+        libs["before"] = a.scale_before
+    threads = [int(t) for t in a.scale_threads.split(",")]
+    here = scaling.measure_scale(os.path.join(a.bench, "forwarded"), a.hipdnn, libs, threads, a.rounds,
+                                 a.scale_calls)
+    out = {"here": {"machine": measure.machine(), **here}}
+    if a.scale_results:
+        out["many_core"] = json.load(open(a.scale_results))
     return out
 
 
@@ -155,12 +171,6 @@ def layer_name(argv):
             f"{f['--fil_h']}x{f['--fil_w']}/{f['--conv_stride_h']}")
 
 
-def machine():
-    model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-    return {"cpu": model, "cores": os.cpu_count(), "kernel": platform.release(),
-            "load_at_start": os.getloadavg()[0], "date": datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%MZ")}
-
-
 def main():
     ap = argparse.ArgumentParser()
     for name in ("build", "install", "bench", "baseline", "hipdnn", "layers", "docs"):
@@ -174,6 +184,10 @@ def main():
     ap.add_argument("--layer-rounds", type=int, default=5)
     ap.add_argument("--max-layers", type=int, default=100)
     ap.add_argument("--batchnorm-lib", help="lib/ of a build whose forwarding set has batchnorm (the batchnorm row)")
+    ap.add_argument("--scale-threads", default="1,2", help="thread counts of the scale section here")
+    ap.add_argument("--scale-calls", type=int, default=100_000)
+    ap.add_argument("--scale-before", help="lib/ of another install whose wrapper the scale section measures too")
+    ap.add_argument("--scale-results", help="bench/scale.py's JSON from a many-core machine, for the report")
     ap.add_argument("--only", help="comma-separated sections to run (default: all)")
     ap.add_argument("--report-only", action="store_true", help="rewrite the report from the last results.json")
     a = ap.parse_args()
@@ -181,12 +195,12 @@ def main():
         report.write(json.load(open(os.path.join(a.bench, "results.json"))), a.docs)
         return
     sections = {"hop": hop, "load": load_cost, "steady": steady_state, "cold": cold_start, "e2e": end_to_end,
-                "fused": fused, "batchnorm": batchnorm}
+                "fused": fused, "batchnorm": batchnorm, "scale": scale}
     wanted = a.only.split(",") if a.only else list(sections)
     saved = os.path.join(a.bench, "results.json")
     # A subset (--only) updates the previous run's results; the report shows all.
     results = json.load(open(saved)) if a.only and os.path.exists(saved) else {}
-    results.update({"machine": machine(), "params": vars(a)})
+    results.update({"machine": measure.machine(), "params": vars(a)})
     for name in wanted:
         print(f"bench: {name} ...", flush=True)
         results[name] = sections[name](a)

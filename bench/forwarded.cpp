@@ -2,7 +2,8 @@
 //
 //   forwarded wrapper <calls> <threads>   miopenConvolutionForward through
 //       libMIOpen.so (run with forwarding enabled and an engine that returns
-//       at once), one MIOpen handle per thread, plan cache warm
+//       at once), one MIOpen handle per thread, plan cache warm; the
+//       threads' timed loops start together (every mode with <threads>)
 //   forwarded coldstart 0 0   the first miopenConvolutionForward of this
 //       process (a 1x16x32x32 * 16x16x3x3 convolution), in microseconds:
 //       with forwarding enabled it includes loading the backend and
@@ -45,6 +46,18 @@
 namespace {
 
 const int N = 1, C = 1, H = 4, W = 4, K = 1;
+
+// Every thread sets up (handle, descriptors, first call) and then waits here,
+// so that the timed loops of all threads run at once.
+int g_threads = 1;
+std::atomic<int> g_ready{0};
+
+void start_line()
+{
+    g_ready.fetch_add(1);
+    while(g_ready.load() < g_threads)
+        std::this_thread::yield();
+}
 
 void must(bool ok, const char* what)
 {
@@ -93,6 +106,7 @@ double wrapper_thread(long calls)
     SameConv p(N, C, H, K, 1);
     auto call = [&] { return p.forward(); };
     must(call() == miopenStatusSuccess, "first miopenConvolutionForward");
+    start_line();
     auto t0 = std::chrono::steady_clock::now();
     for(long i = 0; i < calls; ++i)
         call();
@@ -123,6 +137,7 @@ double find2_thread(long calls)
                                             {miopenTensorConvolutionY, nullptr, p.yv.data()}};
     auto call = [&] { return miopenRunSolution(p.h, s, 3, args, nullptr, 0); };
     must(call() == miopenStatusSuccess, "first miopenRunSolution");
+    start_line();
     auto t0 = std::chrono::steady_clock::now();
     for(long i = 0; i < calls; ++i)
         call();
@@ -184,6 +199,7 @@ double time_executes(hipdnnHandle_t h, hipdnnBackendDescriptor_t plan, int64_t n
         return s;
     };
     must(call() == HIPDNN_STATUS_SUCCESS, "first execute");
+    start_line();
     auto t0 = std::chrono::steady_clock::now();
     for(long i = 0; i < calls; ++i)
         call();
@@ -239,6 +255,7 @@ double bn_thread(long calls)
                                                            mean.data(), var.data(), 1e-5);
     };
     must(call() == miopenStatusSuccess, "first batchnorm inference");
+    start_line();
     auto t0 = std::chrono::steady_clock::now();
     for(long i = 0; i < calls; ++i)
         call();
@@ -396,6 +413,7 @@ int main(int argc, char** argv)
     }
     const long calls   = std::atol(argv[2]);
     const int threads  = std::atoi(argv[3]);
+    g_threads          = threads;
     std::vector<double> ns(size_t(threads), 0.0);
     std::vector<std::thread> ts;
     for(int t = 0; t < threads; ++t)

@@ -1,7 +1,9 @@
 """Running the benchmark binaries: one process per measurement, configurations
 interleaved round by round (so a machine-wide slowdown hits every
 configuration alike), and the statistics the report prints."""
+import datetime
 import os
+import platform
 import re
 import statistics
 import subprocess
@@ -82,3 +84,10 @@ def inclusive_instructions(cmd, extra_env, function, out_file):
         if function in line:
             return int(line.split()[0].replace(",", ""))
     return 0
+
+
+def machine():
+    """What the figures were measured on."""
+    model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    return {"cpu": model, "cores": os.cpu_count(), "kernel": platform.release(),
+            "load_at_start": os.getloadavg()[0], "date": datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%MZ")}

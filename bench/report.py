@@ -100,6 +100,52 @@ def steady_section(s, plots):
     return lines
 
 
+def scale_table(run, name, plots):
+    """One scale run: ns per call per thread (min [spread]) for every
+    configuration, what each wrapper adds over the backend alone, the issue's
+    two ratios, and a plot."""
+    m, threads = run["machine"], run["threads"]
+    ts = sorted(threads, key=int)
+    configs = list(threads[ts[0]])
+    wrappers = [c for c in configs if c != "backend alone"]
+    cell = lambda s: f"{s['min']:,.0f} [{s['min']:,.0f} - {s['max']:,.0f}, {(s['max'] - s['min']) / s['min']:.0%}]"
+    lines = [f"{name}: {m['cpu']}, {m['cores']} cores, load {m['load_at_start']:.2f}, {m['date']}; "
+             f"{run['calls']:,} calls per thread, {run['rounds']} rounds. Each cell: min [min - max, spread].", "",
+             "| threads | " + " | ".join(configs) + " | " + " | ".join(f"{w} adds (min)" for w in wrappers) + " |",
+             "| --- " * (1 + len(configs) + len(wrappers)) + "|"]
+    adds = {w: [threads[t][w]["min"] - threads[t]["backend alone"]["min"] for t in ts] for w in wrappers}
+    for i, t in enumerate(ts):
+        lines.append(f"| {t} | " + " | ".join(cell(threads[t][c]) for c in configs) + " | "
+                     + " | ".join(f"{adds[w][i]:+,.0f}" for w in wrappers) + " |")
+    b1, bn = threads[ts[0]]["backend alone"]["min"], threads[ts[-1]]["backend alone"]["min"]
+    met = lambda ok: "met" if ok else "not met"
+    lines += ["", f"Backend alone, {ts[-1]} threads / {ts[0]}: {bn / b1:.2f}x (done when <= 1.5x: "
+              f"{met(bn <= 1.5 * b1)})."]
+    for w in wrappers:
+        first, last = adds[w][0], adds[w][-1]
+        lines.append(f"{w}: adds {first:+,.0f} ns at {ts[0]} thread(s), {last:+,.0f} at {ts[-1]} (done when at most "
+                     f"twice the first, {2 * first:+,.0f}: {met(last <= 2 * first)}; a figure below 0 is the "
+                     "machine's noise, within the spread).")
+    slug = name.lower().replace(" ", "-")
+    svg.lines(os.path.join(plots, f"scale-{slug}.svg"), f"ns per call per thread ({name})", [int(t) for t in ts],
+              [(c, [threads[t][c]["min"] for t in ts], [(threads[t][c]["min"], threads[t][c]["max"]) for t in ts])
+               for c in configs], "threads (one handle each)", "ns per call (min; bar: min - max)")
+    return lines + ["", f"![scale, {name}](performance/scale-{slug}.svg)", ""]
+
+
+def scale_section(s, plots):
+    lines = ["## Scaling: the forwarded steady state on many threads", "",
+             "`bench/scale.py`: the steady-state convolution of the section above (dummy engine) on N threads at "
+             "once, one MIOpen handle (or, for the backend alone, one hipDNN handle) per thread, every thread's "
+             "timed loop started together; ns per call per thread (the mean over threads of each thread's "
+             "figure). Every (configuration, threads) pair runs once per round, rounds interleaved; the minimum "
+             "is the figure to compare, the spread (max - min) / min says how noisy the machine was.", ""]
+    if "many_core" in s:
+        lines += scale_table(s["many_core"], "Many-core machine", plots)
+    lines += scale_table(s["here"], "This machine", plots)
+    return lines
+
+
 def cold_section(c, plots):
     d = c["disabled"]["median"]
     lines = ["## Cold start: the first convolution of a fresh process", "",
@@ -209,6 +255,8 @@ def write(results, docs):
         lines += load_section(results["load"])
     if "steady" in results:
         lines += steady_section(results["steady"], plots)
+    if "scale" in results:
+        lines += scale_section(results["scale"], plots)
     if "cold" in results:
         lines += cold_section(results["cold"], plots)
     if "fused" in results:

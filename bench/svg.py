@@ -1,7 +1,9 @@
 """A hand-rolled SVG writer for the report's plots: horizontal bars with an
-optional target line, and dot plots of every run with the median marked.
+optional target line, dot plots of every run with the median marked, and
+line plots over thread counts with each point's spread.
 No plotting library: the output is small, deterministic text that diffs
 well when the report is regenerated, and the bench needs nothing installed."""
+import math
 from xml.sax.saxutils import escape
 
 WIDTH, LABEL_W, ROW_H, TOP, BOTTOM = 760, 250, 22, 40, 40
@@ -66,6 +68,40 @@ def dots(path, title, rows, unit):
         x = LABEL_W + plot_w * med / vmax
         body += f'<line x1="{x:.1f}" y1="{y - 8}" x2="{x:.1f}" y2="{y + 8}" stroke="black" stroke-width="2"/>\n'
     _write(path, head + axis + body)
+
+
+def lines(path, title, xs, series, xlabel, ylabel):
+    """series: [(label, [y per x], [(low, high) per x] or None)]; x on a
+    log2 axis (thread counts), one polyline per series with its spread as
+    a vertical bar at each point, a legend at the top left."""
+    left, right, top, bottom, height = 80, 30, 40 + 18 * len(series), 50, 380
+    plot_w, plot_h = WIDTH - left - right, height - top - bottom
+    ymax = max(max(hi for _, hi in (band or [(0, max(ys))])) for _, ys, band in series) * 1.1 or 1
+    lx = [math.log2(x) for x in xs]
+    px = lambda x: left + plot_w * (math.log2(x) - lx[0]) / ((lx[-1] - lx[0]) or 1)
+    py = lambda y: top + plot_h * (1 - y / ymax)
+    out = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
+           f'font-family="sans-serif" font-size="12">\n<rect width="{WIDTH}" height="{height}" fill="white"/>\n'
+           f'<text x="{WIDTH / 2}" y="20" text-anchor="middle" font-size="14">{escape(title)}</text>\n')
+    for i in range(5):
+        y = ymax * i / 4
+        out += (f'<line x1="{left}" y1="{py(y):.1f}" x2="{WIDTH - right}" y2="{py(y):.1f}" stroke="#ddd"/>\n'
+                f'<text x="{left - 6}" y="{py(y) + 4:.1f}" text-anchor="end">{y:.3g}</text>\n')
+    for x in xs:
+        out += f'<text x="{px(x):.1f}" y="{height - bottom + 18}" text-anchor="middle">{x}</text>\n'
+    out += (f'<text x="{left + plot_w / 2}" y="{height - 10}" text-anchor="middle">{escape(xlabel)}</text>\n'
+            f'<text x="16" y="{top + plot_h / 2}" text-anchor="middle" transform="rotate(-90 16 {top + plot_h / 2})">'
+            f'{escape(ylabel)}</text>\n')
+    for i, (label, ys, band) in enumerate(series):
+        c = COLOURS[i % len(COLOURS)]
+        points = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in zip(xs, ys))
+        out += f'<polyline points="{points}" fill="none" stroke="{c}" stroke-width="2"/>\n'
+        for x, y, (lo, hi) in zip(xs, ys, band or [(y, y) for y in ys]):
+            out += (f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="3" fill="{c}"/>\n'
+                    f'<line x1="{px(x):.1f}" y1="{py(lo):.1f}" x2="{px(x):.1f}" y2="{py(hi):.1f}" stroke="{c}"/>\n')
+        out += (f'<line x1="{left + 10}" y1="{34 + 18 * i}" x2="{left + 30}" y2="{34 + 18 * i}" stroke="{c}" '
+                f'stroke-width="2"/>\n<text x="{left + 36}" y="{38 + 18 * i}">{escape(label)}</text>\n')
+    _write(path, out)
 
 
 def _write(path, content):

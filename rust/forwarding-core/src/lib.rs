@@ -22,6 +22,7 @@
 //! - [`graph_key`]: the plan key: a MIOpen handle and a family's own graph spec;
 //! - [`mirrors`]: the MIOpen enumerator values used by number, shared and per group (checked against the header at build time);
 //! - [`plan_cache`]: the bounded, thread-safe plan cache and its counters;
+//! - [`per_thread`]: counters each thread bumps on a cache line of its own, summed when read;
 //! - [`print`]: values in messages as MIOpen prints them (enums as `int`, floats as `%g`);
 //! - [`status`]: hipDNN status -> `miopenStatus_t`;
 //! - [`stub_asm`]: the exported stubs' machine code, one template per ABI.
@@ -36,6 +37,7 @@ pub mod graph_key;
 pub mod groups;
 pub mod mirrors;
 pub mod ops;
+pub mod per_thread;
 pub mod plan_cache;
 pub mod print;
 pub mod routing;

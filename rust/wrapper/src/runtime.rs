@@ -108,12 +108,22 @@ pub fn route(index: usize) -> Routed {
 }
 
 /// The resolved configuration, initialising it on first use.
+#[inline]
 pub fn config() -> &'static Config {
     let current = CONFIG.load(Ordering::Acquire);
     if !current.is_null() {
-        // SAFETY: published once below from a leaked Box, never freed.
+        // SAFETY: published once by `resolve` from a leaked Box, never freed.
         return unsafe { &*current };
     }
+    resolve()
+}
+
+/// The first call's work: read the environment, resolve and publish the
+/// configuration (out of line, so that every later call of [`config`] is a
+/// load and a test).
+#[cold]
+#[inline(never)]
+fn resolve() -> &'static Config {
     let var = |name: &str| std::env::var(name).ok();
     let (forwarding, log_level) = (var(FORWARDING_VAR), var(LOG_LEVEL_VAR));
     let (disable_for, plan_cache_size) = (var(DISABLE_FOR_VAR), var(PLAN_CACHE_SIZE_VAR));

@@ -4,9 +4,10 @@
 //! `_exit()` (a forked child that `_exit`s prints nothing).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
+use miopen_forwarding_core::per_thread::{Lease, Tally};
 use miopen_forwarding_core::{table, Config, Family, Reason};
 
 use crate::diagnostics;
@@ -49,7 +50,15 @@ const OUTCOME: usize = 43;
 /// The heading of the declined calls' causes.
 const CAUSES_HEADING: &str = "  declined, by entry point and cause (most first):\n";
 
-static COUNTS: OnceLock<Vec<[AtomicU64; KINDS.len()]>> = OnceLock::new();
+/// Calls by entry point and kind (`index * KINDS.len() + kind`), counted by
+/// each thread on its own lines and summed for the table: counting writes
+/// no line another thread writes.
+static COUNTS: OnceLock<Tally> = OnceLock::new();
+
+thread_local! {
+    /// Taken on this thread's first count, which comes after `install`.
+    static MY_COUNTS: Option<Lease> = COUNTS.get().map(Tally::lease);
+}
 static PRINTED: AtomicBool = AtomicBool::new(false);
 /// The lines after the table (the plan caches' counters), from whoever
 /// keeps them: the summary itself knows nothing of forwarding.
@@ -57,7 +66,8 @@ static FOOTER: OnceLock<fn() -> String> = OnceLock::new();
 
 /// Declined calls by entry point and cause: (entry index, cause, calls).
 /// Causes repeat for the same problem, so the list stays short; past
-/// [`MAX_CAUSES`] distinct ones the rest are counted together.
+/// [`MAX_CAUSES`] distinct ones the rest are counted together. Locked by a
+/// declined call only (one MIOpen Private runs), never by a forwarded one.
 static CAUSES: Mutex<Vec<(usize, String, u64)>> = Mutex::new(Vec::new());
 const MAX_CAUSES: usize = 64;
 const OTHER_CAUSES: &str = "(other causes)";
@@ -69,7 +79,7 @@ pub fn install(config: &Config, footer: fn() -> String) {
         return;
     }
     let _ = FOOTER.set(footer);
-    COUNTS.get_or_init(|| (0..entry_points::all().len()).map(|_| Default::default()).collect());
+    COUNTS.get_or_init(|| Tally::new(entry_points::all().len() * KINDS.len()));
     // SAFETY: `print_at_exit` is an `extern "C" fn()` that never unwinds.
     unsafe { libc::atexit(print_at_exit) };
 }
@@ -107,8 +117,8 @@ pub fn count_declined(index: usize, cause: &str) {
 
 /// Count a call (nothing is kept unless the summary was asked for).
 pub fn count(index: usize, kind: Kind) {
-    if let Some(row) = COUNTS.get().and_then(|c| c.get(index)) {
-        row[kind as usize].fetch_add(1, Ordering::Relaxed);
+    if COUNTS.get().is_some() {
+        let _ = MY_COUNTS.try_with(|c| c.as_ref().map(|c| c.add(index * KINDS.len() + kind as usize, 1)));
     }
 }
 
@@ -126,14 +136,14 @@ extern "C" fn print_at_exit() {
 /// The summary: one row per entry point and outcome with calls > 0, the
 /// declined calls' causes, and the footer.
 pub fn table() -> String {
-    let counts = COUNTS.get().map(Vec::as_slice).unwrap_or(&[]);
+    let counts = COUNTS.get().map(Tally::sum).unwrap_or_default();
     let rows: Vec<Row> = entry_points::all()
         .iter()
-        .zip(counts)
+        .zip(counts.chunks(KINDS.len()))
         .map(|(entry, row)| Row {
             entry: entry.name,
             hooked: table::hook(entry.name).is_some(),
-            calls: row.each_ref().map(|n| n.load(Ordering::Relaxed)),
+            calls: std::array::from_fn(|k| row[k]),
         })
         .collect();
     let causes: Vec<Cause> = {

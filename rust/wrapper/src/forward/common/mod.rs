@@ -11,6 +11,8 @@
 //! - [`generations`]: descriptor generations, advanced by every entry point
 //!   that can change a watched descriptor;
 //! - [`memo`]: a thread's memory of what unchanged descriptors translated to;
+//! - [`revised`]: a thread's memory of answers from a locked book, valid while
+//!   the book's revision stands;
 //! - [`row`]: a group's runtime row (release, hipDNN probes);
 //! - `backend`: the lazily loaded hipDNN backend.
 
@@ -20,6 +22,7 @@ pub mod graph;
 pub mod memo;
 pub mod outcome;
 pub mod read;
+pub mod revised;
 pub mod row;
 pub mod state;
 pub mod steps;

@@ -1,7 +1,7 @@
 //! Per-process forwarding state: the hipDNN handle of each MIOpen handle
-//! (following its stream) and the plan cache, with a per-thread slot for
-//! the last plan a thread ran so that a steady stream of the same call
-//! takes neither lock.
+//! (following its stream) and the plan cache, with per-thread slots for
+//! the last plans a thread ran so that a steady stream of the same calls
+//! (one problem, or a model's few layers in turn) takes neither lock.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use hipdnn_backend::abi::{status, Handle};
 use hipdnn_backend::api::Api;
 use miopen_forwarding_core::graph_key::PlanKey;
-use miopen_forwarding_core::plan_cache::{Lookup, PlanCache};
+use miopen_forwarding_core::per_thread::{Lease, Tally};
+use miopen_forwarding_core::plan_cache::{Lookup, PlanCache, Stats};
 use miopen_forwarding_core::Config;
 
 use super::graph::{self, BuildError, Failure, Operations, Plan};
@@ -43,7 +44,7 @@ fn next_generation() {
     GENERATION.fetch_add(1, Ordering::AcqRel);
 }
 
-/// A thread's last plan, valid while nothing it depends on changed. The
+/// A plan a thread ran, valid while nothing it depends on changed. The
 /// plan is held weakly: the slot never keeps a plan alive after the cache
 /// dropped it (eviction, `miopenDestroy`, capacity 0), so plans are still
 /// released where they were before.
@@ -61,8 +62,29 @@ struct Slot {
     stamp: u64,
 }
 
+/// Calls served by a thread's slots: plan-cache hits counted on the
+/// thread's own line, so the steady state writes nothing another thread reads.
+static SLOT_HITS: Tally = Tally::new(1);
+
+/// Slots per thread, chosen by the key's address: a caller keeps the key of
+/// a repeated problem (in its descriptor memo), so a thread that runs a few
+/// problems in turn finds each in its own slot, and one that runs many
+/// takes the locked path for those that displace each other.
+const SLOTS: usize = 8;
+
+/// A thread's slots and its row of [`SLOT_HITS`] (taken on its first hit).
+struct Slots {
+    ways: [Option<Slot>; SLOTS],
+    hits: Option<Lease>,
+}
+
 thread_local! {
-    static SLOT: RefCell<Option<Slot>> = const { RefCell::new(None) };
+    static SLOT: RefCell<Slots> = const { RefCell::new(Slots { ways: [const { None }; SLOTS], hits: None }) };
+}
+
+fn way(key: &Rc<PlanKey>) -> usize {
+    // Heap addresses: the low 4 bits are alignment.
+    (Rc::as_ptr(key) as usize >> 4) % SLOTS
 }
 
 /// Why no plan is ready.
@@ -81,8 +103,8 @@ fn stream_of(h: sys::miopenHandle_t) -> Option<usize> {
     (unsafe { sys::miopenGetStream_impl(h, &mut stream) } == 0).then_some(stream as usize)
 }
 
-/// The hipDNN handle and plan of `key` (on MIOpen handle `key.handle`) from this
-/// thread's slot, when it holds that very key, nothing changed since it
+/// The hipDNN handle and plan of `key` (on MIOpen handle `key.handle`) from
+/// the thread's slot of the key, when it holds that very key, nothing changed since it
 /// was filled, and the plan is still cached and recent (so the cache's
 /// least-recently-used order stays true: a plan the slot serves is looked
 /// up again before it could become the least recent). A key equal to the
@@ -93,14 +115,15 @@ pub fn from_slot(key: &Rc<PlanKey>) -> Option<(Handle, Arc<Plan>)> {
     let stream = stream_of(key.handle as sys::miopenHandle_t)?;
     let cache = PLANS.get()?;
     SLOT.try_with(|slot| {
-        let mut slot = slot.borrow_mut();
-        let s = slot.as_mut()?;
+        let mut slots = slot.borrow_mut();
+        let Slots { ways, hits } = &mut *slots;
+        let s = ways[way(key)].as_mut()?;
         let now = Now { stream, generation: GENERATION.load(Ordering::Acquire), recent: cache.is_recent(s.stamp) };
         let plan = if s.serves(key, now) { s.plan.upgrade()? } else { return None };
         if !Rc::ptr_eq(&s.key, key) {
             s.key = Rc::clone(key);
         }
-        cache.count_hit();
+        hits.get_or_insert_with(|| SLOT_HITS.lease()).add(0, 1);
         Some((s.hd as Handle, plan))
     })
     .ok()
@@ -148,8 +171,8 @@ fn placement(current: Option<usize>, stream: usize) -> Placement {
 }
 
 /// The hipDNN handle and plan of `key` through the handle map and the plan
-/// cache (building the plan with the group's `ops` on a miss); fills this
-/// thread's slot.
+/// cache (building the plan with the group's `ops` on a miss); fills the
+/// thread's slot of the key.
 pub fn ready(
     config: &Config,
     api: &'static Api,
@@ -167,7 +190,7 @@ pub fn ready(
     let slot =
         Slot { generation, stream, hd: hd as usize, key: Rc::clone(key), plan: Arc::downgrade(lookup.value()), stamp };
     // The previous slot is dropped here: it holds nothing but a weak plan.
-    let _ = SLOT.try_with(|s| *s.borrow_mut() = Some(slot));
+    let _ = SLOT.try_with(|s| s.borrow_mut().ways[way(key)] = Some(slot));
     Ok((hd, lookup))
 }
 
@@ -176,8 +199,10 @@ fn plans(config: &Config) -> &'static PlanCache<PlanKey, Plan> {
     PLANS.get_or_init(|| PlanCache::new(config.plan_cache_capacity))
 }
 
-pub fn cache_stats() -> Option<miopen_forwarding_core::plan_cache::Stats> {
-    PLANS.get().map(PlanCache::stats)
+/// The plan cache's counters, its hits with those the threads' slots served.
+pub fn cache_stats() -> Option<Stats> {
+    let slot_hits = SLOT_HITS.sum()[0];
+    PLANS.get().map(|c| Stats { hits: c.stats().hits + slot_hits, ..c.stats() })
 }
 
 /// The hipDNN handle of MIOpen handle `h`, created on first use and kept on

@@ -56,10 +56,12 @@ fn on_known(
     hipdnn: impl FnOnce(&HipdnnSolution) -> Outcome,
     observed: impl FnOnce(&ObservedSolution) -> Outcome,
 ) -> Option<u32> {
-    run(index, config, || match solutions::get(s as usize) {
-        Some(Known::Hipdnn(h)) => hipdnn(&h),
-        Some(Known::Observed(o)) => observed(&o),
-        None => unknown(s),
+    run(index, config, || {
+        solutions::with_known(s as usize, |k| match k {
+            Some(Known::Hipdnn(h)) => hipdnn(h),
+            Some(Known::Observed(o)) => observed(o),
+            None => unknown(s),
+        })
     })
 }
 

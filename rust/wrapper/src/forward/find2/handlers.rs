@@ -166,6 +166,23 @@ fn search(
     })())
 }
 
+/// The buffers of x, w and y (each argument's first), when every argument
+/// keeps the problem's descriptor: the steady state's run, in one pass with
+/// nothing read or dropped; `None` sends the call to [`bound`]'s checks.
+fn plain_buffers(args: &[sys::miopenTensorArgument_t]) -> Option<[*mut c_void; 3]> {
+    let mut ptrs = [std::ptr::null_mut(); 3];
+    let mut seen = [false; 3];
+    for a in args {
+        if !a.descriptor.is_null() {
+            return None;
+        }
+        if let Some(i) = argument::ALL.iter().position(|&id| id == a.id).filter(|&i| !seen[i]) {
+            (ptrs[i], seen[i]) = (a.buffer, true);
+        }
+    }
+    (seen == [true; 3]).then_some(ptrs)
+}
+
 /// One run argument's buffer and, if given, the descriptor replacing the problem's.
 fn bound(args: &[sys::miopenTensorArgument_t], id: u32) -> Step<(*mut c_void, Option<Tensor>)> {
     let Some(a) = args.iter().find(|a| a.id == id) else {
@@ -223,7 +240,10 @@ pub fn run(
             // SAFETY: the caller's array of n arguments (checked non-null).
             unsafe { std::slice::from_raw_parts(tensors, n) }
         };
-        let [x, w, y] = [bound(args, argument::X)?, bound(args, argument::W)?, bound(args, argument::Y)?];
+        let [x, w, y] = match plain_buffers(args) {
+            Some(ptrs) => ptrs.map(|p| (p, None)),
+            None => [bound(args, argument::X)?, bound(args, argument::W)?, bound(args, argument::Y)?],
+        };
         // A loaded solution's workspace is unknown until its plan is built (r.fits below).
         if let Some(need) = s.known_workspace() {
             enough(&ws, need)?;
@@ -344,4 +364,24 @@ pub fn run_observed(
         execute(&r, &data, None, ws.ptr)?;
         Ok(success(note(config, || format!("MIOpen's solution run by hipDNN; {}", r.note()))))
     })())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arg(id: u32, buffer: usize, descriptor: usize) -> sys::miopenTensorArgument_t {
+        sys::miopenTensorArgument_t { id, descriptor: descriptor as _, buffer: buffer as _ }
+    }
+
+    #[test]
+    fn plain_buffers_only_when_every_argument_keeps_the_problems_descriptor() {
+        let (x, w, y) = (argument::X, argument::W, argument::Y);
+        let ptrs = |p: [usize; 3]| Some(p.map(|a| a as *mut c_void));
+        // Any order; the first of a repeated id, as `bound` takes it.
+        assert_eq!(plain_buffers(&[arg(y, 3, 0), arg(x, 1, 0), arg(w, 2, 0), arg(x, 9, 0)]), ptrs([1, 2, 3]));
+        assert_eq!(plain_buffers(&[arg(x, 1, 0), arg(w, 2, 0)]), None, "y missing");
+        assert_eq!(plain_buffers(&[arg(x, 1, 0), arg(w, 2, 0), arg(y, 3, 0x40)]), None, "y replaces the descriptor");
+        assert_eq!(plain_buffers(&[arg(x, 1, 0), arg(w, 2, 0), arg(y, 3, 0), arg(77, 4, 0x40)]), None);
+    }
 }

@@ -17,6 +17,7 @@
 //!   after a declined legacy Find does. `miopenDestroySolution` forgets it
 //!   before MIOpen frees it.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -26,6 +27,7 @@ use miopen_forwarding_core::find2::SolvedProblem;
 use miopen_forwarding_core::ops::conv::{GraphSpec, Problem};
 
 use crate::forward::common::graph::{self as common_graph, BuildError, Failure};
+use crate::forward::common::revised::{self, RevisedMemo, Revision};
 use crate::forward::common::steps::{self, declined, failed, Step};
 use crate::forward::ops::conv::graph;
 
@@ -133,26 +135,42 @@ enum Entry {
 }
 
 static SOLUTIONS: Mutex<Option<HashMap<usize, Entry>>> = Mutex::new(None);
+/// Advanced by every change to [`SOLUTIONS`]: a run of a solution a thread
+/// already looked up takes neither the lock nor a reference count
+/// ([`with_known`]).
+static CHANGES: Revision = Revision::new();
+
+thread_local! {
+    static KNOWN: RefCell<RevisedMemo<1, Option<Known>>> = RefCell::new(RevisedMemo::default());
+}
 
 fn with<R>(f: impl FnOnce(&mut HashMap<usize, Entry>) -> R) -> R {
     f(SOLUTIONS.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(HashMap::new))
+}
+
+/// A change to the map: the revision moves under the lock.
+fn change<R>(f: impl FnOnce(&mut HashMap<usize, Entry>) -> R) -> R {
+    with(|m| {
+        CHANGES.advance();
+        f(m)
+    })
 }
 
 /// A new hipDNN solution object's address.
 pub fn create(s: HipdnnSolution) -> usize {
     let token = Box::new(Token(0));
     let address = &*token as *const Token as usize;
-    with(|m| m.insert(address, Entry::Hipdnn(token, Arc::new(s))));
+    change(|m| m.insert(address, Entry::Hipdnn(token, Arc::new(s))));
     address
 }
 
 /// A MIOpen solution MIOpen's search just returned.
 pub fn observe(address: usize, s: ObservedSolution) {
-    with(|m| m.insert(address, Entry::Observed(Arc::new(s))));
+    change(|m| m.insert(address, Entry::Observed(Arc::new(s))));
 }
 
 /// The known solution at `address`, or `None` for one the wrapper knows nothing of.
-pub fn get(address: usize) -> Option<Known> {
+fn get(address: usize) -> Option<Known> {
     if address == 0 {
         return None;
     }
@@ -166,7 +184,14 @@ pub fn get(address: usize) -> Option<Known> {
 
 /// Forgets the solution at `address` (freeing a hipDNN one's token).
 pub fn forget(address: usize) {
-    with(|m| m.remove(&address));
+    change(|m| m.remove(&address));
+}
+
+/// `f` of the known solution at `address` (`None`: one the wrapper knows
+/// nothing of), remembered by the thread while no solution is created,
+/// observed or forgotten.
+pub fn with_known<R>(address: usize, f: impl FnOnce(Option<&Known>) -> R) -> R {
+    revised::answer(&KNOWN, &CHANGES, [address], || get(address), |k| f(k.as_ref()))
 }
 
 #[cfg(test)]
@@ -216,7 +241,15 @@ mod tests {
         observe(miopens, ObservedSolution { problem: p, graph, plan_workspace: 64, serial: serial() });
         assert!(matches!(get(miopens), Some(Known::Observed(o)) if o.plan_workspace == 64));
         forget(miopens);
+        // Remembered by the thread, and forgotten with the solution.
+        let serial_of = |k: Option<&Known>| match k {
+            Some(Known::Hipdnn(s)) => Some(s.serial),
+            _ => None,
+        };
+        assert_eq!(with_known(b, serial_of), Some(sb.serial));
+        assert_eq!(with_known(b, serial_of), Some(sb.serial));
         forget(b);
+        assert_eq!(with_known(b, serial_of), None, "a forgotten solution is not remembered");
         assert!(get(miopens).is_none() && get(b).is_none() && get(0).is_none());
     }
 }

@@ -6,8 +6,10 @@
 //! cannot be forwarded, or for a call MIOpen rejected.
 #![allow(non_snake_case)]
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::c_void;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
@@ -20,6 +22,7 @@ use miopen_forwarding_core::{Config, Family};
 use crate::diagnostics;
 use crate::entry_points;
 use crate::forward::common::read;
+use crate::forward::common::revised::{self, RevisedMemo, Revision};
 use crate::forward::miopen_sys as sys;
 use crate::forward::ops::conv::read::conv as conv_params;
 
@@ -89,10 +92,26 @@ struct Book {
 }
 
 static BOOK: Mutex<Option<Book>> = Mutex::new(None);
+/// Advanced by every change to the book: an execute whose view the thread
+/// already took takes no lock ([`execute_view`]).
+static CHANGES: Revision = Revision::new();
+
+thread_local! {
+    /// Keyed by [plan, operator arguments].
+    static VIEWS: RefCell<RevisedMemo<2, Option<Rc<ExecuteView>>>> = RefCell::new(RevisedMemo::default());
+}
 
 fn with<R>(f: impl FnOnce(&mut Book) -> R) -> R {
     let mut guard = BOOK.lock().unwrap_or_else(|e| e.into_inner());
     f(guard.get_or_insert_with(Book::default))
+}
+
+/// A change to the book: the revision moves under the lock.
+fn change<R>(f: impl FnOnce(&mut Book) -> R) -> R {
+    with(|b| {
+        CHANGES.advance();
+        f(b)
+    })
 }
 
 /// A recorded plan, as it is now.
@@ -101,7 +120,7 @@ pub fn plan(p: usize) -> Option<Recorded> {
 }
 
 pub fn set_compiled(p: usize, c: Compiled) {
-    with(|b| {
+    change(|b| {
         if let Some(r) = b.plans.get_mut(&p) {
             r.compiled = c;
             r.revision = next_revision();
@@ -110,8 +129,13 @@ pub fn set_compiled(p: usize, c: Compiled) {
 }
 
 /// A plan's [`ExecuteView`] with the arguments set on `args`; None for a
-/// plan the wrapper did not see created.
-pub fn execute_view(p: usize, args: usize) -> Option<ExecuteView> {
+/// plan the wrapper did not see created. Remembered by the thread while the
+/// book is unchanged.
+pub fn execute_view(p: usize, args: usize) -> Option<Rc<ExecuteView>> {
+    revised::answer(&VIEWS, &CHANGES, [p, args], || look_up_view(p, args).map(Rc::new), Option::clone)
+}
+
+fn look_up_view(p: usize, args: usize) -> Option<ExecuteView> {
     with(|b| {
         let r = b.plans.get(&p)?;
         let compiled = match &r.compiled {
@@ -133,7 +157,7 @@ pub fn execute_view(p: usize, args: usize) -> Option<ExecuteView> {
 
 /// A plan compiled for hipDNN (and on MIOpen Private too, or not yet).
 pub fn compiled_for_hipdnn(p: usize, spec: GraphSpec, private_compiled: bool) {
-    with(|b| {
+    change(|b| {
         if let Some(r) = b.plans.get_mut(&p) {
             r.compiled = Compiled::Hipdnn(Box::new(spec));
             r.private_compiled = private_compiled;
@@ -149,6 +173,7 @@ pub fn take_private_compile(p: usize) -> bool {
         Some(r) if matches!(r.compiled, Compiled::Hipdnn(_)) && !r.private_compiled => {
             r.private_compiled = true;
             r.revision = next_revision();
+            CHANGES.advance();
             true
         }
         _ => false,
@@ -186,7 +211,7 @@ fn handle_at<T>(out: *mut *mut T) -> usize {
 }
 
 fn add_op(plan: usize, op: usize, o: Op) {
-    with(|b| {
+    change(|b| {
         let Some(r) = b.plans.get_mut(&plan) else { return };
         r.plan.ops.push(o);
         r.ops.push(op);
@@ -220,7 +245,7 @@ pub fn miopenCreateFusionPlan(
             private_compiled: false,
             revision: next_revision(),
         };
-        with(|b| {
+        change(|b| {
             forget_plan(b, p);
             b.plans.insert(p, r);
         });
@@ -279,7 +304,7 @@ pub fn miopenCreateOpBatchNormInference(
 }
 
 fn set_arg(args: sys::miopenOperatorArgs_t, op: sys::miopenFusionOpDescriptor_t, a: Arg) {
-    with(|b| {
+    change(|b| {
         b.args.entry(args as usize).or_default().insert(op as usize, a);
     });
 }
@@ -334,7 +359,7 @@ pub fn miopenDestroyFusionPlan(
     fusePlanDesc: sys::miopenFusionPlanDescriptor_t,
     result: sys::miopenStatus_t,
 ) -> sys::miopenStatus_t {
-    observe(config, result, || with(|b| forget_plan(b, fusePlanDesc as usize)))
+    observe(config, result, || change(|b| forget_plan(b, fusePlanDesc as usize)))
 }
 
 pub fn miopenDestroyOperatorArgs(
@@ -343,6 +368,6 @@ pub fn miopenDestroyOperatorArgs(
     result: sys::miopenStatus_t,
 ) -> sys::miopenStatus_t {
     observe(config, result, || {
-        with(|b| b.args.remove(&(args as usize)));
+        change(|b| b.args.remove(&(args as usize)));
     })
 }
