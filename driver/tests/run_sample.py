@@ -77,9 +77,9 @@ def check_routing(config, out, err):
     if not compute:
         return "the exit summary lists no convolution compute call"
     if config == "disabled":
-        bad = [r for r in rows if r[1] != "MIOpen Private (forwarding disabled)"]
+        bad = [r for r in rows if r[1] != "forwarding disabled (MIOpen Private)"]
         return f"not all calls on MIOpen Private: {bad}" if bad else None
-    bad = [r for r in compute if r[1] not in ("hipDNN", "MIOpen Private (declined)")]
+    bad = [r for r in compute if r[1] not in ("forwarded (hipDNN)", "declined (MIOpen Private)")]
     return f"convolution calls not executed by hipDNN: {bad}" if bad else None
 
 
@@ -107,7 +107,7 @@ def run_line(line, config, args):
     routing = check_routing(config, p.stdout, p.stderr)
     if routing:
         problems.append(routing)
-    forwarded = sum(r[2] for r in summary(p.stderr)[0] if r[0] in COMPUTE and r[1] == "hipDNN")
+    forwarded = sum(r[2] for r in summary(p.stderr)[0] if r[0] in COMPUTE and r[1] == "forwarded (hipDNN)")
     declined = sum(r[2] for r in summary(p.stderr)[0] if r[0] in COMPUTE and "declined" in r[1])
     return problems, forwarded, declined, p.stdout + p.stderr
 
