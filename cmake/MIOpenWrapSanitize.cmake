@@ -42,8 +42,13 @@ elseif(MIOPEN_WRAP_SANITIZE STREQUAL "thread")
   if(NOT EXISTS ${_tsan_rt})
     message(FATAL_ERROR "MIOPEN_WRAP_SANITIZE=thread: rustc's TSan runtime ${_tsan_rt} is missing")
   endif()
-  set(MIOPEN_WRAP_SANITIZE_EXE_LINK_FLAGS "-Wl,--whole-archive;${_tsan_rt};-Wl,--no-whole-archive;-lpthread;-ldl;-lm;-lrt")
-  set(MIOPEN_WRAP_SANITIZE_RUSTFLAGS -Zsanitizer=thread)
+  # --export-dynamic: a library the executable dlopens (the hipDNN backend,
+  # its engine plugins) resolves the runtime's entry points and interceptors
+  # against the executable too, not only the libraries on its link line.
+  set(MIOPEN_WRAP_SANITIZE_EXE_LINK_FLAGS "-Wl,--whole-archive;${_tsan_rt};-Wl,--no-whole-archive;-Wl,--export-dynamic;-lpthread;-ldl;-lm;-lrt")
+  # miopen_wrap_tsan: forwarding-core's Mutex tells TSan about its lock
+  # (rust/forwarding-core/src/sync.rs): std's own is uninstrumented.
+  set(MIOPEN_WRAP_SANITIZE_RUSTFLAGS -Zsanitizer=thread --cfg miopen_wrap_tsan)
 else()
   message(FATAL_ERROR "MIOPEN_WRAP_SANITIZE=${MIOPEN_WRAP_SANITIZE}: expected address or thread")
 endif()

@@ -28,11 +28,12 @@ case $kind in
     export CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
     export CXXFLAGS=$CFLAGS LDFLAGS="-fsanitize=address,undefined"
     planted=(heap-overflow undefined)
-    symbol=__asan_report_load ;;
+    symbols=(__asan_report_load) ;;
   thread)
     labels='threads'
     planted=(race)
-    symbol=__tsan_read ;;
+    # __tsan_acquire: forwarding-core's Mutex annotates its lock (src/sync.rs).
+    symbols=(__tsan_read __tsan_acquire) ;;
   *) sed -n '2,18p' "$0" >&2; exit 2 ;;
 esac
 
@@ -41,10 +42,15 @@ rm -rf "$reports" && mkdir -p "$reports/planted"
 # Reports go to files as well as failing the process: a report in a process
 # whose exit status a checker does not look at is still counted.
 supp=$ROOT/test/sanitize/suppressions
-export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1"
-export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan:suppressions=$supp/ubsan.supp"
-export TSAN_OPTIONS="log_path=$reports/tsan:halt_on_error=0:exitcode=66:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
-export LSAN_OPTIONS="suppressions=$supp/lsan.supp"
+if [ "$kind" = address ]; then
+  export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1"
+  export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan:suppressions=$supp/ubsan.supp"
+  export LSAN_OPTIONS="suppressions=$supp/lsan.supp"
+else
+  # Only TSan's options: the TSan runtime reads UBSAN_OPTIONS too, and a
+  # log_path there would name its reports.
+  export TSAN_OPTIONS="log_path=$reports/tsan:halt_on_error=0:exitcode=66:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
+fi
 
 cmake -S . -B "$build" -DMIOPEN_WRAP_SANITIZE="$kind" >/dev/null
 if [ "$kind" = address ]; then
@@ -68,9 +74,13 @@ done
 # The wrapper's Rust code is instrumented (not only its C++ parts).
 runtime=$(find "$build" -name 'libmiopen_abi_runtime.a' -path '*wrapper*' | head -1)
 [ -n "$runtime" ] || runtime=$(find "$build" -name 'libmiopen_abi_runtime.a' | head -1)
-if [ -z "$runtime" ] || ! nm "$runtime" 2>/dev/null | grep -q " U $symbol"; then
-  problems+=("the wrapper's Rust staticlib (${runtime:-not found}) has no $symbol calls: not instrumented")
-fi
+# (nm's output is read whole: `nm | grep -q` fails under pipefail when grep
+# stops reading early.)
+undefined=$([ -n "$runtime" ] && nm -u "$runtime" 2>/dev/null || true)
+for symbol in "${symbols[@]}"; do
+  grep -q " U $symbol" <<<"$undefined" ||
+    problems+=("the wrapper's Rust staticlib (${runtime:-not found}) has no $symbol calls: not instrumented")
+done
 mapfile -t found < <(find "$reports" -maxdepth 1 -type f | sort)
 for f in "${found[@]}"; do
   problems+=("report $(basename "$f"): $(grep -m1 -E 'ERROR|WARNING|runtime error' "$f" || head -1 "$f")")

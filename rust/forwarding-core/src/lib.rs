@@ -1,6 +1,7 @@
 //! Configuration, routing policy and the FFI-free parts of forwarding.
 //!
-//! Nothing here touches FFI: the wrapper crate reads the environment and
+//! Nothing here touches FFI (but [`sync`]'s ThreadSanitizer annotations, built
+//! only in the TSan tree): the wrapper crate reads the environment and
 //! MIOpen's descriptors, hands plain values to this crate, and drives hipDNN
 //! with what comes back. Keeping these parts pure makes every rule
 //! unit-testable without either library.
@@ -25,6 +26,7 @@
 //! - [`per_thread`]: counters each thread bumps on a cache line of its own, summed when read;
 //! - [`print`]: values in messages as MIOpen prints them (enums as `int`, floats as `%g`);
 //! - [`status`]: hipDNN status -> `miopenStatus_t`;
+//! - [`sync`]: std's `Mutex`, visible to ThreadSanitizer in the TSan tree;
 //! - [`stub_asm`]: the exported stubs' machine code, one template per ABI.
 pub mod batchnorm;
 pub mod config;
@@ -44,6 +46,7 @@ pub mod routing;
 pub mod row;
 pub mod status;
 pub mod stub_asm;
+pub mod sync;
 pub mod table;
 pub mod tensor;
 

@@ -10,8 +10,8 @@
 //! thread to take a lease reuses it, adding to them, so a sum stays exact
 //! and the registry holds as many rows as threads ever ran at once.
 
+use crate::sync::{Mutex, MutexGuard};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
 
 /// Counters per 128 bytes.
 const PER_LINE: usize = 16;

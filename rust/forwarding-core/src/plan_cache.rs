@@ -22,7 +22,9 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
+
+use crate::sync::{Mutex, MutexGuard};
 
 /// The environment variable that bounds the cache (number of plans).
 pub const PLAN_CACHE_SIZE_VAR: &str = "MIOPEN_HIPDNN_PLAN_CACHE_SIZE";
@@ -535,7 +537,7 @@ mod tests {
                 return;
             };
             // try_lock first so a bug fails the test instead of hanging it.
-            let free = cache.inner.try_lock().is_ok();
+            let free = cache.inner.try_lock().is_some();
             if !free {
                 self.dropped_while_locked.store(true, Ordering::SeqCst);
                 return;

@@ -5,7 +5,9 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
+
+use miopen_forwarding_core::sync::Mutex;
 
 use miopen_forwarding_core::per_thread::{Lease, Tally};
 use miopen_forwarding_core::{table, Config, Family, Reason};

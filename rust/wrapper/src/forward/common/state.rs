@@ -8,7 +8,9 @@ use std::collections::HashMap;
 use std::ptr;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::{Arc, OnceLock, Weak};
+
+use miopen_forwarding_core::sync::Mutex;
 
 use hipdnn_backend::abi::{status, Handle};
 use hipdnn_backend::api::Api;

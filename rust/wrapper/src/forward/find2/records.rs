@@ -4,8 +4,8 @@
 //! recorded). A problem's descriptors are read when they are registered,
 //! as MIOpen copies them then.
 
+use miopen_forwarding_core::sync::{Mutex, MutexGuard};
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard};
 
 use miopen_forwarding_core::find2::{argument, FindOptions};
 use miopen_forwarding_core::ops::conv::{ConvParams, Direction, Problem, Tensor};

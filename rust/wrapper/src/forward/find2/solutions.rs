@@ -20,7 +20,9 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
+
+use miopen_forwarding_core::sync::Mutex;
 
 use hipdnn_backend::abi::Handle;
 use miopen_forwarding_core::find2::SolvedProblem;

@@ -11,7 +11,9 @@ use std::collections::HashMap;
 use std::ffi::c_void;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
+
+use miopen_forwarding_core::sync::Mutex;
 
 use miopen_forwarding_core::fusion::{group, ActivationArgs, Op, Plan};
 use miopen_forwarding_core::ops::conv::GraphSpec;
