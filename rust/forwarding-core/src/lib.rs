@@ -21,6 +21,7 @@
 //! - [`batchnorm`]: the batchnorm group's problem model;
 //! - [`graph_key`]: the plan key: a MIOpen handle and a family's own graph spec;
 //! - [`mirrors`]: the MIOpen enumerator values used by number, shared and per group (checked against the header at build time);
+//! - [`handle_workspace`]: the cap on the workspace a MIOpen handle owns for hipDNN plans;
 //! - [`plan_cache`]: the bounded, thread-safe plan cache and its counters;
 //! - [`per_thread`]: counters each thread bumps on a cache line of its own, summed when read;
 //! - [`print`]: values in messages as MIOpen prints them (enums as `int`, floats as `%g`);
@@ -35,6 +36,7 @@ pub mod find2;
 pub mod fusion;
 pub mod graph_key;
 pub mod groups;
+pub mod handle_workspace;
 pub mod mirrors;
 pub mod ops;
 pub mod per_thread;

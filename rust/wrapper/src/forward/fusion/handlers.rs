@@ -21,7 +21,7 @@ use miopen_forwarding_core::Config;
 use super::record::{self, Arg, Compiled, ExecuteView, OpKind, Recorded};
 use crate::forward::common::memo::{DescriptorMemo, Seen};
 use crate::forward::common::steps::{declined, flatten, misaligned, private_ok, success, Ready, Step};
-use crate::forward::common::{note, read, Outcome, Workspace};
+use crate::forward::common::{handle_workspace, note, read, Outcome, Workspace};
 use crate::forward::last_error;
 use crate::forward::miopen_sys as sys;
 use crate::forward::ops::conv::execute::{execute as execute_conv, Buffers};
@@ -71,13 +71,14 @@ fn translated(r: &Recorded, args: ActivationArgs) -> Step<fusion::Translated> {
 /// with placeholder clips for CLIPPEDRELU / CLAMP, whose values are
 /// execute-time arguments: the execute builds, or finds, the plan of its own).
 ///
-/// A hipDNN plan that needs workspace cannot run under
-/// `miopenExecuteFusionPlan`, which has no workspace argument, and every
-/// framework surveyed executes that way (`docs/forwarding.md`). Such a plan
-/// is compiled on MIOpen Private too, and MIOpen's answer is the call's: a
-/// plan MIOpen has no fused kernel for fails to compile as it did before
-/// (a framework then falls back to unfused calls, as it would), instead of
-/// compiling here and failing later at an execute MIOpen has to run.
+/// `miopenExecuteFusionPlan` has no workspace argument: a hipDNN plan that
+/// needs workspace runs there with the handle's own
+/// (`common::handle_workspace`). A plan that needs more than a handle may
+/// hold (`MIOPEN_HIPDNN_HANDLE_WORKSPACE_LIMIT`) is compiled on MIOpen
+/// Private too, and MIOpen's answer is the call's: a plan MIOpen has no
+/// fused kernel for fails to compile as it did before (a framework then
+/// falls back to unfused calls, as it would), instead of compiling here and
+/// failing later at an execute MIOpen has to run.
 pub fn compile(c: &Call) -> Outcome {
     flatten((|| {
         let r = recorded(c)?;
@@ -94,22 +95,28 @@ pub fn compile(c: &Call) -> Outcome {
             }
         };
         let need = ready.plan.workspace;
-        if need > 0 {
+        let over_limit = need > c.config.workspace_limit;
+        if over_limit {
             // SAFETY: the caller's handle (checked non-null) and plan, which MIOpen validates.
             let s = unsafe { sys::miopenCompileFusionPlan_impl(c.handle, c.plan as _) };
             if s != miopen::SUCCESS {
                 let why = format!(
-                    "the hipDNN plan needs {need} bytes of workspace, which miopenExecuteFusionPlan cannot pass, \
-                     and MIOpen cannot compile the plan ({}; MIOpen decides)",
+                    "the hipDNN plan needs {need} bytes of workspace, over the {} a handle may hold \
+                     (MIOPEN_HIPDNN_HANDLE_WORKSPACE_LIMIT), and MIOpen cannot compile the plan ({}; MIOpen decides)",
+                    c.config.workspace_limit,
                     miopen::name(s)
                 );
                 record::set_compiled(c.plan, Compiled::Private(why.clone()));
                 return declined(why);
             }
         }
-        record::compiled_for_hipdnn(c.plan, spec, need > 0);
+        record::compiled_for_hipdnn(c.plan, spec, over_limit);
         Ok(success(note(c.config, || {
-            let private = if need > 0 { "; compiled on MIOpen Private too (the plan needs workspace)" } else { "" };
+            let private = if over_limit {
+                "; compiled on MIOpen Private too (the plan needs more workspace than a handle may hold)"
+            } else {
+                ""
+            };
             format!("hipDNN plan ready, {need} bytes of workspace{private}; {}", ready.note())
         })))
     })())
@@ -124,8 +131,9 @@ fn private_workspace(c: &Call, algo: sys::miopenConvFwdAlgorithm_t) -> Step<usiz
     Ok(need)
 }
 
-/// `miopenFusionPlanGetWorkSpaceSize`: enough for the hipDNN plan and for
-/// MIOpen's, so a caller that sizes its workspace here is short on neither path.
+/// `miopenFusionPlanGetWorkSpaceSize` of a plan compiled for hipDNN: enough
+/// for the hipDNN plan and for MIOpen's, so a caller that sizes its
+/// workspace here is short on neither path. Any other plan is MIOpen's to answer.
 pub fn workspace_size(c: &Call, out: *mut usize, algo: sys::miopenConvFwdAlgorithm_t) -> Outcome {
     flatten((|| {
         if out.is_null() {
@@ -135,7 +143,8 @@ pub fn workspace_size(c: &Call, out: *mut usize, algo: sys::miopenConvFwdAlgorit
         let spec = match &r.compiled {
             Compiled::Hipdnn(spec) => (**spec).clone(),
             Compiled::Private(why) => return declined(format!("the plan was compiled on MIOpen Private ({why})")),
-            Compiled::No => translated(&r, ActivationArgs::AT_COMPILE)?.spec,
+            // MIOpen answers for a plan it has not compiled (its conv's own workspace).
+            Compiled::No => return declined("the plan is not compiled (MIOpen decides)"),
         };
         let private = private_workspace(c, algo)?;
         let ready = ready(c, spec)?;
@@ -272,14 +281,17 @@ fn run_plan(c: &Call, io: &Io, ws: Option<&Workspace>) -> Step<Outcome> {
         return declined(format!("workspace of {} bytes < the {private} MIOpen requires (MIOpen decides)", given.size));
     }
     let ready = ready_conv(c.config, &p.key)?;
-    if ws.is_none() && ready.plan.workspace > 0 {
-        return declined(format!(
-            "miopenExecuteFusionPlan has no workspace argument and the hipDNN plan needs {} bytes (the wrapper allocates no device memory; miopenExecuteFusionPlan_v2 takes one)",
-            ready.plan.workspace
-        ));
-    }
-    ready.fits(given)?;
+    let owned = match ws {
+        // miopenExecuteFusionPlan passes none: the handle's own.
+        None if ready.plan.workspace > 0 => Some(
+            handle_workspace::at_least(c.handle as usize, ready.plan.workspace, c.config.workspace_limit)
+                .or_else(declined)?,
+        ),
+        _ => None,
+    };
+    let run_with = owned.as_ref().unwrap_or(given);
+    ready.fits(run_with)?;
     let data = Buffers { x: io.input as *mut c_void, w: d.w as *mut c_void, y: io.output };
-    execute_conv(&ready, &data, d.bias.map(|b| b as *mut c_void), given.ptr)?;
+    execute_conv(&ready, &data, d.bias.map(|b| b as *mut c_void), run_with.ptr)?;
     Ok(success(ready.note()))
 }
