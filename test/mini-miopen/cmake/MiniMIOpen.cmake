@@ -69,5 +69,7 @@ function(mini_miopen_add_library target)
     SOVERSION 1
     VISIBILITY_INLINES_HIDDEN ON
     LINK_DEPENDS ${def}
-    LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIR})
+    LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIR}
+    # Installed next to the HIP stand-in, as MIOpen next to libamdhip64.
+    INSTALL_RPATH "$ORIGIN")
 endfunction()
