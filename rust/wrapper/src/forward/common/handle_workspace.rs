@@ -216,3 +216,103 @@ pub fn summary_line() -> Option<String> {
         STATS.held.load(Ordering::Relaxed)
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    /// Counts per test context (each test its own, so tests may run in parallel).
+    #[derive(Default)]
+    struct Counts {
+        allocated: AtomicUsize,
+        freed: AtomicUsize,
+        fail: bool,
+    }
+
+    unsafe extern "C" fn allocate(context: *mut c_void, size: usize) -> *mut c_void {
+        // SAFETY: every test passes a `Counts` as the context.
+        let c = unsafe { &*(context as *const Counts) };
+        c.allocated.fetch_add(1, Ordering::SeqCst);
+        if c.fail {
+            return std::ptr::null_mut();
+        }
+        Box::into_raw(vec![0u8; size].into_boxed_slice()) as *mut c_void
+    }
+
+    unsafe extern "C" fn deallocate(context: *mut c_void, _p: *mut c_void) {
+        // SAFETY: as above; the test's buffers are leaked on purpose (sizes are not kept).
+        let c = unsafe { &*(context as *const Counts) };
+        c.freed.fetch_add(1, Ordering::SeqCst);
+    }
+
+    fn registered(handle: usize, counts: &Counts) {
+        let a = Allocator {
+            allocate: Some(allocate),
+            deallocate: Some(deallocate),
+            context: counts as *const Counts as usize,
+        };
+        set_allocator(handle, a);
+    }
+
+    #[test]
+    fn the_registered_allocator_is_called_once_and_the_buffer_reused_then_freed_at_release() {
+        let (h, counts) = (0x7001, Counts::default());
+        registered(h, &counts);
+        let first = at_least(h, 4096, 1 << 20).unwrap();
+        for _ in 0..10 {
+            let again = at_least(h, 1000, 1 << 20).unwrap();
+            assert_eq!((again.ptr, again.size), (first.ptr, 4096));
+        }
+        assert_eq!(counts.allocated.load(Ordering::SeqCst), 1);
+        assert_eq!(release(h), 4096);
+        assert_eq!(counts.freed.load(Ordering::SeqCst), 1);
+        assert_eq!(release(h), 0, "released once");
+    }
+
+    #[test]
+    fn a_larger_need_grows_it_and_both_buffers_are_freed_at_release() {
+        let (h, counts) = (0x7002, Counts::default());
+        registered(h, &counts);
+        let small = at_least(h, 256, 1 << 20).unwrap();
+        let large = at_least(h, 8192, 1 << 20).unwrap();
+        assert_ne!(small.ptr, large.ptr);
+        assert_eq!(at_least(h, 8192, 1 << 20).unwrap().ptr, large.ptr);
+        assert_eq!(counts.allocated.load(Ordering::SeqCst), 2);
+        assert_eq!(release(h), 256 + 8192);
+        assert_eq!(counts.freed.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn over_the_cap_nothing_is_allocated() {
+        let (h, counts) = (0x7003, Counts::default());
+        registered(h, &counts);
+        let e = at_least(h, 4097, 4096).unwrap_err();
+        assert!(e.contains("4097") && e.contains("MIOPEN_HIPDNN_HANDLE_WORKSPACE_LIMIT"), "{e}");
+        assert_eq!(counts.allocated.load(Ordering::SeqCst), 0);
+        assert!(at_least(h, 4096, 4096).is_ok(), "at the cap is within it");
+        release(h);
+    }
+
+    #[test]
+    fn an_allocator_that_returns_no_memory_is_a_reason_and_nothing_is_held() {
+        let h = 0x7004;
+        let counts = Counts { fail: true, ..Counts::default() };
+        registered(h, &counts);
+        let e = at_least(h, 512, 1 << 20).unwrap_err();
+        assert!(e.contains("returned no memory for 512 bytes"), "{e}");
+        assert_eq!(release(h), 0);
+        assert_eq!(counts.freed.load(Ordering::SeqCst), 0);
+    }
+
+    #[test]
+    fn a_buffer_is_freed_by_the_deallocator_it_was_obtained_with() {
+        let (h, first, second) = (0x7005, Counts::default(), Counts::default());
+        registered(h, &first);
+        at_least(h, 64, 1 << 20).unwrap();
+        registered(h, &second);
+        at_least(h, 128, 1 << 20).unwrap();
+        release(h);
+        assert_eq!((first.freed.load(Ordering::SeqCst), second.freed.load(Ordering::SeqCst)), (1, 1));
+    }
+}
