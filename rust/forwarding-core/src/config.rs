@@ -577,13 +577,14 @@ mod tests {
             log_level: None,
             disable_for: Some("x"),
             plan_cache_size: Some("-1"),
+            workspace_limit: Some("lots"),
             log_routing: None,
             exit_summary: Some("often"),
             miopen_vars: &[],
         });
         let w = c.warnings();
-        assert_eq!(w.len(), 4);
-        assert!(w[3].contains(EXIT_SUMMARY_VAR));
+        assert_eq!(w.len(), 5);
+        assert!(w[3].contains("HANDLE_WORKSPACE_LIMIT") && w[4].contains(EXIT_SUMMARY_VAR));
         assert!(w[0].contains(FORWARDING_VAR) && w[1].contains(DISABLE_FOR_VAR) && w[2].contains("PLAN_CACHE"));
     }
 }
