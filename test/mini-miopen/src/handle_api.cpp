@@ -71,7 +71,7 @@ extern "C" miopenStatus_t miopenSetAllocator(miopenHandle_t handle,
                                              miopenDeallocatorFunction deallocator,
                                              void* allocatorContext)
 {
-    MIOPEN_LOG_FUNCTION(handle, allocator, deallocator, allocatorContext);
+    // Not logged, as in MIOpen.
     return miopen::try_(
         [&] { miopen::deref(handle).SetAllocator(allocator, deallocator, allocatorContext); });
 }
