@@ -6,13 +6,13 @@ Runs test/consumers/faults_consumer fusion (compile, workspace, _v2 execute of
 conv -> bias -> RELU), each run on a MIOpen user db of its own:
   disabled            MIOpen's compile records its fused solver in the user
                       find-db (so the check can see a write);
-  enabled             the compile and the execute are hipDNN's (the plan's
-                      workspace is within what a handle may hold), so the db
-                      stays empty, the convolution calls' rule;
-  enabled, on MIOpen's db   the disabled run's records stay byte for byte.
---corrupt expects the enabled run's db to be MIOpen's compile record (what
-it was while every compile of a plan that needs workspace was MIOpen's too):
-the negative control, which must fail.
+  enabled             the compile is MIOpen's too (the hipDNN plan needs
+                      workspace, which miopenExecuteFusionPlan cannot pass),
+                      so the db must be the disabled run's byte for byte: the
+                      forwarded execute and the hipDNN plan add nothing;
+  enabled, again      on that db: nothing changes (MIOpen reads its record).
+--corrupt expects the enabled run's db to stay empty, the convolution calls'
+rule, which MIOpen's own compile breaks (negative control: must fail).
 """
 import argparse
 import os
@@ -61,17 +61,18 @@ def compare(a):
         if not executes or not all(t.target == HIPDNN for t in executes):
             fail(f"the execute was not forwarded: {executes}")
         enabled = files(dbs["enabled"])
-        if a.corrupt and enabled != disabled:
-            fail(f"the forwarded run's user db differs from MIOpen's own: {sorted(enabled)} vs {sorted(disabled)}")
-        if enabled:
+        if a.corrupt and enabled:
             fail(f"the forwarded run wrote MIOpen's user db: {sorted(enabled)}")
+        if enabled != disabled:
+            fail(f"the forwarded run's user db differs from MIOpen's own: {enabled} vs {disabled}")
         again = os.path.join(work, "again")
-        shutil.copytree(dbs["disabled"], again)
+        shutil.copytree(dbs["enabled"], again)
         run_on(a, again, "enabled")
-        if files(again) != disabled:
-            fail("a forwarded run changed MIOpen's own records in the user db")
-    print(f"fusion tuning db: the forwarded run leaves the user db empty; on MIOpen's own records "
-          f"({len(disabled)} file(s)) it changes nothing")
+        if files(again) != enabled:
+            fail("a second forwarded run changed the user db")
+    print(f"fusion tuning db: the forwarded run's user db is MIOpen's own compile record ({len(disabled)} file(s)), "
+          "byte for byte; a second forwarded run changes nothing")
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -71,14 +71,14 @@ fn translated(r: &Recorded, args: ActivationArgs) -> Step<fusion::Translated> {
 /// with placeholder clips for CLIPPEDRELU / CLAMP, whose values are
 /// execute-time arguments: the execute builds, or finds, the plan of its own).
 ///
-/// `miopenExecuteFusionPlan` has no workspace argument: a hipDNN plan that
-/// needs workspace runs there with the handle's own
-/// (`common::handle_workspace`). A plan that needs more than a handle may
-/// hold (`MIOPEN_HIPDNN_HANDLE_WORKSPACE_LIMIT`) is compiled on MIOpen
-/// Private too, and MIOpen's answer is the call's: a plan MIOpen has no
-/// fused kernel for fails to compile as it did before (a framework then
-/// falls back to unfused calls, as it would), instead of compiling here and
-/// failing later at an execute MIOpen has to run.
+/// A hipDNN plan that needs workspace runs under `miopenExecuteFusionPlan`,
+/// which has no workspace argument, with the handle's own
+/// (`common::handle_workspace`); when that cannot be had (over the cap, a
+/// failed allocation) the execute is MIOpen's. So such a plan is compiled
+/// on MIOpen Private too, and MIOpen's answer is the call's: a plan MIOpen
+/// has no fused kernel for fails to compile as it did before (a framework
+/// then falls back to unfused calls, as it would), and an execute declined
+/// later finds MIOpen's compile done.
 pub fn compile(c: &Call) -> Outcome {
     flatten((|| {
         let r = recorded(c)?;
@@ -95,28 +95,22 @@ pub fn compile(c: &Call) -> Outcome {
             }
         };
         let need = ready.plan.workspace;
-        let over_limit = need > c.config.workspace_limit;
-        if over_limit {
+        if need > 0 {
             // SAFETY: the caller's handle (checked non-null) and plan, which MIOpen validates.
             let s = unsafe { sys::miopenCompileFusionPlan_impl(c.handle, c.plan as _) };
             if s != miopen::SUCCESS {
                 let why = format!(
-                    "the hipDNN plan needs {need} bytes of workspace, over the {} a handle may hold \
-                     (MIOPEN_HIPDNN_HANDLE_WORKSPACE_LIMIT), and MIOpen cannot compile the plan ({}; MIOpen decides)",
-                    c.config.workspace_limit,
+                    "the hipDNN plan needs {need} bytes of workspace, which miopenExecuteFusionPlan does not pass \
+                     (the handle's own may not be had), and MIOpen cannot compile the plan ({}; MIOpen decides)",
                     miopen::name(s)
                 );
                 record::set_compiled(c.plan, Compiled::Private(why.clone()));
                 return declined(why);
             }
         }
-        record::compiled_for_hipdnn(c.plan, spec, over_limit);
+        record::compiled_for_hipdnn(c.plan, spec, need > 0);
         Ok(success(note(c.config, || {
-            let private = if over_limit {
-                "; compiled on MIOpen Private too (the plan needs more workspace than a handle may hold)"
-            } else {
-                ""
-            };
+            let private = if need > 0 { "; compiled on MIOpen Private too (the plan needs workspace)" } else { "" };
             format!("hipDNN plan ready, {need} bytes of workspace{private}; {}", ready.note())
         })))
     })())
