@@ -14,7 +14,7 @@ pub const DEFAULT_LIMIT: usize = 1 << 30;
 /// anything else is an error message for the caller's one warning (it then
 /// uses the default).
 pub fn limit_from_env(value: Option<&str>) -> Result<usize, String> {
-    crate::config::decimal_from_env(
+    crate::env_number::decimal_from_env(
         WORKSPACE_LIMIT_VAR,
         value,
         DEFAULT_LIMIT,

@@ -6,6 +6,7 @@
 //! unit-testable without either library.
 //!
 //! - [`config`]: `MIOPEN_HIPDNN_FORWARDING`, `MIOPEN_DISABLE_HIPDNN_FOR`, the banner;
+//! - [`env_number`]: a count read from an environment variable;
 //! - [`environment`]: MIOpen's own variables under forwarding (decline or warn): every family's and each group's;
 //! - [`row`]: what a family group's data row holds (each group defines its
 //!   row in its own folder, `<group>/group.rs`);
@@ -30,6 +31,7 @@
 pub mod batchnorm;
 pub mod config;
 pub mod conv;
+pub mod env_number;
 pub mod environment;
 pub mod family;
 pub mod find2;

@@ -315,7 +315,7 @@ impl<K: Eq + Hash + Clone, V> PlanCache<K, V> {
 /// is; anything else is an error message for the caller's one warning (it
 /// then uses the default).
 pub fn capacity_from_env(value: Option<&str>) -> Result<usize, String> {
-    crate::config::decimal_from_env(
+    crate::env_number::decimal_from_env(
         PLAN_CACHE_SIZE_VAR,
         value,
         DEFAULT_CAPACITY,
