@@ -61,7 +61,9 @@ fn look_up() -> Result<Hip, String> {
         return Err("MIOpen Private loaded no HIP runtime (no hipMalloc/hipFree in its scope)".to_string());
     }
     // SAFETY: HIP's declarations of these two functions are the types above.
-    Ok(unsafe { Hip { malloc: std::mem::transmute::<*mut c_void, Malloc>(m), free: std::mem::transmute(f) } })
+    Ok(unsafe {
+        Hip { malloc: std::mem::transmute::<*mut c_void, Malloc>(m), free: std::mem::transmute::<*mut c_void, Free>(f) }
+    })
 }
 
 /// The handle of the library this code is linked into (`libMIOpen.so`),
