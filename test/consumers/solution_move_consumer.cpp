@@ -55,6 +55,10 @@ int save(const std::string& file)
     CHECK(miopenSetFindOptionPreallocatedTensor(options, miopenTensorConvolutionX, c.xs.data()));
     CHECK(miopenSetFindOptionPreallocatedTensor(options, miopenTensorConvolutionW, c.ws.data()));
     CHECK(miopenSetFindOptionPreallocatedTensor(options, miopenTensorConvolutionY, c.ys.data()));
+    // Room for either engine's plan: a search that could not time its plan
+    // in the workspace given would be MIOpen's.
+    std::vector<char> room(1 << 20);
+    CHECK(miopenSetFindOptionPreallocatedWorkspace(options, room.data(), room.size()));
     miopenSolution_t solution;
     size_t found = 0;
     CHECK(miopenFindSolutions(h, problem, options, &solution, &found, 1));
