@@ -3,6 +3,8 @@
 #include <miopen/handle.hpp>
 #include <miopen/logger.hpp>
 
+#include <map>
+#include <mutex>
 #include <string>
 
 // The HIP runtime's calls, as <hip/hip_runtime_api.h> declares them for
@@ -35,13 +37,39 @@ Allocator::ManageDataPtr Allocator::operator()(std::size_t n) const
     return ManageDataPtr{p, Deleter{deallocator, context}};
 }
 
-Allocator Handle::DefaultAllocator() { return Allocator{default_allocator, default_deallocator, nullptr}; }
+namespace {
+std::mutex registered_mutex;
+std::map<const Handle*, Allocator>& registered()
+{
+    static std::map<const Handle*, Allocator> m;
+    return m;
+}
+} // namespace
 
 void Handle::SetAllocator(miopenAllocatorFunction a, miopenDeallocatorFunction d, void* context)
 {
-    allocator.allocator   = a == nullptr ? default_allocator : a;
-    allocator.deallocator = d == nullptr ? default_deallocator : d;
-    allocator.context     = context;
+    const std::lock_guard<std::mutex> lock(registered_mutex);
+    registered()[this] = Allocator{a == nullptr ? default_allocator : a,
+                                   d == nullptr ? default_deallocator : d,
+                                   context};
+}
+
+Allocator::ManageDataPtr Handle::Create(std::size_t n) const
+{
+    Allocator a{default_allocator, default_deallocator, nullptr};
+    {
+        const std::lock_guard<std::mutex> lock(registered_mutex);
+        const auto it = registered().find(this);
+        if(it != registered().end())
+            a = it->second;
+    }
+    return a(n);
+}
+
+Handle::~Handle()
+{
+    const std::lock_guard<std::mutex> lock(registered_mutex);
+    registered().erase(this);
 }
 
 } // namespace miopen

@@ -27,6 +27,9 @@ pub fn miopenDestroy(config: &Config, handle: sys::miopenHandle_t) {
         || None,
     );
     match released {
+        Some((plans, true, 0)) => {
+            crate::trace::info(format_args!("miopenDestroy: released {plans} cached plan(s) and the hipDNN handle"))
+        }
         Some((plans, true, bytes)) => crate::trace::info(format_args!(
             "miopenDestroy: released {plans} cached plan(s), the hipDNN handle and {bytes} bytes of workspace"
         )),

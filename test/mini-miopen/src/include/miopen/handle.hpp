@@ -48,14 +48,15 @@ struct Handle : miopenHandle
     void SetKernelTime(float ms) { last_time_ms = ms; }
 
     // Null restores the default (HIP's hipMalloc / hipFree), each on its own,
-    // as MIOpen's Handle::SetAllocator (src/hip/handlehip.cpp @2d1fd99).
+    // as MIOpen's Handle::SetAllocator (src/hip/handlehip.cpp @2d1fd99). The
+    // allocator is kept beside the handle (handle.cpp), not in it: the
+    // handle's size is what the address-reuse tests of the wrapper rely on.
     void SetAllocator(miopenAllocatorFunction a, miopenDeallocatorFunction d, void* context);
     // An internal buffer of n bytes (MIOpen's Handle::Create).
-    Allocator::ManageDataPtr Create(std::size_t n) const { return allocator(n); }
+    Allocator::ManageDataPtr Create(std::size_t n) const;
+    ~Handle();
 
 private:
-    Allocator allocator = DefaultAllocator();
-    static Allocator DefaultAllocator();
     miopenAcceleratorQueue_t stream = nullptr; // stored only: all work runs on the host
     bool profiling                  = false;
     float last_time_ms              = 0.0f;
