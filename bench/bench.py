@@ -105,7 +105,7 @@ def fused(a):
     fw = os.path.join(a.bench, "forwarded")
     env = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "HIPDNN_BACKEND_LIBRARY_PATH": os.path.join(a.hipdnn, "lib")}
     return {"instructions": {api: measure.instructions_per_call(fw, env, n=2_000, args=["fused"], tail=[api])
-                             for api in ("plan", "onecall")}}
+                             for api in ("plan", "planv1", "onecall")}}
 
 
 def batchnorm(a):

@@ -8,9 +8,11 @@
 //       process (a 1x16x32x32 * 16x16x3x3 convolution), in microseconds:
 //       with forwarding enabled it includes loading the backend and
 //       building the plan
-//   forwarded fused <calls> plan|onecall   conv -> bias -> ReLU through a
+//   forwarded fused <calls> plan|planv1|onecall   conv -> bias -> ReLU through a
 //       compiled fusion plan (miopenExecuteFusionPlan_v2 with the workspace
-//       miopenFusionPlanGetWorkSpaceSize reports) or through
+//       miopenFusionPlanGetWorkSpaceSize reports; planv1:
+//       miopenExecuteFusionPlan, which passes none, so the plan runs with the
+//       workspace the handle owns) or through
 //       miopenConvolutionBiasActivationForward on the same problem: both run
 //       the same hipDNN plan (reference engine), so the difference is what the
 //       fusion-plan path adds (the recorded plan's lookup and translation)
@@ -334,7 +336,7 @@ double bn_backend_thread(long calls)
 }
 
 // One fused problem, executed `calls` times through one of the two APIs.
-int fused(long calls, bool plan_api)
+int fused(long calls, const char* api)
 {
     SameConv p(N, C, H, K, 1);
     miopenTensorDescriptor_t b;
@@ -365,8 +367,10 @@ int fused(long calls, bool plan_api)
          "forward workspace");
     std::vector<unsigned char> ws(size > one_call ? size : one_call);
     auto call = [&] {
-        if(plan_api)
+        if(std::strcmp(api, "plan") == 0)
             return miopenExecuteFusionPlan_v2(p.h, plan, p.x, p.xv.data(), p.y, p.yv.data(), args, ws.data(), size);
+        if(std::strcmp(api, "planv1") == 0) // no workspace argument: the handle's own
+            return miopenExecuteFusionPlan(p.h, plan, p.x, p.xv.data(), p.y, p.yv.data(), args);
         return miopenConvolutionBiasActivationForward(p.h, &one, p.x, p.xv.data(), p.w, p.wv.data(), p.c,
                                                       miopenConvolutionFwdAlgoDirect, ws.data(), one_call, &one,
                                                       p.y, nullptr, b, bias.data(), act, p.y, p.yv.data());
@@ -395,7 +399,7 @@ int main(int argc, char** argv)
     if(argc > 1 && std::strcmp(argv[1], "coldstart") == 0)
         return cold_start();
     if(argc == 4 && std::strcmp(argv[1], "fused") == 0)
-        return fused(std::atol(argv[2]), std::strcmp(argv[3], "plan") == 0);
+        return fused(std::atol(argv[2]), argv[3]);
     const std::pair<const char*, double (*)(long)> modes[] = {{"wrapper", wrapper_thread},
                                                                {"find2", find2_thread},
                                                                {"backend", backend_thread},

@@ -174,7 +174,18 @@ def fused_section(f):
             "| API | instructions per call |", "| --- | --- |",
             f"| fusion plan (`miopenExecuteFusionPlan_v2`) | {i['plan']:,.0f} |",
             f"| one call (`miopenConvolutionBiasActivationForward`) | {i['onecall']:,.0f} |",
-            f"| difference | {i['plan'] - i['onecall']:+,.0f} |", ""]
+            f"| difference | {i['plan'] - i['onecall']:+,.0f} |", ""] + fused_v1_rows(i)
+
+
+def fused_v1_rows(i):
+    """`miopenExecuteFusionPlan` (no workspace argument: the handle's own), when measured."""
+    if "planv1" not in i:
+        return []
+    return ["`miopenExecuteFusionPlan` passes no workspace: the same plan runs with the workspace the handle owns "
+            "(obtained once, then reused).", "", "| API | instructions per call |", "| --- | --- |",
+            f"| fusion plan (`miopenExecuteFusionPlan`) | {i['planv1']:,.0f} |",
+            f"| difference to one call | {i['planv1'] - i['onecall']:+,.0f} |",
+            f"| difference to `miopenExecuteFusionPlan_v2` | {i['planv1'] - i['plan']:+,.0f} |", ""]
 
 
 def batchnorm_section(b):

@@ -219,7 +219,7 @@ int main()
     };
     bad += run(f, "ExecuteFusionPlan",
                {
-                   {"declined: no workspace argument (the hipDNN plan needs one: MIOpen runs it)", compiled, v1(false)},
+                   {"valid: no workspace argument (the hipDNN plan runs on the handle's own)", compiled, v1(false)},
                    {"null output buffer", compiled, v1(true)},
                    {"plan not compiled", uncompiled, v1(false)},
                });

@@ -36,9 +36,16 @@ def main():
     shutil.copy(os.path.realpath(os.path.join(a.lib_dir, "libMIOpen.so.1")), wrapper)
     shutil.copy(os.path.realpath(os.path.join(a.lib_dir, "libMIOpen_private.so.1")), private)
     shutil.copy(a.consumer, consumer)
+    # A bundler bundles what the private library needs from the install too
+    # (the test bed's HIP stand-in, as libamdhip64 on ROCm), next to it.
+    needed = subprocess.run(["patchelf", "--print-needed", private], capture_output=True, text=True).stdout.split()
+    for n in needed:
+        if os.path.exists(os.path.join(a.lib_dir, n)):
+            shutil.copy(os.path.realpath(os.path.join(a.lib_dir, n)), os.path.join(work, n))
     steps = [
         ["patchelf", "--set-soname", os.path.basename(private), private],
         ["patchelf", "--set-soname", os.path.basename(wrapper), wrapper],
+        ["patchelf", "--set-rpath", "$ORIGIN", private],
         ["patchelf", "--replace-needed", "libMIOpen_private.so.1", os.path.basename(private), wrapper],
         ["patchelf", "--set-rpath", "$ORIGIN", wrapper],
         ["patchelf", "--replace-needed", "libMIOpen.so.1", os.path.basename(wrapper), consumer],

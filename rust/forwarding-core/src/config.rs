@@ -9,7 +9,7 @@ use std::fmt;
 use crate::environment::EnvPolicy;
 pub use crate::family::FamilySet;
 use crate::family::{Family, Group};
-use crate::plan_cache;
+use crate::{handle_workspace, plan_cache};
 
 /// The environment variable that selects the wrapper's mode.
 pub const FORWARDING_VAR: &str = "MIOPEN_HIPDNN_FORWARDING";
@@ -161,6 +161,8 @@ pub struct RawEnv<'a> {
     pub exit_summary: Option<&'a str>,
     /// `MIOPEN_HIPDNN_PLAN_CACHE_SIZE`.
     pub plan_cache_size: Option<&'a str>,
+    /// `MIOPEN_HIPDNN_HANDLE_WORKSPACE_LIMIT`.
+    pub workspace_limit: Option<&'a str>,
     /// Every `MIOPEN_*` and `HIPDNN_*` variable set (name, value), for the
     /// audited ones and the hipDNN ones that silence a warning
     /// (`crate::environment`).
@@ -185,6 +187,10 @@ pub struct Config {
     pub plan_cache_capacity: usize,
     /// Why `MIOPEN_HIPDNN_PLAN_CACHE_SIZE` was not used, if it was not.
     plan_cache_error: Option<String>,
+    /// The most workspace one handle holds for hipDNN plans (bytes).
+    pub workspace_limit: usize,
+    /// Why `MIOPEN_HIPDNN_HANDLE_WORKSPACE_LIMIT` was not used, if it was not.
+    workspace_limit_error: Option<String>,
     /// Switch variables whose value was not understood (name, value).
     switch_errors: Vec<(&'static str, String)>,
     /// MIOpen's own variables that decline or warn under forwarding.
@@ -212,6 +218,10 @@ impl Config {
             Ok(c) => (c, None),
             Err(e) => (plan_cache::DEFAULT_CAPACITY, Some(e)),
         };
+        let (workspace_limit, workspace_limit_error) = match handle_workspace::limit_from_env(raw.workspace_limit) {
+            Ok(l) => (l, None),
+            Err(e) => (handle_workspace::DEFAULT_LIMIT, Some(e)),
+        };
         let opt_out = OptOut::parse(raw.disable_for);
         let env = EnvPolicy::from_vars(raw.miopen_vars.iter().map(|(n, v)| (n.as_str(), v.as_str())));
         Config {
@@ -223,6 +233,8 @@ impl Config {
             opt_out,
             plan_cache_capacity,
             plan_cache_error,
+            workspace_limit,
+            workspace_limit_error,
             switch_errors,
             env,
         }
@@ -248,13 +260,17 @@ impl Config {
             .plan_cache_error
             .as_ref()
             .map(|e| format!("{PREFIX}: warning: {e}; using the default of {}", plan_cache::DEFAULT_CAPACITY));
+        let workspace = self
+            .workspace_limit_error
+            .as_ref()
+            .map(|e| format!("{PREFIX}: warning: {e}; using the default of {}", handle_workspace::DEFAULT_LIMIT));
         let switches = self.switch_errors.iter().map(|(name, v)| {
             format!("{PREFIX}: warning: {name}={v:?} is not recognised; accepted values are 1/0 (or yes/no, true/false, on/off, enable(d)/disable(d)); using 0")
         });
         // MIOpen's own variables only lose meaning while something forwards.
         let forwards = self.mode == Mode::Enabled && Family::all().any(|f| !self.opted_out(f));
         let env = self.env.warnings.iter().filter(|_| forwards).map(|w| format!("{PREFIX}: warning: {w}"));
-        [mode, self.opt_out.warning(), cache].into_iter().flatten().chain(switches).chain(env).collect()
+        [mode, self.opt_out.warning(), cache, workspace].into_iter().flatten().chain(switches).chain(env).collect()
     }
 
     /// Whether the configuration banner is printed: when forwarding is
@@ -495,6 +511,21 @@ mod tests {
     }
 
     #[test]
+    fn handle_workspace_limit() {
+        let with = |v: &str| Config::resolve(RawEnv { workspace_limit: Some(v), ..RawEnv::default() });
+        assert_eq!(Config::resolve(RawEnv::default()).workspace_limit, handle_workspace::DEFAULT_LIMIT);
+        assert_eq!(with("0").workspace_limit, 0);
+        assert_eq!(with("8192").workspace_limit, 8192);
+        assert!(with("8192").warnings().is_empty());
+        let bad = with("1G");
+        assert_eq!(bad.workspace_limit, handle_workspace::DEFAULT_LIMIT);
+        let w = bad.warnings();
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("MIOPEN_HIPDNN_HANDLE_WORKSPACE_LIMIT=\"1G\" is not recognised"), "{}", w[0]);
+        assert!(w[0].ends_with("using the default of 1073741824"), "{}", w[0]);
+    }
+
+    #[test]
     fn miopen_variables_warn_and_decline_only_while_forwarding() {
         let vars =
             [("MIOPEN_ENABLE_LOGGING".to_string(), "1".to_string()), ("MIOPEN_CHECK_NUMERICS".into(), "1".into())];
@@ -527,13 +558,14 @@ mod tests {
             log_level: None,
             disable_for: Some("x"),
             plan_cache_size: Some("-1"),
+            workspace_limit: Some("lots"),
             log_routing: None,
             exit_summary: Some("often"),
             miopen_vars: &[],
         });
         let w = c.warnings();
-        assert_eq!(w.len(), 4);
-        assert!(w[3].contains(EXIT_SUMMARY_VAR));
+        assert_eq!(w.len(), 5);
+        assert!(w[3].contains("HANDLE_WORKSPACE_LIMIT") && w[4].contains(EXIT_SUMMARY_VAR));
         assert!(w[0].contains(FORWARDING_VAR) && w[1].contains(DISABLE_FOR_VAR) && w[2].contains("PLAN_CACHE"));
     }
 }

@@ -7,6 +7,7 @@
 //! unit-testable without either library.
 //!
 //! - [`config`]: `MIOPEN_HIPDNN_FORWARDING`, `MIOPEN_DISABLE_HIPDNN_FOR`, the banner;
+//! - [`env_number`]: a count read from an environment variable;
 //! - [`environment`]: MIOpen's own variables under forwarding (decline or warn): every family's and each group's;
 //! - [`row`]: what a family group's data row holds (each group defines its
 //!   row in its own folder, `<group>/group.rs`);
@@ -22,6 +23,7 @@
 //! - [`batchnorm`]: the batchnorm group's problem model;
 //! - [`graph_key`]: the plan key: a MIOpen handle and a family's own graph spec;
 //! - [`mirrors`]: the MIOpen enumerator values used by number, shared and per group (checked against the header at build time);
+//! - [`handle_workspace`]: the cap on the workspace a MIOpen handle owns for hipDNN plans;
 //! - [`plan_cache`]: the bounded, thread-safe plan cache and its counters;
 //! - [`per_thread`]: counters each thread bumps on a cache line of its own, summed when read;
 //! - [`print`]: values in messages as MIOpen prints them (enums as `int`, floats as `%g`);
@@ -31,12 +33,14 @@
 pub mod batchnorm;
 pub mod config;
 pub mod conv;
+pub mod env_number;
 pub mod environment;
 pub mod family;
 pub mod find2;
 pub mod fusion;
 pub mod graph_key;
 pub mod groups;
+pub mod handle_workspace;
 pub mod mirrors;
 pub mod ops;
 pub mod per_thread;

@@ -317,23 +317,11 @@ impl<K: Eq + Hash + Clone, V> PlanCache<K, V> {
 /// is; anything else is an error message for the caller's one warning (it
 /// then uses the default).
 pub fn capacity_from_env(value: Option<&str>) -> Result<usize, String> {
-    let Some(raw) = value else {
-        return Ok(DEFAULT_CAPACITY);
-    };
-    let v = raw.trim();
-    if v.is_empty() {
-        return Ok(DEFAULT_CAPACITY);
-    }
-    if !v.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(not_accepted(raw, "is not recognised"));
-    }
-    v.parse::<usize>().map_err(|_| not_accepted(raw, "is too large"))
-}
-
-fn not_accepted(raw: &str, what: &str) -> String {
-    format!(
-        "{PLAN_CACHE_SIZE_VAR}={raw:?} {what}; accepted values are a decimal number of plans \
-         (0 disables the cache)"
+    crate::env_number::decimal_from_env(
+        PLAN_CACHE_SIZE_VAR,
+        value,
+        DEFAULT_CAPACITY,
+        "a decimal number of plans (0 disables the cache)",
     )
 }
 

@@ -98,9 +98,18 @@ pub const RELEASE_HANDLE: Hook = Hook { kind: "release-handle", after: false };
 /// when the status came from a forwarded call on this thread (RFC §6.1).
 pub const ERROR_STRING: Hook = Hook { kind: "error-string", after: true };
 
+/// `miopenSetAllocator`: the handle's allocator, after MIOpen accepted it,
+/// for the workspace the wrapper obtains for hipDNN plans MIOpen's API
+/// passes none to (as MIOpen's for its own buffers).
+pub const RECORD_ALLOCATOR: Hook = Hook { kind: "record-allocator", after: true };
+
 /// The wrapper's own hooks (`crate::forward::hooks` in the wrapper), which
 /// serve every group.
-pub const SHARED_HOOKS: &[(&str, Hook)] = &[("miopenDestroy", RELEASE_HANDLE), ("miopenGetErrorString", ERROR_STRING)];
+pub const SHARED_HOOKS: &[(&str, Hook)] = &[
+    ("miopenDestroy", RELEASE_HANDLE),
+    ("miopenGetErrorString", ERROR_STRING),
+    ("miopenSetAllocator", RECORD_ALLOCATOR),
+];
 
 /// An entry point observed (never forwarded) while forwarding is enabled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! panic; an unknown forwarding value is never `enabled`.
 
 use miopen_forwarding_core::config::{Config, Mode, OptOut, RawEnv};
-use miopen_forwarding_core::plan_cache;
+use miopen_forwarding_core::{handle_workspace, plan_cache};
 
 pub fn run(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
@@ -12,6 +12,7 @@ pub fn run(data: &[u8]) {
     let mut next = || fields.next().filter(|v| !v.starts_with('~'));
     let (forwarding, log_level, disable_for) = (next(), next(), next());
     let (log_routing, exit_summary, plan_cache_size) = (next(), next(), next());
+    let workspace_limit = next();
     let miopen_vars: Vec<(String, String)> = fields
         .collect::<Vec<_>>()
         .chunks(2)
@@ -24,6 +25,7 @@ pub fn run(data: &[u8]) {
         log_routing,
         exit_summary,
         plan_cache_size,
+        workspace_limit,
         miopen_vars: &miopen_vars,
     };
     let config = Config::resolve(raw);
@@ -34,4 +36,5 @@ pub fn run(data: &[u8]) {
     let _ = config.banner();
     let _ = OptOut::parse(disable_for);
     let _ = plan_cache::capacity_from_env(plan_cache_size);
+    let _ = handle_workspace::limit_from_env(workspace_limit);
 }

@@ -61,7 +61,7 @@ fn seeds() -> Vec<(&'static str, &'static str, Vec<u8>)> {
     adopt_json.extend(read("src_patches/source-edits/logger.json"));
     let mut adopt_cmake = vec![2u8];
     adopt_cmake.extend(read("test/mini-miopen/CMakeLists.txt"));
-    let env = b"enabled\x005\x00conv_fwd,fusion\x001\x000\x00256\x00MIOPEN_FIND_MODE\x001".to_vec();
+    let env = b"enabled\x005\x00conv_fwd,fusion\x001\x000\x00256\x001073741824\x00MIOPEN_FIND_MODE\x001".to_vec();
     vec![
         ("blob", "seed-valid", blob),
         ("adopt", "seed-cmake-edits", adopt_toml),

@@ -19,6 +19,7 @@ use miopen_forwarding_core::config::{
 };
 use miopen_forwarding_core::environment::{self, Treatment};
 use miopen_forwarding_core::family::{Group, FAMILIES};
+use miopen_forwarding_core::handle_workspace::WORKSPACE_LIMIT_VAR;
 use miopen_forwarding_core::plan_cache::PLAN_CACHE_SIZE_VAR;
 use miopen_forwarding_core::routing::{self, Route};
 use miopen_forwarding_core::table::{self, FORWARDING_TABLE, WRAPPER_ADDITIONS};
@@ -37,11 +38,12 @@ pub struct FactsArgs {
 }
 
 /// The environment variables the wrapper itself reads, with what each does.
-fn wrapper_variables() -> [(&'static str, &'static str); 7] {
+fn wrapper_variables() -> [(&'static str, &'static str); 8] {
     [
         (FORWARDING_VAR, "the mode: disabled (default) or enabled"),
         (DISABLE_FOR_VAR, "op families that stay on MIOpen Private"),
         (PLAN_CACHE_SIZE_VAR, "hipDNN plans kept per handle (LRU)"),
+        (WORKSPACE_LIMIT_VAR, "the most workspace (bytes) one handle holds for hipDNN plans MIOpen passes none to"),
         (loader::BACKEND_PATH_VAR, "where libhipdnn_backend.so is looked for first (hipDNN's own variable)"),
         (LOG_ROUTING_VAR, "the routing trace alone"),
         (EXIT_SUMMARY_VAR, "one table of calls by decision at exit"),

@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 use miopen_forwarding_core::config::{
     RawEnv, DISABLE_FOR_VAR, EXIT_SUMMARY_VAR, FORWARDING_VAR, LOG_LEVEL_VAR, LOG_ROUTING_VAR,
 };
+use miopen_forwarding_core::handle_workspace::WORKSPACE_LIMIT_VAR;
 use miopen_forwarding_core::plan_cache::PLAN_CACHE_SIZE_VAR;
 use miopen_forwarding_core::{routing, Config, Route};
 
@@ -128,6 +129,7 @@ fn resolve() -> &'static Config {
     let (forwarding, log_level) = (var(FORWARDING_VAR), var(LOG_LEVEL_VAR));
     let (disable_for, plan_cache_size) = (var(DISABLE_FOR_VAR), var(PLAN_CACHE_SIZE_VAR));
     let (log_routing, exit_summary) = (var(LOG_ROUTING_VAR), var(EXIT_SUMMARY_VAR));
+    let workspace_limit = var(WORKSPACE_LIMIT_VAR);
     // Every MIOpen and hipDNN variable as set now, read once (never
     // modified: no setenv).
     let miopen_vars: Vec<(String, String)> = std::env::vars_os()
@@ -139,6 +141,7 @@ fn resolve() -> &'static Config {
         log_level: log_level.as_deref(),
         disable_for: disable_for.as_deref(),
         plan_cache_size: plan_cache_size.as_deref(),
+        workspace_limit: workspace_limit.as_deref(),
         log_routing: log_routing.as_deref(),
         exit_summary: exit_summary.as_deref(),
         miopen_vars: &miopen_vars,

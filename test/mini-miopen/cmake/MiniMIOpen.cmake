@@ -58,6 +58,8 @@ function(mini_miopen_add_library target)
     # warning by GCC; exports come from the version script anyway.
     target_compile_options(${target} PRIVATE -Wall -Wextra -Wno-attributes)
   endif()
+  # MIOpen's default allocator calls HIP's hipMalloc / hipFree (the stand-in).
+  target_link_libraries(${target} PRIVATE mini_hip_runtime)
   target_link_options(${target} PRIVATE
     "LINKER:--version-script=${def}"
     "LINKER:--exclude-libs,ALL")
@@ -67,5 +69,7 @@ function(mini_miopen_add_library target)
     SOVERSION 1
     VISIBILITY_INLINES_HIDDEN ON
     LINK_DEPENDS ${def}
-    LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIR})
+    LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIR}
+    # Installed next to the HIP stand-in, as MIOpen next to libamdhip64.
+    INSTALL_RPATH "$ORIGIN")
 endfunction()

@@ -64,6 +64,18 @@ extern "C" miopenStatus_t miopenGetStream(miopenHandle_t handle, miopenAccelerat
     return miopen::try_([&] { miopen::deref(streamID) = miopen::deref(handle).GetStream(); });
 }
 
+// As MIOpen's (src/handle_api.cpp @2d1fd99): a null allocator or deallocator
+// restores the default, each on its own.
+extern "C" miopenStatus_t miopenSetAllocator(miopenHandle_t handle,
+                                             miopenAllocatorFunction allocator,
+                                             miopenDeallocatorFunction deallocator,
+                                             void* allocatorContext)
+{
+    // Not logged, as in MIOpen.
+    return miopen::try_(
+        [&] { miopen::deref(handle).SetAllocator(allocator, deallocator, allocatorContext); });
+}
+
 // Null is accepted: MIOpen deletes the object, and deleting null is a no-op
 // (miopen_destroy_object in MIOpen's object.hpp).
 extern "C" miopenStatus_t miopenDestroy(miopenHandle_t handle)

@@ -5,6 +5,7 @@
 
 use miopen_forwarding_core::{Config, Mode};
 
+use super::common::handle_workspace::{self, Allocator};
 use super::miopen_sys as sys;
 use crate::diagnostics;
 
@@ -25,9 +26,37 @@ pub fn miopenDestroy(config: &Config, handle: sys::miopenHandle_t) {
         },
         || None,
     );
-    if let Some((plans, true)) = released {
-        crate::trace::info(format_args!("miopenDestroy: released {plans} cached plan(s) and the hipDNN handle"));
+    match released {
+        Some((plans, true, 0)) => {
+            crate::trace::info(format_args!("miopenDestroy: released {plans} cached plan(s) and the hipDNN handle"))
+        }
+        Some((plans, true, bytes)) => crate::trace::info(format_args!(
+            "miopenDestroy: released {plans} cached plan(s), the hipDNN handle and {bytes} bytes of workspace"
+        )),
+        Some((_, false, bytes)) if bytes > 0 => {
+            crate::trace::info(format_args!("miopenDestroy: released {bytes} bytes of workspace"))
+        }
+        _ => {}
     }
+}
+
+/// `miopenSetAllocator`, after MIOpen Private accepted it: the handle's
+/// allocator for the workspace the wrapper obtains for hipDNN plans
+/// (`common::handle_workspace`), as MIOpen's for its own buffers.
+#[allow(non_snake_case)]
+pub fn miopenSetAllocator(
+    config: &Config,
+    handle: sys::miopenHandle_t,
+    allocator: sys::miopenAllocatorFunction,
+    deallocator: sys::miopenDeallocatorFunction,
+    allocatorContext: *mut std::ffi::c_void,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    if config.mode == Mode::Enabled && result == miopen_forwarding_core::status::miopen::SUCCESS {
+        let a = Allocator { allocate: allocator, deallocate: deallocator, context: allocatorContext as usize };
+        diagnostics::boundary(|| handle_workspace::set_allocator(handle as usize, a), || ());
+    }
+    result
 }
 
 /// `miopenGetErrorString`: MIOpen's text, with the `[hipDNN-forwarded] `

@@ -103,6 +103,30 @@ MIOPEN_EXPORT miopenStatus_t miopenCreateWithStream(miopenHandle_t* handle,
 /*! @brief Releases a handle created by miopenCreate or miopenCreateWithStream. */
 MIOPEN_EXPORT miopenStatus_t miopenDestroy(miopenHandle_t handle);
 
+/*! @brief Allocates memory for the library's own use.
+ * @param context    what miopenSetAllocator was given (input)
+ * @param sizeBytes  bytes to allocate (input)
+ */
+typedef void* (*miopenAllocatorFunction)(void* context, size_t sizeBytes);
+
+/*! @brief Frees memory a miopenAllocatorFunction returned.
+ * @param context  what miopenSetAllocator was given (input)
+ * @param memory   what the allocator returned (input)
+ */
+typedef void (*miopenDeallocatorFunction)(void* context, void* memory);
+
+/*! @brief Sets the allocator the handle obtains its internal buffers with.
+ * A null allocator or deallocator restores the library's own (HIP's).
+ * @param handle            the handle (input)
+ * @param allocator         allocates device memory (input)
+ * @param deallocator       frees what the allocator returned (input)
+ * @param allocatorContext  passed to both (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetAllocator(miopenHandle_t handle,
+                                                miopenAllocatorFunction allocator,
+                                                miopenDeallocatorFunction deallocator,
+                                                void* allocatorContext);
+
 /*! @brief Rebinds the handle to another stream. */
 MIOPEN_EXPORT miopenStatus_t miopenSetStream(miopenHandle_t handle,
                                              miopenAcceleratorQueue_t streamID);

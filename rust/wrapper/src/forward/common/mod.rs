@@ -14,11 +14,16 @@
 //! - [`revised`]: a thread's memory of answers from a locked book, valid while
 //!   the book's revision stands;
 //! - [`row`]: a group's runtime row (release, hipDNN probes);
+//! - [`handle_workspace`]: the workspace a MIOpen handle owns for hipDNN plans
+//!   MIOpen's API passes none to, from the handle's allocator or
+//!   `hip_runtime` (HIP's, as MIOpen Private loaded it);
 //! - `backend`: the lazily loaded hipDNN backend.
 
 mod backend;
 pub mod generations;
 pub mod graph;
+pub mod handle_workspace;
+mod hip_runtime;
 pub mod memo;
 pub mod outcome;
 pub mod read;
@@ -52,6 +57,7 @@ pub fn summary_footer() -> String {
             "  problems hipDNN has no engine for: {problems} remembered, answered from memory {reused} time(s)\n"
         ));
     }
+    out.extend(handle_workspace::summary_line());
     out
 }
 
@@ -61,8 +67,10 @@ pub fn install(groups: &'static [&'static RuntimeRow]) {
     backend::install(groups);
 }
 
-/// `miopenDestroy(h)` for the shared state: the handle's plans and hipDNN
-/// handle. Returns how many plans were released and whether a hipDNN handle was.
-pub fn release(h: usize) -> (usize, bool) {
-    state::release(backend::loaded(), h)
+/// `miopenDestroy(h)` for the shared state: the handle's plans, hipDNN
+/// handle and workspace. Returns how many plans were released, whether a
+/// hipDNN handle was, and how many bytes of workspace were freed.
+pub fn release(h: usize) -> (usize, bool, usize) {
+    let (plans, hipdnn) = state::release(backend::loaded(), h);
+    (plans, hipdnn, handle_workspace::release(h))
 }

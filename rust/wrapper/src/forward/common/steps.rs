@@ -56,7 +56,8 @@ pub fn private_ok(s: u32) -> Step<()> {
     }
 }
 
-/// The caller's workspace.
+/// The caller's workspace (or the handle's own, `handle_workspace`).
+#[derive(Debug)]
 pub struct Workspace {
     pub ptr: *mut c_void,
     pub size: usize,

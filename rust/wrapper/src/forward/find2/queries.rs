@@ -45,6 +45,24 @@ pub fn workspace(s: &HipdnnSolution, out: *mut usize) -> Outcome {
     }
 }
 
+/// A loaded solution whose plan this process's hipDNN builds: its
+/// workspace is then this process's plan's, not the saving process's (the
+/// blob carries none; engines differ between installs). Otherwise the load
+/// says why, as MIOpen's load of a blob it cannot use does: hipDNN having no
+/// engine for the problem is MIOpen's BadParm (as the workspace query of a
+/// solution says it), an absent or failing backend its own failure.
+fn runnable(s: HipdnnSolution) -> Result<HipdnnSolution, Outcome> {
+    match s.workspace() {
+        Ok(_) => Ok(s),
+        Err(Outcome::Declined(why)) => Err(rejected(
+            miopen::BAD_PARM,
+            format_args!("this process's hipDNN cannot run the saved problem: {why}"),
+            Miopen::Runs,
+        )),
+        Err(other) => Err(other),
+    }
+}
+
 pub fn size(s: &HipdnnSolution, out: *mut usize) -> Outcome {
     write(out, blob::encode(&s.solved).len(), "size", Miopen::Says(refusal::NULL_SIZE.into()))
 }
@@ -77,12 +95,16 @@ pub fn load(out: *mut sys::miopenSolution_t, data: *const c_char, size: usize) -
             Ok(_) if out.is_null() => {
                 rejected(miopen::BAD_PARM, "solution is null", Miopen::Says(refusal::NULL_OBJECT.into()))
             }
-            Ok(graph) => {
-                let address = solutions::create(HipdnnSolution::loaded(*solved, graph));
-                // SAFETY: checked non-null.
-                unsafe { *out = address as sys::miopenSolution_t };
-                success("hipDNN solution loaded")
-            }
+            Ok(graph) => runnable(HipdnnSolution::loaded(*solved, graph)).map_or_else(
+                |refused| refused,
+                |s| {
+                    let need = s.known_workspace().unwrap_or_default();
+                    let address = solutions::create(s);
+                    // SAFETY: checked non-null.
+                    unsafe { *out = address as sys::miopenSolution_t };
+                    success(format!("hipDNN solution loaded; its plan in this process needs {need} bytes of workspace"))
+                },
+            ),
         }),
     }
 }

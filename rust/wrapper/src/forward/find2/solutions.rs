@@ -7,9 +7,9 @@
 //!   the lookup tells them apart exactly; a destroyed one is removed before
 //!   its token is freed. Its workspace is always its plan's: the search's
 //!   plan for a solution the search made; for one loaded from a blob (which
-//!   carries none), a plan built once on the wrapper's own hipDNN handle
-//!   when the workspace is first asked for (`miopenGetSolutionWorkspaceSize`
-//!   has no MIOpen handle to build it on).
+//!   carries none), a plan built at the load on the wrapper's own hipDNN
+//!   handle (`miopenLoadSolution` has no MIOpen handle to build it on), so
+//!   a solution saved under other engines reports this process's plan.
 //! - An observed MIOpen solution: one MIOpen's search returned for a
 //!   problem hipDNN can run, when the search itself was left to MIOpen
 //!   (an exhaustive search was asked for, or no buffers were given to time

@@ -21,7 +21,7 @@ use miopen_forwarding_core::Config;
 use super::record::{self, Arg, Compiled, ExecuteView, OpKind, Recorded};
 use crate::forward::common::memo::{DescriptorMemo, Seen};
 use crate::forward::common::steps::{declined, flatten, misaligned, private_ok, success, Ready, Step};
-use crate::forward::common::{note, read, Outcome, Workspace};
+use crate::forward::common::{handle_workspace, note, read, Outcome, Workspace};
 use crate::forward::last_error;
 use crate::forward::miopen_sys as sys;
 use crate::forward::ops::conv::execute::{execute as execute_conv, Buffers};
@@ -71,13 +71,14 @@ fn translated(r: &Recorded, args: ActivationArgs) -> Step<fusion::Translated> {
 /// with placeholder clips for CLIPPEDRELU / CLAMP, whose values are
 /// execute-time arguments: the execute builds, or finds, the plan of its own).
 ///
-/// A hipDNN plan that needs workspace cannot run under
-/// `miopenExecuteFusionPlan`, which has no workspace argument, and every
-/// framework surveyed executes that way (`docs/forwarding.md`). Such a plan
-/// is compiled on MIOpen Private too, and MIOpen's answer is the call's: a
-/// plan MIOpen has no fused kernel for fails to compile as it did before
-/// (a framework then falls back to unfused calls, as it would), instead of
-/// compiling here and failing later at an execute MIOpen has to run.
+/// A hipDNN plan that needs workspace runs under `miopenExecuteFusionPlan`,
+/// which has no workspace argument, with the handle's own
+/// (`common::handle_workspace`); when that cannot be had (over the cap, a
+/// failed allocation) the execute is MIOpen's. So such a plan is compiled
+/// on MIOpen Private too, and MIOpen's answer is the call's: a plan MIOpen
+/// has no fused kernel for fails to compile as it did before (a framework
+/// then falls back to unfused calls, as it would), and an execute declined
+/// later finds MIOpen's compile done.
 pub fn compile(c: &Call) -> Outcome {
     flatten((|| {
         let r = recorded(c)?;
@@ -99,8 +100,8 @@ pub fn compile(c: &Call) -> Outcome {
             let s = unsafe { sys::miopenCompileFusionPlan_impl(c.handle, c.plan as _) };
             if s != miopen::SUCCESS {
                 let why = format!(
-                    "the hipDNN plan needs {need} bytes of workspace, which miopenExecuteFusionPlan cannot pass, \
-                     and MIOpen cannot compile the plan ({}; MIOpen decides)",
+                    "the hipDNN plan needs {need} bytes of workspace, which miopenExecuteFusionPlan does not pass \
+                     (the handle's own may not be had), and MIOpen cannot compile the plan ({}; MIOpen decides)",
                     miopen::name(s)
                 );
                 record::set_compiled(c.plan, Compiled::Private(why.clone()));
@@ -124,8 +125,9 @@ fn private_workspace(c: &Call, algo: sys::miopenConvFwdAlgorithm_t) -> Step<usiz
     Ok(need)
 }
 
-/// `miopenFusionPlanGetWorkSpaceSize`: enough for the hipDNN plan and for
-/// MIOpen's, so a caller that sizes its workspace here is short on neither path.
+/// `miopenFusionPlanGetWorkSpaceSize` of a plan compiled for hipDNN: enough
+/// for the hipDNN plan and for MIOpen's, so a caller that sizes its
+/// workspace here is short on neither path. Any other plan is MIOpen's to answer.
 pub fn workspace_size(c: &Call, out: *mut usize, algo: sys::miopenConvFwdAlgorithm_t) -> Outcome {
     flatten((|| {
         if out.is_null() {
@@ -135,7 +137,8 @@ pub fn workspace_size(c: &Call, out: *mut usize, algo: sys::miopenConvFwdAlgorit
         let spec = match &r.compiled {
             Compiled::Hipdnn(spec) => (**spec).clone(),
             Compiled::Private(why) => return declined(format!("the plan was compiled on MIOpen Private ({why})")),
-            Compiled::No => translated(&r, ActivationArgs::AT_COMPILE)?.spec,
+            // MIOpen answers for a plan it has not compiled (its conv's own workspace).
+            Compiled::No => return declined("the plan is not compiled (MIOpen decides)"),
         };
         let private = private_workspace(c, algo)?;
         let ready = ready(c, spec)?;
@@ -272,14 +275,17 @@ fn run_plan(c: &Call, io: &Io, ws: Option<&Workspace>) -> Step<Outcome> {
         return declined(format!("workspace of {} bytes < the {private} MIOpen requires (MIOpen decides)", given.size));
     }
     let ready = ready_conv(c.config, &p.key)?;
-    if ws.is_none() && ready.plan.workspace > 0 {
-        return declined(format!(
-            "miopenExecuteFusionPlan has no workspace argument and the hipDNN plan needs {} bytes (the wrapper allocates no device memory; miopenExecuteFusionPlan_v2 takes one)",
-            ready.plan.workspace
-        ));
-    }
-    ready.fits(given)?;
+    let owned = match ws {
+        // miopenExecuteFusionPlan passes none: the handle's own.
+        None if ready.plan.workspace > 0 => Some(
+            handle_workspace::at_least(c.handle as usize, ready.plan.workspace, c.config.workspace_limit)
+                .or_else(declined)?,
+        ),
+        _ => None,
+    };
+    let run_with = owned.as_ref().unwrap_or(given);
+    ready.fits(run_with)?;
     let data = Buffers { x: io.input as *mut c_void, w: d.w as *mut c_void, y: io.output };
-    execute_conv(&ready, &data, d.bias.map(|b| b as *mut c_void), given.ptr)?;
+    execute_conv(&ready, &data, d.bias.map(|b| b as *mut c_void), run_with.ptr)?;
     Ok(success(ready.note()))
 }

@@ -5,8 +5,34 @@
 #include <miopen/object.hpp>
 
 #include <chrono>
+#include <cstddef>
+#include <memory>
 
 namespace miopen {
+
+// The handle's allocator of internal buffers, as MIOpen's (ROCm/MIOpen
+// @2d1fd99 src/include/miopen/allocator.hpp): a buffer is freed by the
+// deallocator it was obtained with, whatever is registered later.
+struct Allocator
+{
+    miopenAllocatorFunction allocator;
+    miopenDeallocatorFunction deallocator;
+    void* context;
+
+    struct Deleter
+    {
+        miopenDeallocatorFunction deallocator;
+        void* context;
+        void operator()(void* p) const
+        {
+            if(p != nullptr)
+                deallocator(context, p);
+        }
+    };
+    using ManageDataPtr = std::unique_ptr<void, Deleter>;
+
+    ManageDataPtr operator()(std::size_t n) const;
+};
 
 struct Handle : miopenHandle
 {
@@ -20,6 +46,15 @@ struct Handle : miopenHandle
     bool IsProfilingEnabled() const { return profiling; }
     float GetKernelTime() const { return last_time_ms; }
     void SetKernelTime(float ms) { last_time_ms = ms; }
+
+    // Null restores the default (HIP's hipMalloc / hipFree), each on its own,
+    // as MIOpen's Handle::SetAllocator (src/hip/handlehip.cpp @2d1fd99). The
+    // allocator is kept beside the handle (handle.cpp), not in it: the
+    // handle's size is what the address-reuse tests of the wrapper rely on.
+    void SetAllocator(miopenAllocatorFunction a, miopenDeallocatorFunction d, void* context);
+    // An internal buffer of n bytes (MIOpen's Handle::Create).
+    Allocator::ManageDataPtr Create(std::size_t n) const;
+    ~Handle();
 
 private:
     miopenAcceleratorQueue_t stream = nullptr; // stored only: all work runs on the host
