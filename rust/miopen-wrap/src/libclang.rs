@@ -2,7 +2,7 @@
 //! instance per process, so every user (header parser, rename lexer) goes
 //! through [`with_index`], which serialises access.
 
-use std::sync::Mutex;
+use miopen_forwarding_core::sync::Mutex;
 
 use clang::{Clang, Index};
 

@@ -134,7 +134,8 @@ impl Subscriber for LineWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::{Arc, Mutex};
+    use miopen_forwarding_core::sync::Mutex;
+    use std::sync::Arc;
 
     /// Any subscriber sees the wrapper's events; this one keeps the lines
     /// `LineWriter` would write.
