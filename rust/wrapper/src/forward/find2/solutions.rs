@@ -95,7 +95,7 @@ fn plan_workspace(spec: &GraphSpec) -> Step<usize> {
             created
         }
     };
-    match common_graph::build(api, hd, &*key.graph, graph::operations) {
+    match common_graph::build(api, hd, &*key.graph, key.knobs, graph::operations) {
         Ok(plan) => Ok(plan.workspace),
         Err(BuildError::Failed(f)) => Err(failed(f)),
         Err(BuildError::NoEngine(why)) => declined(why),
