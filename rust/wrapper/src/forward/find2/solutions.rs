@@ -24,6 +24,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use hipdnn_backend::abi::Handle;
 use miopen_forwarding_core::find2::SolvedProblem;
+use miopen_forwarding_core::graph_key::Knobs;
 use miopen_forwarding_core::ops::conv::{GraphSpec, Problem};
 
 use crate::forward::common::graph::{self as common_graph, BuildError, Failure};
@@ -38,20 +39,23 @@ pub struct HipdnnSolution {
     pub graph: GraphSpec,
     /// Unique in the process (an address is not: it is reused once freed).
     pub serial: u64,
+    /// The hipDNN knobs its plan is built with (the search's; none for a
+    /// loaded solution: the blob does not carry them).
+    pub knobs: Knobs,
     /// The plan's workspace, once known.
     workspace: OnceLock<usize>,
 }
 
 impl HipdnnSolution {
     /// The solution a search made, with its plan's workspace.
-    pub fn searched(solved: SolvedProblem, graph: GraphSpec, workspace: usize) -> Self {
-        HipdnnSolution { solved, graph, serial: serial(), workspace: OnceLock::from(workspace) }
+    pub fn searched(solved: SolvedProblem, graph: GraphSpec, knobs: Knobs, workspace: usize) -> Self {
+        HipdnnSolution { solved, graph, serial: serial(), knobs, workspace: OnceLock::from(workspace) }
     }
 
     /// A solution loaded from a blob: its workspace is not known until its
     /// plan is built ([`Self::workspace`]).
     pub fn loaded(solved: SolvedProblem, graph: GraphSpec) -> Self {
-        HipdnnSolution { solved, graph, serial: serial(), workspace: OnceLock::new() }
+        HipdnnSolution { solved, graph, serial: serial(), knobs: Knobs::NONE, workspace: OnceLock::new() }
     }
 
     /// The workspace of its plan if one was built.
@@ -225,7 +229,7 @@ mod tests {
         let p = problem();
         let graph = conv::translate(&p).expect("translates");
         let solved = SolvedProblem { problem: p.clone(), time_ms: 0.5 };
-        let a = create(HipdnnSolution::searched(solved, graph.clone(), 0));
+        let a = create(HipdnnSolution::searched(solved, graph.clone(), Knobs::NONE, 0));
         let b = create(HipdnnSolution::loaded(SolvedProblem { problem: p.clone(), time_ms: 1.0 }, graph.clone()));
         assert_ne!(a, b);
         let (Some(Known::Hipdnn(sa)), Some(Known::Hipdnn(sb))) = (get(a), get(b)) else { panic!("not known") };
