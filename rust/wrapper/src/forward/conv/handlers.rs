@@ -28,7 +28,7 @@ use crate::forward::common::{note, Outcome, Workspace};
 use crate::forward::miopen_sys as sys;
 use crate::forward::ops::conv::execute::execute;
 pub use crate::forward::ops::conv::execute::Buffers;
-use crate::forward::ops::conv::graph::{plan_key, ready, ready_within};
+use crate::forward::ops::conv::graph::{knobs_note, plan_key, ready, ready_within};
 use crate::forward::ops::conv::read;
 use miopen_forwarding_core::print::G;
 
@@ -141,7 +141,7 @@ fn plain_ready(c: &Conv, spec: Rc<PlanKey>, b: &Buffers, ws: &Workspace) -> Step
 /// A Find's plan: `plain_ready`'s checks, the plan under the Find's knobs
 /// and within its workspace (`ready_within`: a workspace short of the
 /// default plan's need asks hipDNN for a plan under that limit).
-fn find_ready(c: &Conv, spec: &PlanKey, knobs: Knobs, b: &Buffers, ws: &Workspace) -> Step<Ready> {
+fn find_ready(c: &Conv, spec: &PlanKey, knobs: Knobs, b: &Buffers, ws: &Workspace) -> Step<(Ready, Knobs)> {
     if b.any_null() {
         return declined("a data pointer is null (MIOpen decides)");
     }
@@ -150,9 +150,9 @@ fn find_ready(c: &Conv, spec: &PlanKey, knobs: Knobs, b: &Buffers, ws: &Workspac
     }
     let cap = if ws.ptr.is_null() { 0 } else { ws.size };
     let short = |need| format!("workspace of {cap} bytes < the {need} the hipDNN plan needs");
-    let (r, _) = ready_within(c.config, spec, knobs, cap, short)?;
+    let (r, knobs) = ready_within(c.config, spec, knobs, cap, short)?;
     r.fits(ws)?;
-    Ok(r)
+    Ok((r, knobs))
 }
 
 /// `miopenConvolution{Forward,BackwardData,BackwardWeights}`.
@@ -251,7 +251,7 @@ pub fn find(
         }
         let spec = spec_of(c)?;
         let private = private_workspace(c)?;
-        let r = find_ready(c, &spec, knobs, b, ws)?;
+        let (r, knobs) = find_ready(c, &spec, knobs, b, ws)?;
         // Only Find reports a time: a plain call does not read the clock.
         let start = Instant::now();
         execute(&r, b, None, ws.ptr)?;
@@ -267,7 +267,9 @@ pub fn find(
             perf.write(result);
             *returned = 1;
         }
-        Ok(success(note(c.config, || format!("1 result (Direct, {memory} bytes, {ms:.3} ms); {}", r.note()))))
+        Ok(success(note(c.config, || {
+            format!("1 result (Direct, {memory} bytes, {ms:.3} ms{}); {}", knobs_note(knobs), r.note())
+        })))
     })())
 }
 

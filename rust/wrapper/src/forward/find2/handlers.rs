@@ -37,7 +37,7 @@ use crate::forward::common::{note, Outcome, Workspace};
 use crate::forward::miopen_sys as sys;
 use crate::forward::ops::conv::driver_line;
 use crate::forward::ops::conv::execute::{execute, Buffers};
-use crate::forward::ops::conv::graph::{plan_key, ready, ready_within};
+use crate::forward::ops::conv::graph::{knobs_note, plan_key, ready, ready_within};
 use crate::forward::ops::conv::read;
 use miopen_forwarding_core::print::Int;
 
@@ -45,17 +45,6 @@ fn plan(config: &Config, handle: sys::miopenHandle_t, graph: GraphSpec) -> Step<
     ready(config, &Rc::new(plan_key(handle as usize, graph)))
 }
 
-/// The knobs of a searched plan, as the trace's note names them.
-fn knobs_note(k: Knobs) -> String {
-    let mut s = String::new();
-    if k.benchmarking {
-        s.push_str(", global.benchmarking=1");
-    }
-    if let Some(l) = k.workspace_limit {
-        s.push_str(&format!(", global.workspace_size_limit={l}"));
-    }
-    s
-}
 
 thread_local! {
     /// This thread's last run: (solution serial, MIOpen handle, plan key).

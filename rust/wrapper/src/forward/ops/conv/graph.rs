@@ -61,6 +61,18 @@ pub fn ready_within(
     }
 }
 
+/// The knobs of a Find's plan, as its trace note names them (", knob=value" each).
+pub fn knobs_note(k: Knobs) -> String {
+    let mut s = String::new();
+    if k.benchmarking {
+        s.push_str(", global.benchmarking=1");
+    }
+    if let Some(l) = k.workspace_limit {
+        s.push_str(&format!(", global.workspace_size_limit={l}"));
+    }
+    s
+}
+
 /// hipDNN's operation of each direction (in `Direction`'s order) and its
 /// x, w, y attributes.
 const DIRECTIONS: [(i32, [i32; 3]); 3] = [
