@@ -141,7 +141,7 @@ fn plain_ready(c: &Conv, spec: Rc<PlanKey>, b: &Buffers, ws: &Workspace) -> Step
 /// A Find's plan: `plain_ready`'s checks, the plan under the Find's knobs
 /// and within its workspace (`ready_within`: a workspace short of the
 /// default plan's need asks hipDNN for a plan under that limit).
-fn find_ready(c: &Conv, spec: &PlanKey, knobs: Knobs, b: &Buffers, ws: &Workspace) -> Step<(Ready, Knobs)> {
+fn find_ready(c: &Conv, spec: &Rc<PlanKey>, knobs: Knobs, b: &Buffers, ws: &Workspace) -> Step<(Ready, Knobs)> {
     if b.any_null() {
         return declined("a data pointer is null (MIOpen decides)");
     }

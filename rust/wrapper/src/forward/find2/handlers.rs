@@ -144,7 +144,7 @@ fn search(
         if let Some(why) = data.misaligned(p.direction) {
             return declined(why);
         }
-        let key = plan_key(handle as usize, spec.clone());
+        let key = Rc::new(plan_key(handle as usize, spec.clone()));
         let knobs = find2::search_knobs(&opts, find_mode);
         let short = |need| find2::workspace_decline(&opts, need).unwrap_or_default();
         let (r, knobs) = ready_within(config, &key, knobs, find2::workspace_cap(&opts), short)?;

@@ -36,12 +36,14 @@ pub fn ready(config: &Config, key: &Rc<PlanKey>) -> Step<Ready> {
 /// plan and the knobs it was built with (what a solution must run with).
 pub fn ready_within(
     config: &Config,
-    key: &PlanKey,
+    key: &Rc<PlanKey>,
     knobs: Knobs,
     cap: usize,
     short: impl Fn(usize) -> String,
 ) -> Step<(Ready, Knobs)> {
-    let r = ready(config, &Rc::new(key.with_knobs(knobs)))?;
+    // Without knobs the caller's key itself (its per-thread plan slot answers it by pointer).
+    let first = if knobs == key.knobs { Rc::clone(key) } else { Rc::new(key.with_knobs(knobs)) };
+    let r = ready(config, &first)?;
     if r.plan.workspace <= cap {
         return Ok((r, knobs));
     }
