@@ -12,6 +12,6 @@
 /// searches its solvers by running them).
 pub const BENCHMARKING: &str = "global.benchmarking";
 
-/// Bytes: the most workspace the plan may use (the MIOpen provider:
-/// convolutions only, within the range of MIOpen's solutions).
+/// Bytes: the most workspace the plan may use (the MIOpen provider takes a
+/// value within the range of MIOpen's solutions: `docs/forwarding.md`, "Knobs").
 pub const WORKSPACE_SIZE_LIMIT: &str = "global.workspace_size_limit";
