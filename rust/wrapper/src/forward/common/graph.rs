@@ -314,7 +314,12 @@ fn first_plan(
     Err(BuildError::Failed(last.expect("at least one configuration")))
 }
 
-fn plan_for(b: &mut Builder, h: Handle, cfg: Descriptor, choices: &[Descriptor]) -> Result<(Descriptor, usize), Failure> {
+fn plan_for(
+    b: &mut Builder,
+    h: Handle,
+    cfg: Descriptor,
+    choices: &[Descriptor],
+) -> Result<(Descriptor, usize), Failure> {
     if !choices.is_empty() {
         b.set(cfg, attr::ENGINECFG_KNOB_CHOICES, attr_type::BACKEND_DESCRIPTOR, choices, "engine config knobs")?;
     }

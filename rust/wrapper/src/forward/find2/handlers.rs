@@ -45,7 +45,6 @@ fn plan(config: &Config, handle: sys::miopenHandle_t, graph: GraphSpec) -> Step<
     ready(config, &Rc::new(plan_key(handle as usize, graph)))
 }
 
-
 thread_local! {
     /// This thread's last run: (solution serial, MIOpen handle, plan key).
     static LAST_RUN: RefCell<Option<(u64, usize, Rc<PlanKey>)>> = const { RefCell::new(None) };
