@@ -51,7 +51,7 @@ CASES = [
 
 
 def run(a, name, args, extra):
-    env = environment(extra, base=dict(os.environ, HIPDNN_BACKEND_LIBRARY_PATH=a.backend_dir))
+    env = environment(dict(extra, HIPDNN_BACKEND_LIBRARY_PATH=a.backend_dir))
     return Run.of_command(name, [a.consumer, *args], env, timeout=120)
 
 
