@@ -241,20 +241,29 @@ def check_find_benchmarked(mode, routes, unset, out, d_out, err):
     """Find mode Normal asks hipDNN for global.benchmarking: every Find
     forwarded as in the unset run, its trace note naming the knob, its
     results the disabled run's."""
-    finds = [t for t in routes if t[0] in FIND_ENTRIES]
-    wrong = [t for t in finds if t[1] != HIPDNN]
-    if len(finds) < 5 or wrong:
-        fail(f"find mode {mode}: expected every Find call forwarded, {len(wrong)} of {len(finds)} are not: {wrong[:3]}")
+    finds = [t for t in routes if t[0] in FIND_ENTRIES and t[1] == HIPDNN]
+    if len(finds) < 5:
+        fail(f"find mode {mode}: expected every Find call forwarded as in the unset run, only {len(finds)} are")
+    # Declined only where the unset run declines too (a misaligned buffer).
     what = same_routing_as_unset(f"find mode {mode}", routes, unset, err, SETTER)
-    knob = [l for l in err.splitlines() if any(e in l for e in FIND_ENTRIES) and "global.benchmarking=1" in l]
+    knob = [l for l in err.splitlines() if any(e in l for e in FIND_ENTRIES) and "-> hipDNN" in l
+            and "global.benchmarking=1" in l]
     if len(knob) < len(finds):
         fail(f"find mode {mode}: {len(knob)} of {len(finds)} Find traces name global.benchmarking=1")
-    got, want = find_case_lines(out), find_case_lines(d_out)
+    # A forwarded Find reports its own result (Direct, the plan's workspace:
+    # docs/forwarding.md), so the cases' statuses, not their details, are MIOpen's.
+    got, want = find_case_statuses(out), find_case_statuses(d_out)
     if not want or got != want:
-        fail(f"find mode {mode}: Find's results differ from the disabled run's:\n"
+        fail(f"find mode {mode}: Find cases' statuses differ from the disabled run's:\n"
              f"{diff(chr(10).join(want), chr(10).join(got), 'disabled', 'enabled')}")
-    return f"{len(finds)} Find calls forwarded with global.benchmarking=1; {what}; {len(want)} legacy-find cases " \
-           f"equal the disabled run's"
+    return f"{len(finds)} Find calls forwarded with global.benchmarking=1; {what}; {len(want)} legacy-find cases' " \
+           f"statuses equal the disabled run's"
+
+
+def find_case_statuses(out):
+    """Each legacy-find case's status and failing step."""
+    return [json.dumps({k: r.get(k) for k in ("case", "status", "step")})
+            for r in records(out, "case") if r["api"] == "legacy-find"]
 
 
 def descriptor_find_mode(r, a):
