@@ -117,11 +117,14 @@ pub fn workspace_decline(options: &FindOptions, need: usize) -> Option<String> {
     }
 }
 
-/// A hipDNN solution as it is saved: the problem it solves and the time
-/// the search measured (its workspace is its plan's, never saved).
+/// A hipDNN solution as it is saved: the problem it solves, the time the
+/// search measured and the hipDNN knobs its plan was built with (a loaded
+/// solution runs the same plan, as MIOpen's runs the same solver; its
+/// workspace is its plan's, never saved).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SolvedProblem {
     pub problem: Problem,
     /// Milliseconds of the one timed run of the plan.
     pub time_ms: f32,
+    pub knobs: Knobs,
 }

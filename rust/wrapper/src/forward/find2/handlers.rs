@@ -156,8 +156,8 @@ fn search(
         execute(&r, &data, None, ws)?;
         let time_ms = start.elapsed().as_secs_f32() * 1e3;
         let workspace = r.plan.workspace;
-        let solved = SolvedProblem { problem: p, time_ms };
-        let address = solutions::create(HipdnnSolution::searched(solved, spec, knobs, workspace));
+        let solved = SolvedProblem { problem: p, time_ms, knobs };
+        let address = solutions::create(HipdnnSolution::searched(solved, spec, workspace));
         // SAFETY: checked non-null; maxSolutions >= 1, so one element is writable.
         unsafe {
             *out = address as sys::miopenSolution_t;
@@ -275,7 +275,7 @@ pub fn run(
         }
         let r = must(match replacement {
             Some(spec) => plan(config, handle, spec),
-            None => run_plan(config, handle, s.serial, &s.graph, s.knobs),
+            None => run_plan(config, handle, s.serial, &s.graph, s.solved.knobs),
         })?;
         enough(&ws, r.plan.workspace)?;
         driver_line::write(config, &p, CmdKind::Immediate);

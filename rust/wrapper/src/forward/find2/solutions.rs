@@ -39,23 +39,20 @@ pub struct HipdnnSolution {
     pub graph: GraphSpec,
     /// Unique in the process (an address is not: it is reused once freed).
     pub serial: u64,
-    /// The hipDNN knobs its plan is built with (the search's; none for a
-    /// loaded solution: the blob does not carry them).
-    pub knobs: Knobs,
     /// The plan's workspace, once known.
     workspace: OnceLock<usize>,
 }
 
 impl HipdnnSolution {
     /// The solution a search made, with its plan's workspace.
-    pub fn searched(solved: SolvedProblem, graph: GraphSpec, knobs: Knobs, workspace: usize) -> Self {
-        HipdnnSolution { solved, graph, serial: serial(), knobs, workspace: OnceLock::from(workspace) }
+    pub fn searched(solved: SolvedProblem, graph: GraphSpec, workspace: usize) -> Self {
+        HipdnnSolution { solved, graph, serial: serial(), workspace: OnceLock::from(workspace) }
     }
 
     /// A solution loaded from a blob: its workspace is not known until its
     /// plan is built ([`Self::workspace`]).
     pub fn loaded(solved: SolvedProblem, graph: GraphSpec) -> Self {
-        HipdnnSolution { solved, graph, serial: serial(), knobs: Knobs::NONE, workspace: OnceLock::new() }
+        HipdnnSolution { solved, graph, serial: serial(), workspace: OnceLock::new() }
     }
 
     /// The workspace of its plan if one was built.
@@ -70,7 +67,7 @@ impl HipdnnSolution {
         if let Some(w) = self.known_workspace() {
             return Ok(w);
         }
-        let need = plan_workspace(&self.graph)?;
+        let need = plan_workspace(&self.graph, self.solved.knobs)?;
         Ok(*self.workspace.get_or_init(|| need))
     }
 }
@@ -80,9 +77,9 @@ impl HipdnnSolution {
 /// kept for the process; the lock serialises its use.
 static QUERY_HANDLE: Mutex<Option<usize>> = Mutex::new(None);
 
-fn plan_workspace(spec: &GraphSpec) -> Step<usize> {
+fn plan_workspace(spec: &GraphSpec, knobs: Knobs) -> Step<usize> {
     // No MIOpen handle: the key's handle is never looked up (the plan is not cached).
-    let key = graph::plan_key(0, spec.clone());
+    let key = graph::plan_key(0, spec.clone()).with_knobs(knobs);
     let api = steps::backend_for(key.graph.group())?;
     let mut handle = QUERY_HANDLE.lock().unwrap_or_else(|e| e.into_inner());
     let hd = match *handle {
@@ -228,9 +225,12 @@ mod tests {
     fn a_hipdnn_solution_is_known_by_its_address_until_forgotten() {
         let p = problem();
         let graph = conv::translate(&p).expect("translates");
-        let solved = SolvedProblem { problem: p.clone(), time_ms: 0.5 };
-        let a = create(HipdnnSolution::searched(solved, graph.clone(), Knobs::NONE, 0));
-        let b = create(HipdnnSolution::loaded(SolvedProblem { problem: p.clone(), time_ms: 1.0 }, graph.clone()));
+        let solved = SolvedProblem { problem: p.clone(), time_ms: 0.5, knobs: Knobs::NONE };
+        let a = create(HipdnnSolution::searched(solved, graph.clone(), 0));
+        let b = create(HipdnnSolution::loaded(
+            SolvedProblem { problem: p.clone(), time_ms: 1.0, knobs: Knobs::NONE },
+            graph.clone(),
+        ));
         assert_ne!(a, b);
         let (Some(Known::Hipdnn(sa)), Some(Known::Hipdnn(sb))) = (get(a), get(b)) else { panic!("not known") };
         assert_eq!(sa.solved.time_ms, 0.5);
