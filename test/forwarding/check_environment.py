@@ -237,6 +237,35 @@ def check_find_declined(mode, routes, unset, out, d_out):
            f"the disabled run's, {forwarded} other convolution calls forwarded"
 
 
+def check_find_benchmarked(mode, routes, unset, out, d_out, err):
+    """Find mode Normal asks hipDNN for global.benchmarking: every Find
+    forwarded as in the unset run, its trace note naming the knob, its
+    results the disabled run's."""
+    finds = [t for t in routes if t[0] in FIND_ENTRIES and t[1] == HIPDNN]
+    if len(finds) < 5:
+        fail(f"find mode {mode}: expected every Find call forwarded as in the unset run, only {len(finds)} are")
+    # Declined only where the unset run declines too (a misaligned buffer).
+    what = same_routing_as_unset(f"find mode {mode}", routes, unset, err, SETTER)
+    knob = [l for l in err.splitlines() if any(e in l for e in FIND_ENTRIES) and "-> hipDNN" in l
+            and "global.benchmarking=1" in l]
+    if len(knob) < len(finds):
+        fail(f"find mode {mode}: {len(knob)} of {len(finds)} Find traces name global.benchmarking=1")
+    # A forwarded Find reports its own result (Direct, the plan's workspace:
+    # docs/forwarding.md), so the cases' statuses, not their details, are MIOpen's.
+    got, want = find_case_statuses(out), find_case_statuses(d_out)
+    if not want or got != want:
+        fail(f"find mode {mode}: Find cases' statuses differ from the disabled run's:\n"
+             f"{diff(chr(10).join(want), chr(10).join(got), 'disabled', 'enabled')}")
+    return f"{len(finds)} Find calls forwarded with global.benchmarking=1; {what}; {len(want)} legacy-find cases' " \
+           f"statuses equal the disabled run's"
+
+
+def find_case_statuses(out):
+    """Each legacy-find case's status and failing step."""
+    return [json.dumps({k: r.get(k) for k in ("case", "status", "step")})
+            for r in records(out, "case") if r["api"] == "legacy-find"]
+
+
 def descriptor_find_mode(r, a):
     args = ("--find-mode", str(a.mode))
     d_out = check_disabled_is_baseline(r, None, args)
@@ -245,6 +274,8 @@ def descriptor_find_mode(r, a):
     routes = [route(t) for t in conv_traces(err)]
     if a.expect == "decline":
         what = check_find_declined(a.mode, routes, unset, out, d_out)
+    elif a.expect == "benchmark":
+        what = check_find_benchmarked(a.mode, routes, unset, out, d_out, err)
     else:
         what = same_routing_as_unset(f"find mode {a.mode}", routes, unset, err, SETTER)
     print(f"descriptor find mode {a.mode}: disabled byte-identical to baseline; set: {what}")
@@ -315,7 +346,7 @@ def main():
                    help="another variable set with it in the enabled run (one that silences a warning)")
     f = sub.add_parser("descriptor-find-mode")
     f.add_argument("mode", type=int)
-    f.add_argument("--expect", required=True, choices=("decline", "none"))
+    f.add_argument("--expect", required=True, choices=("decline", "benchmark", "none"))
     d = sub.add_parser("driver-line")
     d.add_argument("--drop-wrapper-lines", action="store_true", help="negative control")
     d.add_argument("--kinds", nargs="+", default=CONV_DRIVER_KINDS,

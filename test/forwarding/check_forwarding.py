@@ -418,7 +418,8 @@ CHANGE_ROUTES = {
     # Each compute call follows its GetWorkSpaceSize, which built the plan.
     "miopenConvolutionForward": [F + "; plan cache hit"] * 9 + [P + "miopenTranspose mode"]
     + [F + "; plan cache hit"] * 2,
-    "miopenFindConvolutionForwardAlgorithm": [P + "find mode Normal", F],
+    # Find mode Normal asks hipDNN for global.benchmarking: forwarded too.
+    "miopenFindConvolutionForwardAlgorithm": [F, F],
     "miopenConvolutionBiasActivationForward": [F, P + "activation mode 7"],
     "miopenExecuteFusionPlan_v2": [F + "; plan cache hit", F + "; plan cache hit", P + "inputDesc differs", F],
 }

@@ -69,17 +69,40 @@ impl Hash for dyn GraphKey {
     }
 }
 
+/// The hipDNN engine-config knobs a plan is built with (hipDNN's global
+/// knobs, set by name on the engine config: `docs/forwarding.md` "Knobs").
+/// Part of the plan's identity: a plan an engine chose by benchmarking, or
+/// under a workspace limit, is another plan than its default one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Knobs {
+    /// `global.benchmarking = 1`: the engine benchmarks its candidates.
+    pub benchmarking: bool,
+    /// `global.workspace_size_limit`: the most workspace bytes the plan may need.
+    pub workspace_limit: Option<u64>,
+}
+
+impl Knobs {
+    pub const NONE: Knobs = Knobs { benchmarking: false, workspace_limit: None };
+
+    pub fn is_none(&self) -> bool {
+        *self == Knobs::NONE
+    }
+}
+
 /// A plan belongs to the MIOpen handle (hence hipDNN handle) that built it.
 #[derive(Debug, Clone)]
 pub struct PlanKey {
     /// The MIOpen handle's address.
     pub handle: usize,
     pub graph: Arc<dyn GraphKey>,
+    pub knobs: Knobs,
 }
 
 impl PartialEq for PlanKey {
     fn eq(&self, other: &PlanKey) -> bool {
-        self.handle == other.handle && (Arc::ptr_eq(&self.graph, &other.graph) || *self.graph == *other.graph)
+        self.handle == other.handle
+            && self.knobs == other.knobs
+            && (Arc::ptr_eq(&self.graph, &other.graph) || *self.graph == *other.graph)
     }
 }
 
@@ -88,13 +111,19 @@ impl Eq for PlanKey {}
 impl Hash for PlanKey {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.handle.hash(state);
+        self.knobs.hash(state);
         (*self.graph).hash(state);
     }
 }
 
 impl PlanKey {
     pub fn new(handle: usize, graph: impl GraphKey) -> PlanKey {
-        PlanKey { handle, graph: Arc::new(graph) }
+        PlanKey { handle, graph: Arc::new(graph), knobs: Knobs::NONE }
+    }
+
+    /// The same graph on the same handle, built with `knobs`.
+    pub fn with_knobs(&self, knobs: Knobs) -> PlanKey {
+        PlanKey { handle: self.handle, graph: Arc::clone(&self.graph), knobs }
     }
 
     /// The graph, if it is a `T`.
@@ -142,6 +171,12 @@ mod tests {
         assert_ne!(k, PlanKey::new(2, One(7)), "another MIOpen handle");
         assert_ne!(k, PlanKey::new(1, Other(7)), "the same value of another spec type");
         assert_ne!(hash(&k), hash(&PlanKey::new(1, Other(7))));
+        let benchmarked = k.with_knobs(Knobs { benchmarking: true, workspace_limit: None });
+        assert_ne!(k, benchmarked, "a benchmarked plan is another plan");
+        assert_ne!(hash(&k), hash(&benchmarked));
+        let limited = k.with_knobs(Knobs { benchmarking: false, workspace_limit: Some(64) });
+        assert_ne!(limited, k.with_knobs(Knobs { benchmarking: false, workspace_limit: Some(65) }));
+        assert_eq!(k.with_knobs(Knobs::NONE), k);
         assert_eq!(k.graph::<One>(), Some(&One(7)));
         assert!(k.graph::<Other>().is_none() && k.is::<One>() && !k.is::<Other>());
         assert_eq!(k.graph.group().name, "a");

@@ -7,6 +7,7 @@
 use miopen_forwarding_core::conv::one_call_activation;
 use miopen_forwarding_core::find2::blob::{self, Decoded};
 use miopen_forwarding_core::find2::SolvedProblem;
+use miopen_forwarding_core::graph_key::Knobs;
 use miopen_forwarding_core::ops::conv::{self, Activation, ConvParams, Direction, Epilogue, Problem};
 use miopen_forwarding_core::tensor::TensorSpec;
 
@@ -53,7 +54,7 @@ pub fn run(data: &[u8]) {
         }
         // A problem hipDNN runs is one a saved solution holds (or refuses
         // as out of an address space), and loads back unchanged.
-        let solved = SolvedProblem { problem: p.clone(), time_ms: 1.0 };
+        let solved = SolvedProblem { problem: p.clone(), time_ms: 1.0, knobs: Knobs::NONE };
         match blob::decode(&blob::encode(&solved)) {
             Decoded::Solution(s) => assert_eq!(*s, solved),
             Decoded::Rejected { why, .. } => assert!(

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use miopen_forwarding_core::conv::{ConvParams, Direction, Problem};
 use miopen_forwarding_core::find2::blob;
 use miopen_forwarding_core::find2::SolvedProblem;
+use miopen_forwarding_core::graph_key::Knobs;
 use miopen_forwarding_core::tensor::Tensor;
 use miopen_wrap_fuzz_targets::TARGETS;
 
@@ -52,7 +53,7 @@ fn seeds() -> Vec<(&'static str, &'static str, Vec<u8>)> {
         y: packed(&[2, 4, 9, 9]),
         conv,
     };
-    let blob = blob::encode(&SolvedProblem { problem, time_ms: 0.25 });
+    let blob = blob::encode(&SolvedProblem { problem, time_ms: 0.25, knobs: Knobs::NONE });
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let read = |p: &str| std::fs::read(root.join(p)).expect(p);
     let mut adopt_toml = vec![0u8];

@@ -10,6 +10,7 @@
 
 pub mod abi;
 pub mod api;
+pub mod knob;
 pub mod loader;
 pub mod probe;
 pub mod version;

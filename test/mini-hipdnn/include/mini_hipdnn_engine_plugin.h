@@ -1,5 +1,6 @@
 /*
- * mini-hipdnn engine plugin ABI, version 4 (3: batchnorm inference; 4: batchnorm training and backward).
+ * mini-hipdnn engine plugin ABI, version 5 (3: batchnorm inference; 4: batchnorm training and backward;
+ * 5: the engine config's knob settings reach workspaceSize and execute).
  *
  * This ABI is OURS (the test bed's), not hipDNN's: hipDNN's real plugin SDK
  * is a large C++ interface.  A plugin is a shared library exporting
@@ -16,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION 4u
+#define MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION 5u
 #define MINI_HIPDNN_MAX_DIMS 8
 #define MINI_HIPDNN_MAX_SPATIAL 6
 
@@ -98,16 +99,35 @@ typedef struct
     void* stream; /* the handle's stream, opaque */
 } miniHipdnnVariantPack_t;
 
+/* One knob setting of the engine config (a KNOB_CHOICE descriptor: the knob's
+ * id, e.g. "global.benchmarking", and its value; the test bed takes INT64
+ * values only). An engine reads the knobs it has by id and ignores the rest,
+ * as hipDNN's engines read their settings by name. */
+typedef struct
+{
+    const char* id;
+    int64_t value;
+} miniHipdnnKnobSetting_t;
+
+typedef struct
+{
+    int32_t count;
+    const miniHipdnnKnobSetting_t* settings; /* valid for the call */
+} miniHipdnnKnobs_t;
+
 typedef struct
 {
     uint32_t abiVersion; /* MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION */
     const char* name;    /* unique engine name; the backend derives the engine id from it, as hipDNN does */
     /* 1 if the engine can run the graph, 0 otherwise */
     int (*supports)(const miniHipdnnGraph_t* graph);
-    /* bytes of workspace the engine needs for the graph (>= 0) */
-    int64_t (*workspaceSize)(const miniHipdnnGraph_t* graph);
+    /* bytes of workspace the engine needs for the graph under the knobs (>= 0);
+     * < 0 when it cannot run the graph so configured, with the reason in err
+     * (errLen bytes; the engine config's finalize then fails) */
+    int64_t (*workspaceSize)(const miniHipdnnGraph_t* graph, const miniHipdnnKnobs_t* knobs, char* err, size_t errLen);
     /* 0 on success; otherwise writes a message into err (errLen bytes) */
     int (*execute)(const miniHipdnnGraph_t* graph,
+                   const miniHipdnnKnobs_t* knobs,
                    const miniHipdnnVariantPack_t* pack,
                    char* err,
                    size_t errLen);

@@ -216,6 +216,7 @@ struct TypeName
 const TypeName kTypeNames[] = {
     {HIPDNN_BACKEND_ENGINE_DESCRIPTOR, "ENGINE"},
     {HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, "ENGINECFG"},
+    {HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, "KNOB_CHOICE"},
     {HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, "ENGINEHEUR"},
     {HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, "EXECUTION_PLAN"},
     {HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, "OPERATIONGRAPH"},
@@ -1082,7 +1083,101 @@ void EngineDesc::doFinalize()
 }
 
 // ---------------------------------------------------------------------------
+// knob choice (hipDNN's KnobSettingDescriptor, backend/src/descriptors/
+// KnobSettingDescriptor.cpp @61350fef: the id as CHAR of at most 4096
+// characters, the value INT64 with a count of 1, both required at finalize)
+constexpr int64_t kMaxKnobIdLength = 4096;
+constexpr int64_t kMaxKnobChoices = 1024; // EngineConfigDescriptor.hpp's MAX_KNOB_CHOICES
+
+void KnobChoiceDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t t, int64_t c, const void* e)
+{
+    const char* w = "KnobSettingDescriptor::setAttribute";
+    requireOpenForSet(*this, w);
+    switch(n)
+    {
+    case HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE:
+        failIf(c > kMaxKnobIdLength, HIPDNN_STATUS_BAD_PARAM, std::string(w) + ": knob id too long");
+        setChars(id, t, c, e, w);
+        id = id.substr(0, id.find('\0'));
+        break;
+    case HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE:
+        // hipDNN also takes DOUBLE and CHAR values; the test bed's engines
+        // have integer knobs only.
+        failIf(t == HIPDNN_TYPE_DOUBLE || t == HIPDNN_TYPE_CHAR,
+               HIPDNN_STATUS_NOT_SUPPORTED,
+               std::string(w) + ": the test bed takes INT64 knob values only");
+        setScalar(value, HIPDNN_TYPE_INT64, t, c, e, w);
+        valueSet = true;
+        break;
+    default: unknownAttr(n, w);
+    }
+}
+
+void KnobChoiceDesc::get(hipdnnBackendAttributeName_t n,
+                         hipdnnBackendAttributeType_t t,
+                         int64_t r,
+                         int64_t* c,
+                         void* e) const
+{
+    const char* w = "KnobSettingDescriptor::getAttribute";
+    requireFinalizedForGet(*this, w);
+    switch(n)
+    {
+    case HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE: getScalar(value, HIPDNN_TYPE_INT64, t, r, c, e, w); break;
+    default: unknownAttr(n, w);
+    }
+}
+
+void KnobChoiceDesc::doFinalize()
+{
+    failIf(id.empty(), HIPDNN_STATUS_BAD_PARAM, "KnobSettingDescriptor::finalize: knob id not set");
+    failIf(!valueSet, HIPDNN_STATUS_BAD_PARAM, "KnobSettingDescriptor::finalize: value not set");
+}
+
+// ---------------------------------------------------------------------------
 // engine config
+namespace
+{
+// HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES: finalized KNOB_CHOICE descriptors,
+// appended (EngineConfigDescriptor.cpp @272ae967); a knob set twice is
+// refused, as hipDNN's engine config validation refuses duplicate knobs.
+void addKnobChoices(EngineCfgDesc& cfg, hipdnnBackendAttributeType_t t, int64_t c, const void* e, const char* w)
+{
+    checkSetArgs(HIPDNN_TYPE_BACKEND_DESCRIPTOR, t, e, w);
+    failIf(c < 1 || static_cast<int64_t>(cfg.knobs.size()) + c > kMaxKnobChoices,
+           HIPDNN_STATUS_BAD_PARAM,
+           std::string(w) + ": knob choice count must be 1.." + std::to_string(kMaxKnobChoices));
+    const auto* handles = static_cast<const hipdnnBackendDescriptor_t*>(e);
+    std::vector<std::shared_ptr<KnobChoiceDesc>> add;
+    for(int64_t i = 0; i < c; ++i)
+    {
+        auto k = takeDesc<KnobChoiceDesc>(t, 1, &handles[i], HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, w);
+        for(const auto& have : cfg.knobs)
+        {
+            failIf(have->id == k->id, HIPDNN_STATUS_BAD_PARAM, std::string(w) + ": knob " + k->id + " set twice");
+        }
+        for(const auto& have : add)
+        {
+            failIf(have->id == k->id, HIPDNN_STATUS_BAD_PARAM, std::string(w) + ": knob " + k->id + " set twice");
+        }
+        add.push_back(k);
+    }
+    cfg.knobs.insert(cfg.knobs.end(), add.begin(), add.end());
+}
+} // namespace
+
+int64_t engineWorkspace(const EngineCfgDesc& cfg, const char* what)
+{
+    const auto& eng = *cfg.engine;
+    char err[512] = {0};
+    const int64_t ws = eng.engine->api->workspaceSize(&eng.graph->view, &cfg.knobView, err, sizeof(err));
+    failIf(ws < 0 && err[0] != '\0',
+           HIPDNN_STATUS_PLUGIN_ERROR,
+           std::string(what) + ": engine " + eng.engine->api->name + " refused the configuration: " + err);
+    failIf(ws < 0, HIPDNN_STATUS_INTERNAL_ERROR, std::string(what) + ": negative workspace size");
+    return ws;
+}
+
 void EngineCfgDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t t, int64_t c, const void* e)
 {
     const char* w = "EngineConfigDescriptor::setAttribute";
@@ -1092,6 +1187,7 @@ void EngineCfgDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeTy
     case HIPDNN_ATTR_ENGINECFG_ENGINE:
         engine = takeDesc<EngineDesc>(t, c, e, HIPDNN_BACKEND_ENGINE_DESCRIPTOR, w);
         break;
+    case HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES: addKnobChoices(*this, t, c, e, w); break;
     default: unknownAttr(n, w);
     }
 }
@@ -1115,8 +1211,14 @@ void EngineCfgDesc::get(hipdnnBackendAttributeName_t n,
 void EngineCfgDesc::doFinalize()
 {
     failIf(!engine, HIPDNN_STATUS_BAD_PARAM, "EngineConfigDescriptor::finalize: engine not set");
-    workspace = engine->engine->api->workspaceSize(&engine->graph->view);
-    failIf(workspace < 0, HIPDNN_STATUS_INTERNAL_ERROR, "EngineConfigDescriptor::finalize: negative workspace size");
+    flatKnobs.clear();
+    for(const auto& k : knobs)
+    {
+        flatKnobs.push_back({k->id.c_str(), k->value});
+    }
+    knobView.count = static_cast<int32_t>(flatKnobs.size());
+    knobView.settings = flatKnobs.data();
+    workspace = engineWorkspace(*this, "EngineConfigDescriptor::finalize");
 }
 
 // ---------------------------------------------------------------------------
@@ -1372,9 +1474,7 @@ void PlanDesc::get(hipdnnBackendAttributeName_t n,
 void PlanDesc::doFinalize()
 {
     failIf(!config, HIPDNN_STATUS_BAD_PARAM, "ExecutionPlanDescriptor::finalize: engine config not set");
-    const auto& eng = *config->engine;
-    workspace = eng.engine->api->workspaceSize(&eng.graph->view);
-    failIf(workspace < 0, HIPDNN_STATUS_INTERNAL_ERROR, "ExecutionPlanDescriptor::finalize: invalid workspace size");
+    workspace = engineWorkspace(*config, "ExecutionPlanDescriptor::finalize");
 }
 
 // ---------------------------------------------------------------------------
@@ -1496,6 +1596,7 @@ std::shared_ptr<Desc> createDesc(hipdnnBackendDescriptorType_t number)
     case HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR: return std::make_shared<GraphDesc>();
     case HIPDNN_BACKEND_ENGINE_DESCRIPTOR: return std::make_shared<EngineDesc>();
     case HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR: return std::make_shared<EngineCfgDesc>();
+    case HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR: return std::make_shared<KnobChoiceDesc>();
     case HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR: return std::make_shared<HeurDesc>();
     case HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: return std::make_shared<PlanDesc>();
     case HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR: return std::make_shared<VariantDesc>();
@@ -1571,7 +1672,7 @@ void executePlan(hipdnnHandle_t handle, const PlanDesc& plan, const VariantDesc&
         std::fprintf(stderr, "mini-hipdnn: execute on engine %s, stream %p\n", eng.engine->api->name, vp.stream);
     }
     char err[512] = {0};
-    int rc = eng.engine->api->execute(&g, &vp, err, sizeof(err));
+    int rc = eng.engine->api->execute(&g, &plan.config->knobView, &vp, err, sizeof(err));
     failIf(rc != 0,
            HIPDNN_STATUS_EXECUTION_FAILED,
            std::string(w) + ": engine " + eng.engine->api->name + " failed: " + err);

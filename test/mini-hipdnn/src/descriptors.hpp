@@ -129,13 +129,34 @@ struct EngineDesc : Desc
     const LoadedEngine* engine = nullptr;
 };
 
+// HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR: one knob setting (hipDNN's
+// KnobSettingDescriptor): the knob's id and, in the test bed, an INT64 value;
+// both required at finalize.
+struct KnobChoiceDesc : Desc
+{
+    KnobChoiceDesc() : Desc(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR) {}
+    MH_DESC_METHODS
+    std::string id;
+    int64_t value = 0;
+    bool valueSet = false;
+};
+
 struct EngineCfgDesc : Desc
 {
     EngineCfgDesc() : Desc(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR) {}
     MH_DESC_METHODS
     std::shared_ptr<EngineDesc> engine;
+    std::vector<std::shared_ptr<KnobChoiceDesc>> knobs; // HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES
+    // the settings as the engine receives them (built at finalize; the ids
+    // point into `knobs`, which a finalized config keeps unchanged)
+    std::vector<miniHipdnnKnobSetting_t> flatKnobs;
+    miniHipdnnKnobs_t knobView{};
     int64_t workspace = 0;
 };
+
+// The engine's workspace for its graph under the config's knobs; an engine
+// that refuses the settings fails with PLUGIN_ERROR and its reason.
+int64_t engineWorkspace(const EngineCfgDesc& cfg, const char* what);
 
 struct HeurDesc : Desc
 {

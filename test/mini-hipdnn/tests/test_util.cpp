@@ -176,7 +176,19 @@ hipdnnBackendDescriptor_t graph(hipdnnHandle_t h, const std::vector<hipdnnBacken
     return g;
 }
 
-PlanInfo plan(hipdnnBackendDescriptor_t graph)
+hipdnnBackendDescriptor_t knobChoice(const char* id, int64_t value)
+{
+    hipdnnBackendDescriptor_t k = nullptr;
+    check(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, &k), "create knob choice");
+    check(hipdnnBackendSetAttribute(k, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR,
+                                    static_cast<int64_t>(std::strlen(id)), id),
+          "knob id");
+    check(hipdnnBackendSetAttribute(k, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1, &value), "knob value");
+    check(hipdnnBackendFinalize(k), "finalize knob choice");
+    return k;
+}
+
+PlanInfo plan(hipdnnBackendDescriptor_t graph, const std::vector<hipdnnBackendDescriptor_t>& knobs)
 {
     PlanInfo info;
     hipdnnBackendDescriptor_t heur = nullptr;
@@ -200,7 +212,22 @@ PlanInfo plan(hipdnnBackendDescriptor_t graph)
     int64_t got = 0;
     check(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &got, &cfg),
           "heur results");
-    check(hipdnnBackendFinalize(cfg), "finalize cfg");
+    if(!knobs.empty())
+    {
+        check(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
+                                        static_cast<int64_t>(knobs.size()), knobs.data()),
+              "cfg knobs");
+    }
+    try
+    {
+        check(hipdnnBackendFinalize(cfg), "finalize cfg");
+    }
+    catch(...)
+    {
+        hipdnnBackendDestroyDescriptor(cfg);
+        hipdnnBackendDestroyDescriptor(heur);
+        throw;
+    }
     hipdnnBackendDescriptor_t eng = nullptr;
     check(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, nullptr, &eng),
           "cfg engine");

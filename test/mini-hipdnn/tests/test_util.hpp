@@ -67,8 +67,12 @@ struct PlanInfo
     int64_t numResults = 0;
 };
 
-// graph -> heuristic (fallback) -> first engine config -> finalize -> plan
-PlanInfo plan(hipdnnBackendDescriptor_t graph);
+// A finalized KNOB_CHOICE descriptor: knob `id` set to `value`.
+hipdnnBackendDescriptor_t knobChoice(const char* id, int64_t value);
+
+// graph -> heuristic (fallback) -> first engine config [+ knob choices] ->
+// finalize -> plan
+PlanInfo plan(hipdnnBackendDescriptor_t graph, const std::vector<hipdnnBackendDescriptor_t>& knobs = {});
 
 void execute(hipdnnHandle_t h,
              const PlanInfo& p,

@@ -112,12 +112,13 @@ fn find_enforce_active(v: &str) -> bool {
 /// descriptor holds it: the exhaustive search.
 pub const FIND_MODE_NORMAL: i32 = 1;
 
-/// Why a legacy Find stays on MIOpen when its convolution descriptor's Find
-/// mode is Normal. It is `MIOPEN_FIND_MODE=1`'s rule, asked through the API
-/// (MIGraphX calls `miopenHiddenSetConvolutionFindMode(desc, 1)`); MIOpen
-/// reads the descriptor's mode in its Find, so only Find checks it.
-pub fn descriptor_find_mode_decline(mode: i32) -> Option<&'static str> {
-    (mode == FIND_MODE_NORMAL).then_some("find mode Normal set on the descriptor (miopenHiddenSetConvolutionFindMode)")
+/// Whether a convolution descriptor's Find mode asks for MIOpen's
+/// exhaustive search: Normal, `MIOPEN_FIND_MODE=1`'s rule asked through the
+/// API (MIGraphX calls `miopenHiddenSetConvolutionFindMode(desc, 1)`).
+/// MIOpen reads the descriptor's mode in its Find, so only Find checks it;
+/// the Find then asks hipDNN for `global.benchmarking`.
+pub fn asks_exhaustive_search(mode: i32) -> bool {
+    mode == FIND_MODE_NORMAL
 }
 
 #[cfg(test)]
@@ -160,15 +161,12 @@ mod tests {
     }
 
     #[test]
-    fn descriptor_find_mode_declines_only_normal() {
-        assert_eq!(
-            descriptor_find_mode_decline(1),
-            Some("find mode Normal set on the descriptor (miopenHiddenSetConvolutionFindMode)")
-        );
+    fn only_the_normal_find_mode_asks_for_the_exhaustive_search() {
+        assert!(asks_exhaustive_search(1));
         // Fast, Hybrid, the deprecated FastHybrid, DynamicHybrid (MIOpen's
         // default) and values MIOpen rejects ask for no exhaustive search.
         for mode in [0, 2, 3, 4, 5, 6, -1] {
-            assert_eq!(descriptor_find_mode_decline(mode), None, "{mode}");
+            assert!(!asks_exhaustive_search(mode), "{mode}");
         }
     }
 }

@@ -11,7 +11,9 @@
 //!
 //! Layout (little-endian): [`MAGIC`], format version (u32), payload length
 //! (u32), the payload, and an FNV-1a 64 checksum of everything before it.
-//! The payload: direction (u8), time (f32 bits), the convolution (mode u32,
+//! The payload: direction (u8), time (f32 bits), the plan's knobs
+//! (benchmarking u8 0/1, workspace limit u64, `u64::MAX` for none; format 3),
+//! the convolution (mode u32,
 //! groups i64, deterministic i32, fp16-alt i32, rank u8, pads, strides,
 //! dilations as i64), then x, w, y (type u32, rank u8, dims, strides as
 //! i64). No workspace: a loaded solution's is its plan's, built in the
@@ -34,6 +36,7 @@ mod check;
 pub use check::extent_bytes;
 
 use crate::conv::{ConvParams, Direction, Problem};
+use crate::graph_key::Knobs;
 use crate::status::miopen;
 use crate::tensor::Tensor;
 
@@ -41,7 +44,7 @@ use super::SolvedProblem;
 
 pub const MAGIC: &[u8; 16] = b"hipDNN-solution\0";
 /// 1 had no checksum and carried the workspace.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// Magic, version, payload length.
 const HEADER: usize = MAGIC.len() + 4 + 4;
 const CHECKSUM: usize = 8;
@@ -72,6 +75,8 @@ pub fn encode(s: &SolvedProblem) -> Vec<u8> {
     let p = &s.problem;
     payload.push(p.direction as u8);
     payload.extend_from_slice(&s.time_ms.to_bits().to_le_bytes());
+    payload.push(u8::from(s.knobs.benchmarking));
+    payload.extend_from_slice(&s.knobs.workspace_limit.unwrap_or(u64::MAX).to_le_bytes());
     let c = &p.conv;
     payload.extend_from_slice(&c.mode.to_le_bytes());
     payload.extend_from_slice(&c.groups.to_le_bytes());
@@ -173,6 +178,9 @@ impl Reader<'_> {
     fn i64(&mut self) -> Result<i64, Decoded> {
         Ok(i64::from_le_bytes(self.take()?))
     }
+    fn u64(&mut self) -> Result<u64, Decoded> {
+        Ok(u64::from_le_bytes(self.take()?))
+    }
     /// A count of values that follow, bounded before anything is allocated.
     fn rank(&mut self) -> Result<usize, Decoded> {
         match self.u8()? {
@@ -192,6 +200,13 @@ impl Reader<'_> {
             d => return Err(invalid(format!("direction {d}"))),
         };
         let time_ms = f32::from_bits(self.u32()?);
+        let benchmarking = match self.u8()? {
+            0 => false,
+            1 => true,
+            b => return Err(invalid(format!("benchmarking {b}"))),
+        };
+        let limit = self.u64()?;
+        let knobs = Knobs { benchmarking, workspace_limit: (limit != u64::MAX).then_some(limit) };
         let (mode, groups, deterministic, fp16_alt_impl) = (self.u32()?, self.i64()?, self.i32()?, self.i32()?);
         let n = self.rank()?;
         let (pads, strides, dilations) = (self.i64s(n)?, self.i64s(n)?, self.i64s(n)?);
@@ -202,7 +217,7 @@ impl Reader<'_> {
             Ok(Tensor { dtype, dims: self.i64s(n)?, strides: self.i64s(n)? })
         };
         let (x, w, y) = (tensor()?, tensor()?, tensor()?);
-        Ok(SolvedProblem { problem: Problem { direction, x, w, y, conv }, time_ms })
+        Ok(SolvedProblem { problem: Problem { direction, x, w, y, conv }, time_ms, knobs })
     }
 }
 

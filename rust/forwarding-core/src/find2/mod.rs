@@ -13,6 +13,7 @@ pub mod group;
 #[cfg(test)]
 mod tests;
 
+use crate::graph_key::Knobs;
 use crate::ops::conv::Problem;
 
 /// MIOpen's tensor argument ids of a convolution problem
@@ -58,26 +59,40 @@ impl FindOptions {
 }
 
 /// Why a search is left to MIOpen before anything about the problem is
-/// translated: the caller asked for MIOpen's exhaustive search (the
-/// options' tuning, or the Normal find mode the problem's convolution
-/// descriptor carried when the problem was created: the legacy Find's rule,
-/// `crate::conv::group::descriptor_find_mode_decline`), or gave no buffers
-/// to time the plan on (the wrapper allocates no device memory).
-pub fn search_decline(options: &FindOptions, find_mode: i32) -> Option<String> {
-    if options.tuning {
-        return Some("exhaustive search asked (miopenSetFindOptionTuning)".into());
-    }
-    if let Some(why) = crate::conv::group::descriptor_find_mode_decline(find_mode) {
-        return Some(why.into());
-    }
+/// translated: no buffers to time the plan on (the wrapper allocates no
+/// device memory). MIOpen's exhaustive search (the options' tuning, or the
+/// Normal find mode the problem's convolution descriptor carried when the
+/// problem was created) is no longer a reason: it is hipDNN's benchmarking
+/// ([`search_knobs`]).
+pub fn search_decline(options: &FindOptions) -> Option<String> {
     if argument::ALL.iter().any(|&id| options.tensor(id).is_none()) {
         return Some(
             "no preallocated x, w and y buffers to time the plan on (miopenSetFindOptionPreallocatedTensor; \
-             the wrapper allocates no device memory)"
+             the wrapper allocates no buffers for a search)"
                 .into(),
         );
     }
     None
+}
+
+/// The hipDNN knobs of a search: MIOpen's exhaustive search
+/// (`miopenSetFindOptionTuning`, or the descriptor's Normal find mode: the
+/// legacy Find's rule, [`crate::conv::group::asks_exhaustive_search`]) is
+/// `global.benchmarking`. The workspace limit is applied by the search
+/// against [`workspace_cap`], only where the default plan needs more.
+pub fn search_knobs(options: &FindOptions, find_mode: i32) -> Knobs {
+    let benchmarking = options.tuning || crate::conv::group::asks_exhaustive_search(find_mode);
+    Knobs { benchmarking, workspace_limit: None }
+}
+
+/// The most workspace bytes the search can give a plan: the preallocated
+/// workspace (none, or a null one: 0), within the options' limit.
+pub fn workspace_cap(options: &FindOptions) -> usize {
+    let have = match options.workspace {
+        Some((ptr, size)) if ptr != 0 => size,
+        _ => 0,
+    };
+    have.min(options.workspace_limit)
 }
 
 /// Why a plan needing `need` workspace bytes cannot be the search's
@@ -92,21 +107,24 @@ pub fn workspace_decline(options: &FindOptions, need: usize) -> Option<String> {
             let have = if ptr == 0 { 0 } else { size };
             Some(format!("preallocated workspace of {have} bytes < the {need} the hipDNN plan needs"))
         }
-        Some(_) => None,
-        None if need > options.workspace_limit => {
+        _ if need > options.workspace_limit => {
             Some(format!("workspace limit of {} bytes < the {need} the hipDNN plan needs", options.workspace_limit))
         }
+        Some(_) => None,
         None => Some(format!(
-            "no preallocated workspace for the {need} bytes the hipDNN plan needs (the wrapper allocates no device memory)"
+            "no preallocated workspace for the {need} bytes the hipDNN plan needs (the wrapper allocates no buffers for a search)"
         )),
     }
 }
 
-/// A hipDNN solution as it is saved: the problem it solves and the time
-/// the search measured (its workspace is its plan's, never saved).
+/// A hipDNN solution as it is saved: the problem it solves, the time the
+/// search measured and the hipDNN knobs its plan was built with (a loaded
+/// solution runs the same plan, as MIOpen's runs the same solver; its
+/// workspace is its plan's, never saved).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SolvedProblem {
     pub problem: Problem,
     /// Milliseconds of the one timed run of the plan.
     pub time_ms: f32,
+    pub knobs: Knobs,
 }

@@ -9,18 +9,39 @@ fn prealloc() -> FindOptions {
 }
 
 #[test]
-fn a_search_is_miopens_when_asked_exhaustive_or_without_buffers() {
-    assert_eq!(search_decline(&prealloc(), 0), None);
-    assert_eq!(search_decline(&prealloc(), 5), None);
-    let normal = search_decline(&prealloc(), 1).unwrap();
-    assert!(normal.contains("find mode Normal"), "{normal}");
+fn a_search_is_miopens_only_without_buffers() {
+    assert_eq!(search_decline(&prealloc()), None);
     let mut tuned = prealloc();
     tuned.tuning = true;
-    assert!(search_decline(&tuned, 0).unwrap().contains("miopenSetFindOptionTuning"));
+    assert_eq!(search_decline(&tuned), None, "tuning is hipDNN's benchmarking now");
     let mut two = FindOptions::default();
     two.preallocate_tensor(argument::X, 1);
     two.preallocate_tensor(argument::Y, 3);
-    assert!(search_decline(&two, 0).unwrap().starts_with("no preallocated x, w and y buffers"));
+    assert!(search_decline(&two).unwrap().starts_with("no preallocated x, w and y buffers"));
+}
+
+#[test]
+fn an_exhaustive_search_is_hipdnns_benchmarking() {
+    assert_eq!(search_knobs(&prealloc(), 0), Knobs::NONE);
+    for fast in [2, 3, 5] {
+        assert!(!search_knobs(&prealloc(), fast).benchmarking, "find mode {fast}");
+    }
+    assert!(search_knobs(&prealloc(), 1).benchmarking, "find mode Normal");
+    let mut tuned = prealloc();
+    tuned.tuning = true;
+    assert_eq!(search_knobs(&tuned, 0), Knobs { benchmarking: true, workspace_limit: None });
+}
+
+#[test]
+fn the_workspace_cap_is_the_preallocated_workspace_within_the_limit() {
+    let mut o = FindOptions::default();
+    assert_eq!(workspace_cap(&o), 0, "no workspace to run on");
+    o.workspace = Some((0x100, 64));
+    assert_eq!(workspace_cap(&o), 64);
+    o.workspace_limit = 10;
+    assert_eq!(workspace_cap(&o), 10);
+    o.workspace = Some((0, 64));
+    assert_eq!(workspace_cap(&o), 0, "a null workspace holds nothing");
 }
 
 #[test]
@@ -47,4 +68,7 @@ fn the_plans_workspace_keeps_to_the_options() {
     assert!(workspace_decline(&o, 1).unwrap().starts_with("preallocated workspace of 0 bytes"));
     let limited = FindOptions { workspace_limit: 10, ..FindOptions::default() };
     assert!(workspace_decline(&limited, 11).unwrap().starts_with("workspace limit of 10 bytes"));
+    let both = FindOptions { workspace_limit: 10, workspace: Some((0x100, 64)), ..FindOptions::default() };
+    assert_eq!(workspace_decline(&both, 10), None);
+    assert!(workspace_decline(&both, 11).unwrap().starts_with("workspace limit of 10 bytes"), "the limit holds too");
 }

@@ -23,10 +23,12 @@
 // x, w and the output, each rounded up to 256.
 //  * one batchnorm inference (with variance), training or backward:
 //    bn_inference_plan.cpp, bn_pass_plans.cpp.
+// Knobs (global.benchmarking, global.workspace_size_limit): conv_knobs.hpp.
 #include "HipdnnConvolutionMode.h"
 #include "HipdnnDataType.h"
 #include "HipdnnPointwiseMode.h"
 #include "bn_inference_plan.hpp"
+#include "conv_knobs.hpp"
 #include "mini_hipdnn_engine_plugin.h"
 #include "provider_types.hpp"
 
@@ -429,6 +431,18 @@ struct Problem
                && check(miopenCompileFusionPlan_impl(handle, plan), "miopenCompileFusionPlan");
     }
 
+    // The single convolution's descriptors in its direction's call order.
+    provider::ConvQuery query(const miniHipdnnGraph_t& g, const Match& m) const
+    {
+        const int32_t kind = g.ops[m.conv].kind;
+        switch(kind)
+        {
+        case MINI_HIPDNN_OP_CONV_FWD: return {kind, handle, w, x, y, conv};
+        case MINI_HIPDNN_OP_CONV_BWD_DATA: return {kind, handle, y, w, x, conv};
+        default: return {kind, handle, y, x, w, conv};
+        }
+    }
+
     bool workspace(const miniHipdnnGraph_t& g, const Match& m, size_t& bytes)
     {
         if(m.fused)
@@ -463,11 +477,14 @@ struct Problem
 std::mutex gAlgoMutex;
 std::map<std::string, int> gAlgoCache;
 
-std::string problemKey(const miniHipdnnGraph_t& g, const Match& m)
+// The knobs are part of the key: a benchmarked search is not served to a
+// plan without benchmarking, nor a choice under one limit to another.
+std::string problemKey(const miniHipdnnGraph_t& g, const Match& m, const provider::ConvKnobs& knobs)
 {
     const auto& op = g.ops[m.conv];
     std::ostringstream k;
-    k << op.kind << ':' << op.spatialDims;
+    k << op.kind << ':' << op.spatialDims << ':' << knobs.benchmarking << ':'
+      << (knobs.hasWorkspaceLimit ? knobs.workspaceLimit : -1);
     for(int d = 0; d < op.spatialDims; ++d)
     {
         k << ',' << op.prePad[d] << '/' << op.stride[d] << '/' << op.dilation[d];
@@ -509,7 +526,9 @@ int providerSupports(const miniHipdnnGraph_t* g)
     return p.build(*g, m) && p.workspace(*g, m, ws) ? 1 : 0;
 }
 
-int64_t providerWorkspace(const miniHipdnnGraph_t* g)
+// The workspace limit applies to the single convolutions only (the real
+// provider offers it for convolutions; its fused and batchnorm plans ignore it).
+int64_t providerWorkspace(const miniHipdnnGraph_t* g, const miniHipdnnKnobs_t* knobs, char* err, size_t errLen)
 {
     if(isBatchnorm(g))
     {
@@ -522,7 +541,20 @@ int64_t providerWorkspace(const miniHipdnnGraph_t* g)
     {
         return -1;
     }
-    return static_cast<int64_t>(ws);
+    if(m.fused)
+    {
+        return static_cast<int64_t>(ws);
+    }
+    size_t planned = 0;
+    if(!provider::plannedWorkspace(p.query(*g, m), provider::readKnobs(knobs), ws, planned, p.error))
+    {
+        if(err != nullptr && errLen > 0)
+        {
+            std::snprintf(err, errLen, "%s", p.error.c_str());
+        }
+        return -1;
+    }
+    return static_cast<int64_t>(planned);
 }
 
 void* pointerFor(const miniHipdnnVariantPack_t* pack, int64_t uid)
@@ -574,7 +606,90 @@ bool executeFused(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const 
     return ok;
 }
 
-bool executeConv(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const miniHipdnnVariantPack_t* pack)
+// MIOpen's Find of the direction on Private: up to `request` results, sorted
+// by time.
+bool findAlgorithms(Problem& p, int32_t kind, void* xp, void* wp, void* yp, void* ws, size_t wsSize, int request,
+                    bool exhaustive, std::vector<miopenConvAlgoPerf_t>& perf, int& found)
+{
+    perf.assign(static_cast<size_t>(request), miopenConvAlgoPerf_t{});
+    if(kind == MINI_HIPDNN_OP_CONV_FWD)
+    {
+        return p.check(miopenFindConvolutionForwardAlgorithm_impl(p.handle, p.x, xp, p.w, wp, p.conv, p.y, yp, request,
+                                                                  &found, perf.data(), ws, wsSize, exhaustive),
+                       "miopenFindConvolutionForwardAlgorithm");
+    }
+    if(kind == MINI_HIPDNN_OP_CONV_BWD_DATA)
+    {
+        return p.check(miopenFindConvolutionBackwardDataAlgorithm_impl(p.handle, p.y, yp, p.w, wp, p.conv, p.x, xp,
+                                                                       request, &found, perf.data(), ws, wsSize,
+                                                                       exhaustive),
+                       "miopenFindConvolutionBackwardDataAlgorithm");
+    }
+    return p.check(miopenFindConvolutionBackwardWeightsAlgorithm_impl(p.handle, p.y, yp, p.x, xp, p.conv, p.w, wp,
+                                                                      request, &found, perf.data(), ws, wsSize,
+                                                                      exhaustive),
+                   "miopenFindConvolutionBackwardWeightsAlgorithm");
+}
+
+int algorithmOf(int32_t kind, const miopenConvAlgoPerf_t& perf)
+{
+    switch(kind)
+    {
+    case MINI_HIPDNN_OP_CONV_FWD: return perf.fwd_algo;
+    case MINI_HIPDNN_OP_CONV_BWD_DATA: return perf.bwd_data_algo;
+    default: return perf.bwd_weights_algo;
+    }
+}
+
+// The algorithm of the plan's first execution. Without knobs: the first of
+// one result, as hipDNN's provider takes it. Benchmarking: MIOpen's
+// exhaustive search over every solution, the fastest taken. A workspace
+// limit: the fastest result that needs no more than the plan's workspace
+// (the limit); none fitting fails the execution.
+bool chooseAlgorithm(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const provider::ConvKnobs& knobs,
+                     void* xp, void* wp, void* yp, void* ws, size_t wsSize, int& algo)
+{
+    const int32_t kind = g.ops[m.conv].kind;
+    int request = 1;
+    if(knobs.benchmarking || knobs.hasWorkspaceLimit)
+    {
+        size_t n = 0;
+        if(!provider::solutionTotal(p.query(g, m), n, p.error))
+        {
+            return false;
+        }
+        request = static_cast<int>(n);
+    }
+    std::vector<miopenConvAlgoPerf_t> perf;
+    int found = 0;
+    if(!findAlgorithms(p, kind, xp, wp, yp, ws, wsSize, request, knobs.benchmarking, perf, found) || !p.found(found))
+    {
+        return false;
+    }
+    if(knobs.benchmarking)
+    {
+        provider::noteBenchmark(kind == MINI_HIPDNN_OP_CONV_FWD ? "forward"
+                                : kind == MINI_HIPDNN_OP_CONV_BWD_DATA ? "backward data"
+                                                                       : "backward weights",
+                                found);
+    }
+    for(int i = 0; i < found; ++i)
+    {
+        if(!knobs.hasWorkspaceLimit || perf[static_cast<size_t>(i)].memory <= wsSize)
+        {
+            algo = algorithmOf(kind, perf[static_cast<size_t>(i)]);
+            return true;
+        }
+    }
+    p.error = "MIOpen provider: no MIOpen solution within the workspace limit of " + std::to_string(wsSize) + " bytes";
+    return false;
+}
+
+bool executeConv(Problem& p,
+                 const miniHipdnnGraph_t& g,
+                 const Match& m,
+                 const provider::ConvKnobs& knobs,
+                 const miniHipdnnVariantPack_t* pack)
 {
     const auto& op = g.ops[m.conv];
     void* xp = pointerFor(pack, g.tensors[op.x].uid);
@@ -588,7 +703,7 @@ bool executeConv(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const m
     auto* ws = pack->workspace;
     auto wsSize = static_cast<size_t>(pack->workspaceSize);
     const float one = 1.0f, zero = 0.0f;
-    const std::string key = problemKey(g, m);
+    const std::string key = problemKey(g, m, knobs);
     int algo = -1;
     {
         std::lock_guard<std::mutex> lock(gAlgoMutex);
@@ -598,19 +713,9 @@ bool executeConv(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const m
             algo = it->second;
         }
     }
-    int found = algo >= 0 ? 1 : 0;
-    miopenConvAlgoPerf_t perf{};
-    bool ok = true;
+    bool ok = algo >= 0 || chooseAlgorithm(p, g, m, knobs, xp, wp, yp, ws, wsSize, algo);
     if(op.kind == MINI_HIPDNN_OP_CONV_FWD)
     {
-        if(algo < 0)
-        {
-            ok = p.check(miopenFindConvolutionForwardAlgorithm_impl(p.handle, p.x, xp, p.w, wp, p.conv, p.y, yp, 1,
-                                                                    &found, &perf, ws, wsSize, false),
-                         "miopenFindConvolutionForwardAlgorithm");
-            algo = perf.fwd_algo;
-            ok = ok && p.found(found);
-        }
         ok = ok
              && p.check(miopenConvolutionForward_impl(p.handle, &one, p.x, xp, p.w, wp, p.conv,
                                                       static_cast<miopenConvFwdAlgorithm_t>(algo), &zero, p.y, yp, ws,
@@ -619,14 +724,6 @@ bool executeConv(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const m
     }
     else if(op.kind == MINI_HIPDNN_OP_CONV_BWD_DATA)
     {
-        if(algo < 0)
-        {
-            ok = p.check(miopenFindConvolutionBackwardDataAlgorithm_impl(p.handle, p.y, yp, p.w, wp, p.conv, p.x, xp,
-                                                                         1, &found, &perf, ws, wsSize, false),
-                         "miopenFindConvolutionBackwardDataAlgorithm");
-            algo = perf.bwd_data_algo;
-            ok = ok && p.found(found);
-        }
         ok = ok
              && p.check(miopenConvolutionBackwardData_impl(p.handle, &one, p.y, yp, p.w, wp, p.conv,
                                                            static_cast<miopenConvBwdDataAlgorithm_t>(algo), &zero, p.x,
@@ -635,14 +732,6 @@ bool executeConv(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const m
     }
     else
     {
-        if(algo < 0)
-        {
-            ok = p.check(miopenFindConvolutionBackwardWeightsAlgorithm_impl(p.handle, p.y, yp, p.x, xp, p.conv, p.w,
-                                                                            wp, 1, &found, &perf, ws, wsSize, false),
-                         "miopenFindConvolutionBackwardWeightsAlgorithm");
-            algo = perf.bwd_weights_algo;
-            ok = ok && p.found(found);
-        }
         ok = ok
              && p.check(miopenConvolutionBackwardWeights_impl(p.handle, &one, p.y, yp, p.x, xp, p.conv,
                                                               static_cast<miopenConvBwdWeightsAlgorithm_t>(algo),
@@ -657,7 +746,11 @@ bool executeConv(Problem& p, const miniHipdnnGraph_t& g, const Match& m, const m
     return ok;
 }
 
-int providerExecute(const miniHipdnnGraph_t* g, const miniHipdnnVariantPack_t* pack, char* err, size_t errLen)
+int providerExecute(const miniHipdnnGraph_t* g,
+                    const miniHipdnnKnobs_t* knobs,
+                    const miniHipdnnVariantPack_t* pack,
+                    char* err,
+                    size_t errLen)
 {
     if(isBatchnorm(g) && pack != nullptr)
     {
@@ -679,7 +772,7 @@ int providerExecute(const miniHipdnnGraph_t* g, const miniHipdnnVariantPack_t* p
     {
         p.error = "MIOpen provider: graph not supported";
     }
-    ok = ok && p.build(*g, m) && (m.fused ? executeFused(p, *g, m, pack) : executeConv(p, *g, m, pack));
+    ok = ok && p.build(*g, m) && (m.fused ? executeFused(p, *g, m, pack) : executeConv(p, *g, m, provider::readKnobs(knobs), pack));
     if(!ok)
     {
         if(err != nullptr && errLen > 0)

@@ -547,7 +547,7 @@ int refSupports(const miniHipdnnGraph_t* g)
     return schedule(*g).empty() ? 0 : 1;
 }
 
-int64_t refWorkspace(const miniHipdnnGraph_t* g)
+int64_t refWorkspaceOf(const miniHipdnnGraph_t* g)
 {
     int64_t total = 0;
     for(int t = 0; t < g->numTensors; ++t)
@@ -904,7 +904,18 @@ void bnBackward(const miniHipdnnOp_t& op, const std::vector<View>& v)
     }
 }
 
-int refExecute(const miniHipdnnGraph_t* g, const miniHipdnnVariantPack_t* pack, char* err, size_t errLen)
+// The reference engine has no knobs: it reads none of the settings, as an
+// engine reads only the knobs it has by name (docs/forwarding.md "Knobs").
+int64_t refWorkspace(const miniHipdnnGraph_t* g, const miniHipdnnKnobs_t*, char*, size_t)
+{
+    return refWorkspaceOf(g);
+}
+
+int refExecute(const miniHipdnnGraph_t* g,
+               const miniHipdnnKnobs_t*,
+               const miniHipdnnVariantPack_t* pack,
+               char* err,
+               size_t errLen)
 {
     auto failWith = [&](const char* msg) {
         if(err != nullptr && errLen > 0)
@@ -917,7 +928,7 @@ int refExecute(const miniHipdnnGraph_t* g, const miniHipdnnVariantPack_t* pack, 
     {
         return failWith("reference engine: graph not supported");
     }
-    if(refWorkspace(g) > pack->workspaceSize || (refWorkspace(g) > 0 && pack->workspace == nullptr))
+    if(refWorkspaceOf(g) > pack->workspaceSize || (refWorkspaceOf(g) > 0 && pack->workspace == nullptr))
     {
         return failWith("reference engine: workspace too small");
     }

@@ -4,8 +4,11 @@
 namespace
 {
 int badSupports(const miniHipdnnGraph_t*) { return 1; }
-int64_t badWorkspace(const miniHipdnnGraph_t*) { return 0; }
-int badExecute(const miniHipdnnGraph_t*, const miniHipdnnVariantPack_t*, char*, size_t) { return 1; }
+int64_t badWorkspace(const miniHipdnnGraph_t*, const miniHipdnnKnobs_t*, char*, size_t) { return 0; }
+int badExecute(const miniHipdnnGraph_t*, const miniHipdnnKnobs_t*, const miniHipdnnVariantPack_t*, char*, size_t)
+{
+    return 1;
+}
 const miniHipdnnEnginePlugin_v1 kPlugin = {99u, "MINI_TEST_BAD_ABI_ENGINE", badSupports, badWorkspace, badExecute};
 } // namespace
 

@@ -19,9 +19,9 @@ int dummySupports(const miniHipdnnGraph_t* g)
     return y.isVirtual == 0 && y.dataType == HIPDNN_DATA_FLOAT ? 1 : 0;
 }
 
-int64_t dummyWorkspace(const miniHipdnnGraph_t*) { return 0; }
+int64_t dummyWorkspace(const miniHipdnnGraph_t*, const miniHipdnnKnobs_t*, char*, size_t) { return 0; }
 
-int dummyExecute(const miniHipdnnGraph_t* g, const miniHipdnnVariantPack_t* p, char*, size_t)
+int dummyExecute(const miniHipdnnGraph_t* g, const miniHipdnnKnobs_t*, const miniHipdnnVariantPack_t* p, char*, size_t)
 {
     const auto& y = g->tensors[g->ops[0].y];
     int64_t span = 1;

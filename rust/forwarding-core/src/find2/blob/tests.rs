@@ -26,7 +26,7 @@ fn solved() -> SolvedProblem {
         y: packed(&[2, 6, 5, 7]),
         conv,
     };
-    SolvedProblem { problem, time_ms: 0.125 }
+    SolvedProblem { problem, time_ms: 0.125, knobs: Knobs { benchmarking: true, workspace_limit: Some(64) } }
 }
 
 fn status(d: Decoded) -> u32 {
@@ -74,7 +74,7 @@ fn another_blob_is_miopens() {
 
 #[test]
 fn another_format_version_is_miopens_version_mismatch() {
-    for v in [1u32, 3, u32::MAX] {
+    for v in [1u32, 2, 4, u32::MAX] {
         let mut bytes = encode(&solved());
         bytes[MAGIC.len()..MAGIC.len() + 4].copy_from_slice(&v.to_le_bytes());
         assert_eq!(status(decode(&bytes)), miopen::VERSION_MISMATCH, "version {v}");
@@ -122,7 +122,8 @@ fn a_resigned_blob_still_has_every_field_checked() {
     );
     // The offsets of the payload's fields (after the header).
     let time = HEADER + 1;
-    let x_type = HEADER + 1 + 4 + 4 + 8 + 4 + 4 + 1 + 3 * 2 * 8;
+    let benchmarking = time + 4;
+    let x_type = HEADER + 1 + 4 + 1 + 8 + 4 + 8 + 4 + 4 + 1 + 3 * 2 * 8;
     let x_dims = x_type + 4 + 1;
     let x_strides = x_dims + 4 * 8;
     let i64_at = |at: usize, v: i64| move |b: &mut Vec<u8>| b[at..at + 8].copy_from_slice(&v.to_le_bytes());
@@ -137,6 +138,7 @@ fn a_resigned_blob_still_has_every_field_checked() {
             "time -1",
             Box::new(move |b: &mut Vec<u8>| b[time..time + 4].copy_from_slice(&(-1f32).to_bits().to_le_bytes())),
         ),
+        ("benchmarking 2", Box::new(move |b: &mut Vec<u8>| b[benchmarking] = 2)),
         ("data type 9", Box::new(move |b: &mut Vec<u8>| b[x_type] = 9)),
         ("rank 0", Box::new(move |b: &mut Vec<u8>| b[x_type + 4] = 0)),
         ("rank 200", Box::new(move |b: &mut Vec<u8>| b[x_type + 4] = 200)),

@@ -10,7 +10,8 @@ use std::ptr;
 use hipdnn_backend::abi::{attr, attr_type, data_type, descriptor_type, heur_mode};
 use hipdnn_backend::abi::{status, Descriptor, Handle, Status};
 use hipdnn_backend::api::Api;
-use miopen_forwarding_core::graph_key::GraphKey;
+use hipdnn_backend::knob;
+use miopen_forwarding_core::graph_key::{GraphKey, Knobs};
 use miopen_forwarding_core::tensor::{ElemType, TensorSpec};
 
 /// A group's part of a graph: the operations (and the tensors they use) of
@@ -198,7 +199,13 @@ pub const DATA_ALIGNMENT: usize = hipdnn_backend::abi::DEFAULT_TENSOR_ALIGNMENT 
 
 /// Build and finalize the plan of `key` on hipDNN handle `h`, its
 /// operations made by the group's `ops`.
-pub fn build(api: &'static Api, h: Handle, key: &dyn GraphKey, ops: Operations) -> Result<Plan, BuildError> {
+pub fn build(
+    api: &'static Api,
+    h: Handle,
+    key: &dyn GraphKey,
+    knobs: Knobs,
+    ops: Operations,
+) -> Result<Plan, BuildError> {
     let mut b = Builder { api, owned: Vec::new() };
     let fail = BuildError::Failed;
     let ops = ops(&mut b, key).map_err(fail)?;
@@ -207,7 +214,8 @@ pub fn build(api: &'static Api, h: Handle, key: &dyn GraphKey, ops: Operations) 
     b.set(graph, attr::OPERATIONGRAPH_OPS, attr_type::BACKEND_DESCRIPTOR, &ops, "graph ops").map_err(fail)?;
     b.finalize(graph, "finalize graph").map_err(fail)?;
     let cfgs = engine_configs(&mut b, graph)?;
-    let (plan, workspace) = first_plan(&mut b, h, &cfgs)?;
+    let choices = knob_choices(&mut b, knobs).map_err(fail)?;
+    let (plan, workspace) = first_plan(&mut b, h, &cfgs, &choices)?;
     let owned = std::mem::take(&mut b.owned);
     Ok(Plan { api, plan, owned, workspace })
 }
@@ -266,12 +274,39 @@ fn no_configuration() -> BuildError {
     BuildError::NoEngine("hipDNN has no engine for this problem (its heuristic returned no configuration)".into())
 }
 
+/// The `KNOB_CHOICE` descriptors of `knobs` (none for the default plan).
+/// Every engine configuration gets them all: an engine reads the knobs it
+/// has by id and ignores the others (`docs/forwarding.md` "Knobs").
+fn knob_choices(b: &mut Builder, knobs: Knobs) -> Result<Vec<Descriptor>, Failure> {
+    let mut settings: Vec<(&str, i64)> = Vec::new();
+    if knobs.benchmarking {
+        settings.push((knob::BENCHMARKING, 1));
+    }
+    if let Some(limit) = knobs.workspace_limit {
+        settings.push((knob::WORKSPACE_SIZE_LIMIT, i64::try_from(limit).unwrap_or(i64::MAX)));
+    }
+    let mut choices = Vec::with_capacity(settings.len());
+    for (id, value) in settings {
+        let d = b.create(descriptor_type::KNOB_CHOICE, "create knob choice")?;
+        b.set(d, attr::KNOB_CHOICE_KNOB_TYPE, attr_type::CHAR, id.as_bytes(), "knob id")?;
+        b.set(d, attr::KNOB_CHOICE_KNOB_VALUE, attr_type::INT64, &[value], "knob value")?;
+        b.finalize(d, "finalize knob choice")?;
+        choices.push(d);
+    }
+    Ok(choices)
+}
+
 /// The plan of the first configuration that finalizes, as the frontend's
 /// default policy picks it, and its workspace size.
-fn first_plan(b: &mut Builder, h: Handle, cfgs: &[Descriptor]) -> Result<(Descriptor, usize), BuildError> {
+fn first_plan(
+    b: &mut Builder,
+    h: Handle,
+    cfgs: &[Descriptor],
+    choices: &[Descriptor],
+) -> Result<(Descriptor, usize), BuildError> {
     let mut last = None;
     for &cfg in cfgs {
-        match plan_for(b, h, cfg) {
+        match plan_for(b, h, cfg, choices) {
             Ok(p) => return Ok(p),
             Err(f) => last = Some(f),
         }
@@ -279,7 +314,15 @@ fn first_plan(b: &mut Builder, h: Handle, cfgs: &[Descriptor]) -> Result<(Descri
     Err(BuildError::Failed(last.expect("at least one configuration")))
 }
 
-fn plan_for(b: &mut Builder, h: Handle, cfg: Descriptor) -> Result<(Descriptor, usize), Failure> {
+fn plan_for(
+    b: &mut Builder,
+    h: Handle,
+    cfg: Descriptor,
+    choices: &[Descriptor],
+) -> Result<(Descriptor, usize), Failure> {
+    if !choices.is_empty() {
+        b.set(cfg, attr::ENGINECFG_KNOB_CHOICES, attr_type::BACKEND_DESCRIPTOR, choices, "engine config knobs")?;
+    }
     b.finalize(cfg, "finalize engine config")?;
     let plan = b.create(descriptor_type::EXECUTION_PLAN, "create plan")?;
     b.set(plan, attr::EXECUTION_PLAN_HANDLE, attr_type::HANDLE, &[h], "plan handle")?;

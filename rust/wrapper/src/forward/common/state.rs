@@ -259,7 +259,7 @@ fn plan(
             return Err(BuildError::NoEngine(String::clone(&why)));
         }
     }
-    let built = plans(config).get_or_build(key, || graph::build(api, hd, &*key.graph, ops));
+    let built = plans(config).get_or_build(key, || graph::build(api, hd, &*key.graph, key.knobs, ops));
     if let Err(BuildError::NoEngine(why)) = &built {
         let _ = known.get_or_build(key, || Ok::<_, ()>(why.clone()));
     }

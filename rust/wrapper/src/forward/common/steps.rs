@@ -64,8 +64,9 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    /// A decline when a plan that needs `need` bytes would be short (the
-    /// wrapper allocates no device memory).
+    /// A decline when a plan that needs `need` bytes would be short of the
+    /// caller's workspace (only an API that passes none gets the handle's,
+    /// `handle_workspace`).
     pub fn covers(&self, need: usize) -> Step<()> {
         if need > 0 && (self.ptr.is_null() || self.size < need) {
             let have = if self.ptr.is_null() { 0 } else { self.size };

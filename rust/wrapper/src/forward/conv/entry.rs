@@ -56,9 +56,9 @@ macro_rules! direction {
         pub fn $find(index: usize, config: Cfg, a: &args::$find) -> Option<u32> {
             let c = conv(config, $dir, a.handle, a.$xd, a.$wd, a.$yd, a.convDesc);
             let (b, w) = (bufs(a.$x, a.$w, a.$y), ws(a.workSpace, a.workSpaceSize));
+            let knobs = find_mode::knobs(a.convDesc, a.exhaustiveSearch);
             run_logging_cmd(index, &c, CmdKind::Find, || {
-                find_mode::declined_by_descriptor(a.convDesc)
-                    .unwrap_or_else(|| calls::find(&c, &b, a.requestAlgoCount, a.returnedAlgoCount, a.perfResults, &w))
+                calls::find(&c, &b, knobs, a.requestAlgoCount, a.returnedAlgoCount, a.perfResults, &w)
             })
         }
 

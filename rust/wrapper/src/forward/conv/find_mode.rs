@@ -1,19 +1,22 @@
-//! The Find mode set on a convolution descriptor through MIOpen's API
-//! (`miopenHiddenSetConvolutionFindMode`; MIGraphX sets Normal). MIOpen's
-//! legacy Find reads it, and Normal asks for the exhaustive search that
-//! `MIOPEN_FIND_MODE=1` asks for: such a Find stays on MIOpen Private, as it
-//! does under the variable. Only the Find handlers read the mode, so the
-//! compute calls pay nothing for it.
+//! What a legacy Find asks of hipDNN: MIOpen's exhaustive search, asked with
+//! the Find's `exhaustiveSearch` argument or with the Find mode set on the
+//! convolution descriptor through MIOpen's API
+//! (`miopenHiddenSetConvolutionFindMode`; MIGraphX sets Normal, the API's
+//! spelling of `MIOPEN_FIND_MODE=1`), is hipDNN's `global.benchmarking`.
+//! Only the Find handlers read the mode, so the compute calls pay nothing
+//! for it.
 
 use miopen_forwarding_core::conv::group;
+use miopen_forwarding_core::graph_key::Knobs;
 
-use crate::forward::common::Outcome;
 use crate::forward::miopen_sys as sys;
 use crate::forward::ops::conv::read;
 
-/// The decline of a legacy Find whose descriptor asks for the exhaustive
-/// search, or `None` (other modes, or a descriptor MIOpen cannot read: the
-/// Find handler treats that as before).
-pub fn declined_by_descriptor(cd: sys::miopenConvolutionDescriptor_t) -> Option<Outcome> {
-    group::descriptor_find_mode_decline(read::find_mode(cd)?).map(|why| Outcome::Declined(why.to_owned()))
+/// The knobs of a legacy Find (its workspace is applied as a limit where
+/// the default plan needs more, `ops::conv::graph::ready_within`). A
+/// descriptor MIOpen cannot read asks for nothing here (the Find's own
+/// reads decide about it).
+pub fn knobs(cd: sys::miopenConvolutionDescriptor_t, exhaustive: bool) -> Knobs {
+    let normal = read::find_mode(cd).is_some_and(group::asks_exhaustive_search);
+    Knobs { benchmarking: exhaustive || normal, workspace_limit: None }
 }

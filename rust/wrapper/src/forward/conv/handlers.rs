@@ -16,7 +16,7 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use miopen_forwarding_core::conv::one_call_activation;
-use miopen_forwarding_core::graph_key::PlanKey;
+use miopen_forwarding_core::graph_key::{Knobs, PlanKey};
 use miopen_forwarding_core::ops::conv::{translate, translate_fused, Direction, Epilogue, Problem};
 use miopen_forwarding_core::status::miopen;
 
@@ -28,7 +28,7 @@ use crate::forward::common::{note, Outcome, Workspace};
 use crate::forward::miopen_sys as sys;
 use crate::forward::ops::conv::execute::execute;
 pub use crate::forward::ops::conv::execute::Buffers;
-use crate::forward::ops::conv::graph::{plan_key, ready};
+use crate::forward::ops::conv::graph::{knobs_note, plan_key, ready, ready_within};
 use crate::forward::ops::conv::read;
 use miopen_forwarding_core::print::G;
 
@@ -138,6 +138,23 @@ fn plain_ready(c: &Conv, spec: Rc<PlanKey>, b: &Buffers, ws: &Workspace) -> Step
     Ok(r)
 }
 
+/// A Find's plan: `plain_ready`'s checks, the plan under the Find's knobs
+/// and within its workspace (`ready_within`: a workspace short of the
+/// default plan's need asks hipDNN for a plan under that limit).
+fn find_ready(c: &Conv, spec: &Rc<PlanKey>, knobs: Knobs, b: &Buffers, ws: &Workspace) -> Step<(Ready, Knobs)> {
+    if b.any_null() {
+        return declined("a data pointer is null (MIOpen decides)");
+    }
+    if let Some(why) = b.misaligned(c.dir) {
+        return declined(why);
+    }
+    let cap = if ws.ptr.is_null() { 0 } else { ws.size };
+    let short = |need| format!("workspace of {cap} bytes < the {need} the hipDNN plan needs");
+    let (r, knobs) = ready_within(c.config, spec, knobs, cap, short)?;
+    r.fits(ws)?;
+    Ok((r, knobs))
+}
+
 /// `miopenConvolution{Forward,BackwardData,BackwardWeights}`.
 pub fn compute(c: &Conv, algo: u32, alpha: *const c_void, beta: *const c_void, b: &Buffers, ws: &Workspace) -> Outcome {
     flatten((|| {
@@ -222,6 +239,7 @@ fn fused_workspace(c: &Conv) -> usize {
 pub fn find(
     c: &Conv,
     b: &Buffers,
+    knobs: Knobs,
     request: i32,
     returned: *mut i32,
     perf: *mut sys::miopenConvAlgoPerf_t,
@@ -233,7 +251,7 @@ pub fn find(
         }
         let spec = spec_of(c)?;
         let private = private_workspace(c)?;
-        let r = plain_ready(c, spec, b, ws)?;
+        let (r, knobs) = find_ready(c, &spec, knobs, b, ws)?;
         // Only Find reports a time: a plain call does not read the clock.
         let start = Instant::now();
         execute(&r, b, None, ws.ptr)?;
@@ -249,7 +267,9 @@ pub fn find(
             perf.write(result);
             *returned = 1;
         }
-        Ok(success(note(c.config, || format!("1 result (Direct, {memory} bytes, {ms:.3} ms); {}", r.note()))))
+        Ok(success(note(c.config, || {
+            format!("1 result (Direct, {memory} bytes, {ms:.3} ms{}); {}", knobs_note(knobs), r.note())
+        })))
     })())
 }
 

@@ -12,7 +12,8 @@
 //! - `parity`: the arguments MIOpen checks against its solvers (algo,
 //!   solution id, workspace);
 //! - `private`: MIOpen Private's side-effect-free queries, per direction;
-//! - `find_mode`: a Normal Find set on the descriptor declines the Find;
+//! - `find_mode`: a Find's exhaustive search (its argument, or the Normal
+//!   mode set on the descriptor) asks hipDNN for `global.benchmarking`;
 //! - `logging`: MIOpen's driver line for a forwarded call;
 //! - [`group`]: the group's runtime row (release, hipDNN probes).
 

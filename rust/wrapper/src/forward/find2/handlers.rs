@@ -23,7 +23,7 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use miopen_forwarding_core::find2::{self, argument, SolvedProblem};
-use miopen_forwarding_core::graph_key::PlanKey;
+use miopen_forwarding_core::graph_key::{Knobs, PlanKey};
 use miopen_forwarding_core::ops::conv::driver_line::CmdKind;
 use miopen_forwarding_core::ops::conv::{translate, GraphSpec, Tensor};
 use miopen_forwarding_core::status::miopen;
@@ -37,7 +37,7 @@ use crate::forward::common::{note, Outcome, Workspace};
 use crate::forward::miopen_sys as sys;
 use crate::forward::ops::conv::driver_line;
 use crate::forward::ops::conv::execute::{execute, Buffers};
-use crate::forward::ops::conv::graph::{plan_key, ready};
+use crate::forward::ops::conv::graph::{knobs_note, plan_key, ready, ready_within};
 use crate::forward::ops::conv::read;
 use miopen_forwarding_core::print::Int;
 
@@ -53,14 +53,14 @@ thread_local! {
 /// The plan of a solution's run on `handle`: a repeat of this thread's last
 /// run reuses its key (no graph cloned, no key hashed; the per-thread plan
 /// slot then answers it by pointer).
-fn run_plan(config: &Config, handle: sys::miopenHandle_t, serial: u64, graph: &GraphSpec) -> Step<Ready> {
+fn run_plan(config: &Config, handle: sys::miopenHandle_t, serial: u64, graph: &GraphSpec, knobs: Knobs) -> Step<Ready> {
     let h = handle as usize;
     let key = LAST_RUN.with(|last| {
         let mut last = last.borrow_mut();
         match &*last {
             Some((s, lh, key)) if *s == serial && *lh == h => Rc::clone(key),
             _ => {
-                let key = Rc::new(plan_key(h, graph.clone()));
+                let key = Rc::new(plan_key(h, graph.clone()).with_knobs(knobs));
                 *last = Some((serial, h, Rc::clone(&key)));
                 key
             }
@@ -132,7 +132,7 @@ fn search(
         }
         let (p, find_mode) = records::problem(problem as usize).or_else(declined)?;
         let opts = records::options(options as usize).or_else(declined)?;
-        if let Some(why) = find2::search_decline(&opts, find_mode) {
+        if let Some(why) = find2::search_decline(&opts) {
             return declined(why);
         }
         let spec = translate(&p).map_err(|d| d.0).or_else(declined)?;
@@ -143,7 +143,10 @@ fn search(
         if let Some(why) = data.misaligned(p.direction) {
             return declined(why);
         }
-        let r = plan(config, handle, spec.clone())?;
+        let key = Rc::new(plan_key(handle as usize, spec.clone()));
+        let knobs = find2::search_knobs(&opts, find_mode);
+        let short = |need| find2::workspace_decline(&opts, need).unwrap_or_default();
+        let (r, knobs) = ready_within(config, &key, knobs, find2::workspace_cap(&opts), short)?;
         if let Some(why) = find2::workspace_decline(&opts, r.plan.workspace) {
             return declined(why);
         }
@@ -153,7 +156,7 @@ fn search(
         execute(&r, &data, None, ws)?;
         let time_ms = start.elapsed().as_secs_f32() * 1e3;
         let workspace = r.plan.workspace;
-        let solved = SolvedProblem { problem: p, time_ms };
+        let solved = SolvedProblem { problem: p, time_ms, knobs };
         let address = solutions::create(HipdnnSolution::searched(solved, spec, workspace));
         // SAFETY: checked non-null; maxSolutions >= 1, so one element is writable.
         unsafe {
@@ -162,7 +165,9 @@ fn search(
                 *found = 1;
             }
         }
-        Ok(success(note(config, || format!("1 hipDNN solution ({workspace} bytes, {time_ms:.3} ms); {}", r.note()))))
+        Ok(success(note(config, || {
+            format!("1 hipDNN solution ({workspace} bytes, {time_ms:.3} ms{}); {}", knobs_note(knobs), r.note())
+        })))
     })())
 }
 
@@ -270,7 +275,7 @@ pub fn run(
         }
         let r = must(match replacement {
             Some(spec) => plan(config, handle, spec),
-            None => run_plan(config, handle, s.serial, &s.graph),
+            None => run_plan(config, handle, s.serial, &s.graph, s.solved.knobs),
         })?;
         enough(&ws, r.plan.workspace)?;
         driver_line::write(config, &p, CmdKind::Immediate);
@@ -356,7 +361,7 @@ pub fn run_observed(
         if let Some(why) = data.misaligned(o.graph.direction) {
             return declined(why);
         }
-        let r = run_plan(config, handle, o.serial, &o.graph)?;
+        let r = run_plan(config, handle, o.serial, &o.graph, Knobs::NONE)?;
         r.fits(&ws)?;
         if config.env.log_driver_cmd {
             driver_line::write(config, &o.problem, CmdKind::RunSolution(miopen_solver_id(s)));

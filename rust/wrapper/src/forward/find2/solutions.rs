@@ -26,6 +26,7 @@ use miopen_forwarding_core::sync::Mutex;
 
 use hipdnn_backend::abi::Handle;
 use miopen_forwarding_core::find2::SolvedProblem;
+use miopen_forwarding_core::graph_key::Knobs;
 use miopen_forwarding_core::ops::conv::{GraphSpec, Problem};
 
 use crate::forward::common::graph::{self as common_graph, BuildError, Failure};
@@ -68,7 +69,7 @@ impl HipdnnSolution {
         if let Some(w) = self.known_workspace() {
             return Ok(w);
         }
-        let need = plan_workspace(&self.graph)?;
+        let need = plan_workspace(&self.graph, self.solved.knobs)?;
         Ok(*self.workspace.get_or_init(|| need))
     }
 }
@@ -78,9 +79,9 @@ impl HipdnnSolution {
 /// kept for the process; the lock serialises its use.
 static QUERY_HANDLE: Mutex<Option<usize>> = Mutex::new(None);
 
-fn plan_workspace(spec: &GraphSpec) -> Step<usize> {
+fn plan_workspace(spec: &GraphSpec, knobs: Knobs) -> Step<usize> {
     // No MIOpen handle: the key's handle is never looked up (the plan is not cached).
-    let key = graph::plan_key(0, spec.clone());
+    let key = graph::plan_key(0, spec.clone()).with_knobs(knobs);
     let api = steps::backend_for(key.graph.group())?;
     let mut handle = QUERY_HANDLE.lock().unwrap_or_else(|e| e.into_inner());
     let hd = match *handle {
@@ -97,7 +98,7 @@ fn plan_workspace(spec: &GraphSpec) -> Step<usize> {
             created
         }
     };
-    match common_graph::build(api, hd, &*key.graph, graph::operations) {
+    match common_graph::build(api, hd, &*key.graph, key.knobs, graph::operations) {
         Ok(plan) => Ok(plan.workspace),
         Err(BuildError::Failed(f)) => Err(failed(f)),
         Err(BuildError::NoEngine(why)) => declined(why),
@@ -226,9 +227,12 @@ mod tests {
     fn a_hipdnn_solution_is_known_by_its_address_until_forgotten() {
         let p = problem();
         let graph = conv::translate(&p).expect("translates");
-        let solved = SolvedProblem { problem: p.clone(), time_ms: 0.5 };
+        let solved = SolvedProblem { problem: p.clone(), time_ms: 0.5, knobs: Knobs::NONE };
         let a = create(HipdnnSolution::searched(solved, graph.clone(), 0));
-        let b = create(HipdnnSolution::loaded(SolvedProblem { problem: p.clone(), time_ms: 1.0 }, graph.clone()));
+        let b = create(HipdnnSolution::loaded(
+            SolvedProblem { problem: p.clone(), time_ms: 1.0, knobs: Knobs::NONE },
+            graph.clone(),
+        ));
         assert_ne!(a, b);
         let (Some(Known::Hipdnn(sa)), Some(Known::Hipdnn(sb))) = (get(a), get(b)) else { panic!("not known") };
         assert_eq!(sa.solved.time_ms, 0.5);

@@ -5,12 +5,13 @@
 use std::rc::Rc;
 
 use hipdnn_backend::abi::{attr, attr_type, conv_mode, data_type, descriptor_type, pointwise_mode, Descriptor};
-use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
+use miopen_forwarding_core::graph_key::{GraphKey, Knobs, PlanKey};
 use miopen_forwarding_core::ops::conv::{FusedSpec, GraphSpec};
 use miopen_forwarding_core::Config;
 
 use crate::forward::common::graph::{hipdnn_type, not_this_group, Builder, Failure};
-use crate::forward::common::steps::{self, Ready, Step};
+use crate::forward::common::steps::{self, declined, Ready, Step};
+use crate::forward::common::Outcome;
 
 /// The plan key of a convolution graph on a MIOpen handle (the only place
 /// a convolution's key is made: the legacy calls, fusion plans and Find 2.0
@@ -22,6 +23,56 @@ pub fn plan_key(handle: usize, spec: GraphSpec) -> PlanKey {
 /// The plan of a convolution graph (its operations built by [`operations`]).
 pub fn ready(config: &Config, key: &Rc<PlanKey>) -> Step<Ready> {
     steps::ready(config, key, operations)
+}
+
+/// A Find's plan: the graph under `knobs`, needing at most `cap` workspace
+/// bytes. The engine's default plan when it fits; otherwise the plan built
+/// with hipDNN's `global.workspace_size_limit` at `cap` (MIOpen's Find keeps
+/// to the caller's workspace the same way: it runs no solver needing more).
+/// An engine that cannot keep to the limit refuses the configuration and
+/// the next one is tried, as for any plan; when none fits the Find is
+/// declined with `short(need)`, the caller's words for a workspace short of
+/// the default plan's need, and what the limited build said. Returns the
+/// plan and the knobs it was built with (what a solution must run with).
+pub fn ready_within(
+    config: &Config,
+    key: &Rc<PlanKey>,
+    knobs: Knobs,
+    cap: usize,
+    short: impl Fn(usize) -> String,
+) -> Step<(Ready, Knobs)> {
+    // Without knobs the caller's key itself (its per-thread plan slot answers it by pointer).
+    let first = if knobs == key.knobs { Rc::clone(key) } else { Rc::new(key.with_knobs(knobs)) };
+    let r = ready(config, &first)?;
+    if r.plan.workspace <= cap {
+        return Ok((r, knobs));
+    }
+    let need = r.plan.workspace;
+    let limited = Knobs { workspace_limit: Some(cap as u64), ..knobs };
+    match ready(config, &Rc::new(key.with_knobs(limited))) {
+        Ok(r) if r.plan.workspace <= cap => Ok((r, limited)),
+        Ok(r) => declined(format!(
+            "{}; under global.workspace_size_limit={cap} the plan still needs {}",
+            short(need),
+            r.plan.workspace
+        )),
+        Err(Outcome::Failed { why, .. }) => {
+            declined(format!("{}; hipDNN refuses global.workspace_size_limit={cap}: {why}", short(need)))
+        }
+        Err(other) => Err(other),
+    }
+}
+
+/// The knobs of a Find's plan, as its trace note names them (", knob=value" each).
+pub fn knobs_note(k: Knobs) -> String {
+    let mut s = String::new();
+    if k.benchmarking {
+        s.push_str(", global.benchmarking=1");
+    }
+    if let Some(l) = k.workspace_limit {
+        s.push_str(&format!(", global.workspace_size_limit={l}"));
+    }
+    s
 }
 
 /// hipDNN's operation of each direction (in `Direction`'s order) and its
