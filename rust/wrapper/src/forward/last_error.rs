@@ -73,17 +73,23 @@ pub fn record_not_forwarded(index: usize) {
 }
 
 /// Record what a forwarding-set call on this thread did.
+#[inline]
 pub fn record(index: usize, outcome: i32, hipdnn_status: i32, status: u32, message: &str) {
     let has_message = !message.is_empty();
     let _ = LAST.try_with(|last| {
         // A successful call has no message: the empty one kept is its
         // message, so the steady state allocates nothing.
         if has_message || last.get().has_message {
-            let _ =
-                MESSAGE.try_with(|m| *m.borrow_mut() = CString::new(message.replace('\0', " ")).unwrap_or_default());
+            replace_message(message);
         }
         last.set(Codes { outcome, hipdnn_status, status, entry_point: index, has_message });
     });
+}
+
+#[cold]
+#[inline(never)]
+fn replace_message(message: &str) {
+    let _ = MESSAGE.try_with(|m| *m.borrow_mut() = CString::new(message.replace('\0', " ")).unwrap_or_default());
 }
 
 /// Whether `status` was returned by the most recent forwarding-set call on
