@@ -100,35 +100,46 @@ def scale(a):
 
 def fused(a):
     """Instructions per forwarded conv -> bias -> ReLU: a fusion plan's
-    execute vs miopenConvolutionBiasActivationForward on the same hipDNN plan
-    (reference engine: the test bed's own plugin directory)."""
+    execute and miopenConvolutionBiasActivationForward, both on the same
+    hipDNN plan, and the backend alone running that graph's plan (reference
+    engine: the test bed's own plugin directory)."""
     fw = os.path.join(a.bench, "forwarded")
     env = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "HIPDNN_BACKEND_LIBRARY_PATH": os.path.join(a.hipdnn, "lib")}
     return {"instructions": {api: measure.instructions_per_call(fw, env, n=2_000, args=["fused"], tail=[api])
-                             for api in ("plan", "planv1", "onecall")}}
+                             for api in ("plan", "planv1", "onecall", "backend")}}
+
+
+# Each batchnorm pass: the bench mode through the wrapper, the backend-alone
+# mode, and the family name the routing trace gives a forwarded call.
+BATCHNORM_PASSES = {"inference": ("batchnorm", "bn_backend", "bn_fwd_inference"),
+                    "training": ("bn_training", "bn_training_backend", "bn_fwd_training"),
+                    "backward": ("bn_backward", "bn_backward_backend", "bn_bwd")}
 
 
 def batchnorm(a):
-    """Instructions per miopenBatchNormalizationForwardInference_V2 (1x1x4x4
-    fp32) through the library of a build whose forwarding set has batchnorm
-    (--batchnorm-lib: its lib/): disabled (MIOpen Private's CPU kernel),
-    enabled (forwarded, reference engine), and the backend alone running the
-    same graph's plan with the same engine; the wrapper's share is enabled
-    minus backend."""
+    """Instructions per batchnorm call (1x1x4x4 fp32, spatial: inference,
+    training saving the batch statistics, backward with them) through the
+    library of a build whose forwarding set has batchnorm (--batchnorm-lib:
+    its lib/): disabled (MIOpen Private's CPU kernel), enabled (forwarded,
+    reference engine), and the backend alone running the same graph's plan
+    with the same engine; the wrapper's share is enabled minus backend."""
     if not a.batchnorm_lib:
         return {"skipped": "no build with batchnorm in its forwarding set (bench/run.sh looks for BUILD-batchnorm)"}
     fw = os.path.join(a.bench, "forwarded")
     lib = {"LD_LIBRARY_PATH": a.batchnorm_lib}
     backend = {"HIPDNN_BACKEND_LIBRARY_PATH": os.path.join(a.hipdnn, "lib")}
     enabled = {**lib, **backend, "MIOPEN_HIPDNN_FORWARDING": "enabled"}
-    # The enabled configuration must forward: a library without the group would measure MIOpen.
-    trace = measure.run([fw, "batchnorm", "1", "1"], {**enabled, "MIOPEN_HIPDNN_LOG_ROUTING": "1"})
-    if "[bn_fwd_inference] -> hipDNN" not in trace:
-        raise RuntimeError(f"{a.batchnorm_lib}: batchnorm inference was not forwarded:\n{trace}")
-    configs = {"disabled": ("batchnorm", {**lib, "MIOPEN_HIPDNN_FORWARDING": "disabled"}),
-               "enabled": ("batchnorm", enabled), "backend": ("bn_backend", backend)}
-    return {"instructions": {label: measure.instructions_per_call(fw, env, n=5_000, args=[mode], tail=["1"])
-                             for label, (mode, env) in configs.items()}}
+    out = {}
+    for name, (mode, backend_mode, family) in BATCHNORM_PASSES.items():
+        # The enabled configuration must forward: a library without the group would measure MIOpen.
+        trace = measure.run([fw, mode, "1", "1"], {**enabled, "MIOPEN_HIPDNN_LOG_ROUTING": "1"})
+        if f"[{family}] -> hipDNN" not in trace:
+            raise RuntimeError(f"{a.batchnorm_lib}: batchnorm {name} was not forwarded:\n{trace}")
+        configs = {"disabled": (mode, {**lib, "MIOPEN_HIPDNN_FORWARDING": "disabled"}),
+                   "enabled": (mode, enabled), "backend": (backend_mode, backend)}
+        out[name] = {label: measure.instructions_per_call(fw, env, n=5_000, args=[m], tail=["1"])
+                     for label, (m, env) in configs.items()}
+    return {"instructions": out}
 
 
 def cold_start(a):

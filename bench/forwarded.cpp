@@ -16,6 +16,9 @@
 //       miopenConvolutionBiasActivationForward on the same problem: both run
 //       the same hipDNN plan (reference engine), so the difference is what the
 //       fusion-plan path adds (the recorded plan's lookup and translation)
+//   forwarded fused <calls> backend   the backend alone running the same
+//       conv -> bias -> ReLU graph on a plan built once, with the same engine:
+//       what the fusion plan's execute adds over hipDNN's own
 //   forwarded find2 <calls> <threads>   the same convolution through the
 //       Find 2.0 problem API: one search on preallocated buffers (a hipDNN
 //       solution), then miopenRunSolution per call (MIGraphX's steady state)
@@ -29,6 +32,13 @@
 //   forwarded bn_backend <calls> <threads>   the backend alone running the
 //       same batchnorm inference graph (type 21, epsilon by value) on a plan
 //       built once, with the same engine
+//   forwarded bn_training|bn_backward <calls> <threads>
+//       miopenBatchNormalizationForwardTraining_V2 (saving the batch
+//       statistics, no running ones) / miopenBatchNormalizationBackward_V2
+//       (with the saved statistics) on the same 1x1x4x4 problem, as batchnorm
+//   forwarded bn_training_backend|bn_backward_backend <calls> <threads>   the
+//       backend alone running the same training (type 27) / backward (type
+//       20) graph on a plan built once, with the same engine
 //
 // bench/run.sh runs both; the difference is the wrapper's share: the routing
 // decision, descriptor reads, plan-cache lookup and variant pack assembly.
@@ -103,19 +113,27 @@ struct SameConv
     }
 };
 
-double wrapper_thread(long calls)
+// ns per call of `calls` calls of `call`, timed once every thread is ready.
+template <class Call>
+double timed(long calls, Call call)
 {
-    SameConv p(N, C, H, K, 1);
-    auto call = [&] { return p.forward(); };
-    must(call() == miopenStatusSuccess, "first miopenConvolutionForward");
     start_line();
     auto t0 = std::chrono::steady_clock::now();
     for(long i = 0; i < calls; ++i)
         call();
     auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
+}
+
+double wrapper_thread(long calls)
+{
+    SameConv p(N, C, H, K, 1);
+    auto call = [&] { return p.forward(); };
+    must(call() == miopenStatusSuccess, "first miopenConvolutionForward");
+    const double ns = timed(calls, call);
     must(p.yv[0] == 42.0f || p.yv[0] == float(C), "an engine ran");
     miopenDestroy(p.h);
-    return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
+    return ns;
 }
 
 double find2_thread(long calls)
@@ -139,17 +157,13 @@ double find2_thread(long calls)
                                             {miopenTensorConvolutionY, nullptr, p.yv.data()}};
     auto call = [&] { return miopenRunSolution(p.h, s, 3, args, nullptr, 0); };
     must(call() == miopenStatusSuccess, "first miopenRunSolution");
-    start_line();
-    auto t0 = std::chrono::steady_clock::now();
-    for(long i = 0; i < calls; ++i)
-        call();
-    auto t1 = std::chrono::steady_clock::now();
+    const double ns = timed(calls, call);
     must(p.yv[0] == 42.0f || p.yv[0] == float(C), "an engine ran");
     miopenDestroySolution(s);
     miopenDestroyFindOptions(o);
     miopenDestroyProblem(problem);
     miopenDestroy(p.h);
-    return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
+    return ns;
 }
 
 hipdnnBackendDescriptor_t make(hipdnnBackendDescriptorType_t t)
@@ -165,14 +179,13 @@ void set(hipdnnBackendDescriptor_t d, hipdnnBackendAttributeName_t n, hipdnnBack
     must(hipdnnBackendSetAttribute(d, n, t, c, v) == HIPDNN_STATUS_SUCCESS, "set attribute");
 }
 
-hipdnnBackendDescriptor_t tensor(int64_t uid, std::vector<int64_t> dims)
+hipdnnBackendDescriptor_t tensor(int64_t uid, std::vector<int64_t> dims, bool virt = false)
 {
     std::vector<int64_t> strides(dims.size(), 1);
     for(int i = int(dims.size()) - 2; i >= 0; --i)
         strides[size_t(i)] = strides[size_t(i) + 1] * dims[size_t(i) + 1];
     auto d                = make(HIPDNN_BACKEND_TENSOR_DESCRIPTOR);
     hipdnnDataType_t type = HIPDNN_DATA_FLOAT;
-    bool virt             = false;
     set(d, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid);
     set(d, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &type);
     set(d, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, int64_t(dims.size()), dims.data());
@@ -182,14 +195,13 @@ hipdnnBackendDescriptor_t tensor(int64_t uid, std::vector<int64_t> dims)
     return d;
 }
 
-hipdnnBackendDescriptor_t plan_of(hipdnnHandle_t h, hipdnnBackendDescriptor_t op);
+hipdnnBackendDescriptor_t plan_of(hipdnnHandle_t h, std::vector<hipdnnBackendDescriptor_t> ops);
 
 // ns per call of `calls` executes of `plan`, each with a new variant pack:
 // per call, exactly what the wrapper asks of the backend.
 double time_executes(hipdnnHandle_t h, hipdnnBackendDescriptor_t plan, int64_t n, const int64_t* uids, void** ptrs,
-                     long calls)
+                     long calls, void* ws = nullptr)
 {
-    void* ws  = nullptr;
     auto call = [&] {
         auto vp = make(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
         set(vp, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids);
@@ -201,19 +213,13 @@ double time_executes(hipdnnHandle_t h, hipdnnBackendDescriptor_t plan, int64_t n
         return s;
     };
     must(call() == HIPDNN_STATUS_SUCCESS, "first execute");
-    start_line();
-    auto t0 = std::chrono::steady_clock::now();
-    for(long i = 0; i < calls; ++i)
-        call();
-    auto t1 = std::chrono::steady_clock::now();
-    return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
+    return timed(calls, call);
 }
 
-double backend_thread(long calls)
+// A 1x1 cross-correlation (stride 1, no padding) of x and w into y.
+hipdnnBackendDescriptor_t conv_forward(hipdnnBackendDescriptor_t x, hipdnnBackendDescriptor_t w,
+                                       hipdnnBackendDescriptor_t y)
 {
-    hipdnnHandle_t h;
-    must(hipdnnCreate(&h) == HIPDNN_STATUS_SUCCESS, "hipdnnCreate");
-    auto x = tensor(1, {N, C, H, W}), w = tensor(2, {K, C, 1, 1}), y = tensor(3, {N, K, H, W});
     auto op                        = make(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
     hipdnnDataType_t comp          = HIPDNN_DATA_FLOAT;
     hipdnnConvolutionMode_t mode   = HIPDNN_CROSS_CORRELATION;
@@ -228,7 +234,16 @@ double backend_thread(long calls)
     set(op, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &w);
     set(op, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &y);
     must(hipdnnBackendFinalize(op) == HIPDNN_STATUS_SUCCESS, "finalize op");
-    auto plan = plan_of(h, op);
+    return op;
+}
+
+double backend_thread(long calls)
+{
+    hipdnnHandle_t h;
+    must(hipdnnCreate(&h) == HIPDNN_STATUS_SUCCESS, "hipdnnCreate");
+    auto x = tensor(1, {N, C, H, W}), w = tensor(2, {K, C, 1, 1}), y = tensor(3, {N, K, H, W});
+    auto op = conv_forward(x, w, y);
+    auto plan = plan_of(h, {op});
 
     std::vector<float> xv(N * C * H * W, 1.0f), wv(K * C, 1.0f), yv(N * K * H * W);
     const int64_t uids[3] = {1, 2, 3};
@@ -236,36 +251,78 @@ double backend_thread(long calls)
     return time_executes(h, plan, 3, uids, ptrs, calls);
 }
 
-// A 1x1x4x4 fp32 batchnorm inference (spatial, alpha 1, beta 0).
-const int BN_C = 1, BN_HW = 4;
+// A 1x1x4x4 fp32 spatial batchnorm problem (alpha 1, beta 0), every x 2,
+// and its buffers: the three passes' results are exact (x equals its mean,
+// so y is the bias, dx and dscale 0, dbias the sum of dy).
+const int BN_C = 1, BN_HW = 4, BN_N = BN_C * BN_HW * BN_HW;
+const double BN_EPSILON = 1e-5;
 
-double bn_thread(long calls)
+struct BnProblem
 {
     miopenHandle_t h;
-    must(miopenCreate(&h) == miopenStatusSuccess, "miopenCreate");
     miopenTensorDescriptor_t x, p;
-    miopenCreateTensorDescriptor(&x);
-    miopenCreateTensorDescriptor(&p);
-    miopenSet4dTensorDescriptor(x, miopenFloat, 1, BN_C, BN_HW, BN_HW);
-    miopenSet4dTensorDescriptor(p, miopenFloat, 1, BN_C, 1, 1);
-    std::vector<float> xv(BN_C * BN_HW * BN_HW, 2.0f), yv(xv.size()), scale(BN_C, 1.0f), bias(BN_C, 0.5f),
-        mean(BN_C, 2.0f), var(BN_C, 1.0f);
+    std::vector<float> xv = std::vector<float>(BN_N, 2.0f), yv = std::vector<float>(BN_N),
+                       dy = std::vector<float>(BN_N, 1.0f), scale = std::vector<float>(BN_C, 1.0f),
+                       bias = std::vector<float>(BN_C, 0.5f), mean = std::vector<float>(BN_C, 2.0f),
+                       var = std::vector<float>(BN_C, 1.0f), dscale = std::vector<float>(BN_C),
+                       dbias = std::vector<float>(BN_C);
     float alpha = 1.0f, beta = 0.0f;
-    auto call = [&] {
+
+    BnProblem()
+    {
+        must(miopenCreate(&h) == miopenStatusSuccess, "miopenCreate");
+        miopenCreateTensorDescriptor(&x);
+        miopenCreateTensorDescriptor(&p);
+        miopenSet4dTensorDescriptor(x, miopenFloat, 1, BN_C, BN_HW, BN_HW);
+        miopenSet4dTensorDescriptor(p, miopenFloat, 1, BN_C, 1, 1);
+    }
+    ~BnProblem() { miopenDestroy(h); }
+
+    miopenStatus_t inference()
+    {
         return miopenBatchNormalizationForwardInference_V2(h, miopenBNSpatial, &alpha, &beta, x, xv.data(), x,
                                                            yv.data(), p, p, p, p, scale.data(), bias.data(),
-                                                           mean.data(), var.data(), 1e-5);
-    };
-    must(call() == miopenStatusSuccess, "first batchnorm inference");
-    start_line();
-    auto t0 = std::chrono::steady_clock::now();
-    for(long i = 0; i < calls; ++i)
-        call();
-    auto t1 = std::chrono::steady_clock::now();
-    must(yv[0] == 0.5f, "the batchnorm result");
-    miopenDestroy(h);
-    return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(calls);
+                                                           mean.data(), var.data(), BN_EPSILON);
+    }
+
+    // Saves the batch statistics (into mean and var: inverse variance), no running ones.
+    miopenStatus_t training()
+    {
+        return miopenBatchNormalizationForwardTraining_V2(h, miopenBNSpatial, &alpha, &beta, x, xv.data(), x,
+                                                          yv.data(), p, p, p, p, scale.data(), bias.data(), 1.0,
+                                                          nullptr, nullptr, BN_EPSILON, mean.data(), var.data());
+    }
+
+    // With the saved statistics (mean and inverse variance).
+    miopenStatus_t backward()
+    {
+        return miopenBatchNormalizationBackward_V2(h, miopenBNSpatial, &alpha, &beta, &alpha, &beta, x, xv.data(), x,
+                                                   dy.data(), x, yv.data(), p, p, p, p, scale.data(),
+                                                   dscale.data(), dbias.data(), BN_EPSILON, mean.data(), var.data());
+    }
+
+    void check(miopenStatus_t (BnProblem::*pass)()) const
+    {
+        if(pass == &BnProblem::backward)
+            must(yv[0] == 0.0f && dbias[0] == float(BN_N), "the batchnorm backward result");
+        else
+            must(yv[0] == 0.5f, "the batchnorm result");
+    }
+};
+
+double bn_pass_thread(long calls, miopenStatus_t (BnProblem::*pass)())
+{
+    BnProblem b;
+    auto call = [&] { return (b.*pass)(); };
+    must(call() == miopenStatusSuccess, "first batchnorm call");
+    const double ns = timed(calls, call);
+    b.check(pass);
+    return ns;
 }
+
+double bn_thread(long calls) { return bn_pass_thread(calls, &BnProblem::inference); }
+double bn_training_thread(long calls) { return bn_pass_thread(calls, &BnProblem::training); }
+double bn_backward_thread(long calls) { return bn_pass_thread(calls, &BnProblem::backward); }
 
 hipdnnBackendDescriptor_t bn_epsilon(int64_t uid, double epsilon)
 {
@@ -281,12 +338,12 @@ hipdnnBackendDescriptor_t bn_epsilon(int64_t uid, double epsilon)
     return d;
 }
 
-// The plan of one operation graph (heuristic fallback, its first engine).
-hipdnnBackendDescriptor_t plan_of(hipdnnHandle_t h, hipdnnBackendDescriptor_t op)
+// The plan of an operation graph (heuristic fallback, its first engine).
+hipdnnBackendDescriptor_t plan_of(hipdnnHandle_t h, std::vector<hipdnnBackendDescriptor_t> ops)
 {
     auto graph = make(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
     set(graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h);
-    set(graph, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &op);
+    set(graph, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, int64_t(ops.size()), ops.data());
     must(hipdnnBackendFinalize(graph) == HIPDNN_STATUS_SUCCESS, "finalize graph");
     auto heur                     = make(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
     hipdnnBackendHeurMode_t hmode = HIPDNN_HEUR_MODE_FALLBACK;
@@ -305,33 +362,89 @@ hipdnnBackendDescriptor_t plan_of(hipdnnHandle_t h, hipdnnBackendDescriptor_t op
     return plan;
 }
 
-double bn_backend_thread(long calls)
+using BnTensors = std::vector<std::pair<hipdnnBackendAttributeName_t, hipdnnBackendDescriptor_t>>;
+
+// A batchnorm operation of `type` on `tensors`, compute type FLOAT, run
+// `calls` times on `ptrs` (in uid order 1, 2, ...) on a plan built once.
+double time_bn_backend(hipdnnBackendDescriptorType_t type, const BnTensors& tensors,
+                       hipdnnBackendAttributeName_t comp_attr, std::vector<void*> ptrs, long calls)
 {
     hipdnnHandle_t h;
     must(hipdnnCreate(&h) == HIPDNN_STATUS_SUCCESS, "hipdnnCreate");
-    const std::vector<int64_t> xd = {1, BN_C, BN_HW, BN_HW}, pd = {1, BN_C, 1, 1};
-    auto op = make(HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT);
-    const std::pair<hipdnnBackendAttributeName_t, hipdnnBackendDescriptor_t> tensors[] = {
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_X_EXT, tensor(1, xd)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_MEAN_EXT, tensor(2, pd)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_VARIANCE_EXT, tensor(3, pd)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_SCALE_EXT, tensor(4, pd)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_BIAS_EXT, tensor(5, pd)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_Y_EXT, tensor(6, xd)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_EPSILON_EXT, bn_epsilon(7, 1e-5)},
-    };
+    auto op = make(type);
     for(const auto& [name, t] : tensors)
         set(op, name, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &t);
     hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
-    set(op, HIPDNN_ATTR_BATCHNORM_INF_VAR_COMP_TYPE_EXT, HIPDNN_TYPE_DATA_TYPE, 1, &comp);
+    set(op, comp_attr, HIPDNN_TYPE_DATA_TYPE, 1, &comp);
     must(hipdnnBackendFinalize(op) == HIPDNN_STATUS_SUCCESS, "finalize batchnorm");
-    auto plan = plan_of(h, op);
-    std::vector<float> xv(BN_C * BN_HW * BN_HW, 2.0f), yv(xv.size()), scale(BN_C, 1.0f), bias(BN_C, 0.5f),
-        mean(BN_C, 2.0f), var(BN_C, 1.0f);
-    const int64_t uids[6] = {1, 2, 3, 4, 5, 6};
-    void* ptrs[6]         = {xv.data(), mean.data(), var.data(), scale.data(), bias.data(), yv.data()};
-    const double ns       = time_executes(h, plan, 6, uids, ptrs, calls);
-    must(yv[0] == 0.5f, "the batchnorm result");
+    auto plan = plan_of(h, {op});
+    std::vector<int64_t> uids(ptrs.size());
+    for(size_t i = 0; i < uids.size(); ++i)
+        uids[i] = int64_t(i) + 1;
+    return time_executes(h, plan, int64_t(ptrs.size()), uids.data(), ptrs.data(), calls);
+}
+
+const std::vector<int64_t> BN_XD = {1, BN_C, BN_HW, BN_HW}, BN_PD = {1, BN_C, 1, 1};
+
+double bn_backend_thread(long calls)
+{
+    BnProblem b;
+    const BnTensors tensors = {
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_X_EXT, tensor(1, BN_XD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_MEAN_EXT, tensor(2, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_VARIANCE_EXT, tensor(3, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_SCALE_EXT, tensor(4, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_BIAS_EXT, tensor(5, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_Y_EXT, tensor(6, BN_XD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_EPSILON_EXT, bn_epsilon(7, BN_EPSILON)},
+    };
+    const double ns = time_bn_backend(HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT, tensors,
+                                      HIPDNN_ATTR_BATCHNORM_INF_VAR_COMP_TYPE_EXT,
+                                      {b.xv.data(), b.mean.data(), b.var.data(), b.scale.data(), b.bias.data(),
+                                       b.yv.data()},
+                                      calls);
+    b.check(&BnProblem::inference);
+    return ns;
+}
+
+double bn_training_backend_thread(long calls)
+{
+    BnProblem b;
+    const BnTensors tensors = {
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_X_EXT, tensor(1, BN_XD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_Y_EXT, tensor(2, BN_XD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_SCALE_EXT, tensor(3, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BIAS_EXT, tensor(4, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_MEAN_EXT, tensor(5, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INV_VARIANCE_EXT, tensor(6, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_EPSILON_EXT, bn_epsilon(7, BN_EPSILON)},
+    };
+    const double ns = time_bn_backend(
+        HIPDNN_BACKEND_OPERATION_BATCHNORM_DESCRIPTOR_EXT, tensors, HIPDNN_ATTR_BATCHNORM_COMP_TYPE_EXT,
+        {b.xv.data(), b.yv.data(), b.scale.data(), b.bias.data(), b.mean.data(), b.var.data()}, calls);
+    b.check(&BnProblem::training);
+    return ns;
+}
+
+double bn_backward_backend_thread(long calls)
+{
+    BnProblem b;
+    const BnTensors tensors = {
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_X_EXT, tensor(1, BN_XD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DY_EXT, tensor(2, BN_XD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DX_EXT, tensor(3, BN_XD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_SCALE_EXT, tensor(4, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DSCALE_EXT, tensor(5, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DBIAS_EXT, tensor(6, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_MEAN_EXT, tensor(7, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_INV_VARIANCE_EXT, tensor(8, BN_PD)},
+    };
+    const double ns = time_bn_backend(HIPDNN_BACKEND_OPERATION_BATCHNORM_BACKWARD_DESCRIPTOR_EXT, tensors,
+                                      HIPDNN_ATTR_BATCHNORM_BACKWARD_COMP_TYPE_EXT,
+                                      {b.xv.data(), b.dy.data(), b.yv.data(), b.scale.data(), b.dscale.data(),
+                                       b.dbias.data(), b.mean.data(), b.var.data()},
+                                      calls);
+    b.check(&BnProblem::backward);
     return ns;
 }
 
@@ -382,6 +495,48 @@ int fused(long calls, const char* api)
     return 0;
 }
 
+hipdnnBackendDescriptor_t pointwise(hipdnnPointwiseMode_t mode, hipdnnBackendDescriptor_t in0,
+                                    hipdnnBackendDescriptor_t in1, hipdnnBackendDescriptor_t out)
+{
+    auto d                = make(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
+    hipdnnDataType_t prec = HIPDNN_DATA_FLOAT;
+    set(d, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode);
+    set(d, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &prec);
+    set(d, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in0);
+    if(in1 != nullptr)
+        set(d, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in1);
+    set(d, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &out);
+    must(hipdnnBackendFinalize(d) == HIPDNN_STATUS_SUCCESS, "finalize pointwise");
+    return d;
+}
+
+// The fused problem's conv -> ADD bias -> RELU_FWD graph on the backend
+// alone, its plan built once and run `calls` times with the plan's workspace.
+int fused_backend(long calls)
+{
+    hipdnnHandle_t h;
+    must(hipdnnCreate(&h) == HIPDNN_STATUS_SUCCESS, "hipdnnCreate");
+    const std::vector<int64_t> yd = {N, K, H, W};
+    auto x = tensor(1, {N, C, H, W}), w = tensor(2, {K, C, 1, 1}), y = tensor(3, yd), bias = tensor(4, {1, K, 1, 1});
+    auto conv_out = tensor(10, yd, true), add_out = tensor(11, yd, true);
+    auto conv = conv_forward(x, w, conv_out);
+    auto add  = pointwise(HIPDNN_POINTWISE_MODE_ADD, conv_out, bias, add_out);
+    auto relu = pointwise(HIPDNN_POINTWISE_MODE_RELU_FWD, add_out, nullptr, y);
+    auto plan = plan_of(h, {conv, add, relu});
+    int64_t size = 0;
+    must(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, nullptr,
+                                   &size) == HIPDNN_STATUS_SUCCESS,
+         "plan workspace");
+    std::vector<unsigned char> ws(size_t(size) + 1);
+    std::vector<float> xv(N * C * H * W, 1.0f), wv(K * C, 1.0f), yv(N * K * H * W), bv(K, 0.5f);
+    const int64_t uids[4] = {1, 2, 3, 4};
+    void* ptrs[4]         = {xv.data(), wv.data(), yv.data(), bv.data()};
+    time_executes(h, plan, 4, uids, ptrs, calls, ws.data());
+    must(yv[0] == float(C) + 0.5f, "the fused result");
+    std::printf("fused calls=%ld\n", calls);
+    return 0;
+}
+
 int cold_start()
 {
     SameConv p(1, 16, 32, 16, 3);
@@ -399,20 +554,29 @@ int main(int argc, char** argv)
     if(argc > 1 && std::strcmp(argv[1], "coldstart") == 0)
         return cold_start();
     if(argc == 4 && std::strcmp(argv[1], "fused") == 0)
+    {
+        if(std::strcmp(argv[3], "backend") == 0)
+            return fused_backend(std::atol(argv[2]));
         return fused(std::atol(argv[2]), argv[3]);
+    }
     const std::pair<const char*, double (*)(long)> modes[] = {{"wrapper", wrapper_thread},
                                                                {"find2", find2_thread},
                                                                {"backend", backend_thread},
                                                                {"batchnorm", bn_thread},
-                                                               {"bn_backend", bn_backend_thread}};
+                                                               {"bn_backend", bn_backend_thread},
+                                                               {"bn_training", bn_training_thread},
+                                                               {"bn_training_backend", bn_training_backend_thread},
+                                                               {"bn_backward", bn_backward_thread},
+                                                               {"bn_backward_backend", bn_backward_backend_thread}};
     double (*thread_body)(long) = nullptr;
     for(const auto& [name, body] : modes)
         if(argc == 4 && std::strcmp(argv[1], name) == 0)
             thread_body = body;
     if(thread_body == nullptr)
     {
-        std::fprintf(stderr, "usage: forwarded wrapper|find2|backend|batchnorm|bn_backend <calls> <threads> | fused "
-                             "<calls> plan|onecall\n");
+        std::fprintf(stderr, "usage: forwarded wrapper|find2|backend|batchnorm|bn_backend|bn_training|"
+                             "bn_training_backend|bn_backward|bn_backward_backend <calls> <threads> | fused <calls> "
+                             "plan|onecall|backend\n");
         return 2;
     }
     const long calls   = std::atol(argv[2]);

@@ -4,7 +4,7 @@
 //! the `[hipDNN-forwarded] ` prefix of `miopenGetErrorString` for a status
 //! that came from such a call.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, CStr, CString};
 use std::ptr;
 use std::sync::OnceLock;
@@ -30,24 +30,34 @@ pub struct ForwardedError {
     pub message: *const c_char,
 }
 
-struct Last {
+/// The record's numbers: `Copy`, so that recording a successful call (the
+/// steady state) is one store into a constant-initialised thread-local, with
+/// no lazy initialisation, borrow flag or destructor registration.
+#[derive(Clone, Copy)]
+struct Codes {
     outcome: i32,
     hipdnn_status: i32,
     status: u32,
     /// The entry point's index; its name is looked up when it is read, so
     /// recording a call costs no string scan.
     entry_point: usize,
-    message: CString,
+    /// Whether [`MESSAGE`] holds a non-empty message (of this record).
+    has_message: bool,
 }
 
 thread_local! {
-    static LAST: RefCell<Last> = RefCell::new(Last {
-        outcome: OUTCOME_NONE,
-        hipdnn_status: 0,
-        status: miopen::SUCCESS,
-        entry_point: usize::MAX,
-        message: CString::default(),
-    });
+    static LAST: Cell<Codes> = const {
+        Cell::new(Codes {
+            outcome: OUTCOME_NONE,
+            hipdnn_status: 0,
+            status: miopen::SUCCESS,
+            entry_point: usize::MAX,
+            has_message: false,
+        })
+    };
+    /// The message of the last record, touched only when a record has one or
+    /// replaces one.
+    static MESSAGE: RefCell<CString> = RefCell::new(CString::default());
 }
 
 /// The entry point's name as a C string (from the generated table).
@@ -63,23 +73,30 @@ pub fn record_not_forwarded(index: usize) {
 }
 
 /// Record what a forwarding-set call on this thread did.
+#[inline]
 pub fn record(index: usize, outcome: i32, hipdnn_status: i32, status: u32, message: &str) {
-    let _ = LAST.try_with(|l| {
-        let mut l = l.borrow_mut();
-        // A successful call has no message: keep the empty one rather than
-        // allocating a new one on every call of the steady state.
-        if !(message.is_empty() && l.message.is_empty()) {
-            l.message = CString::new(message.replace('\0', " ")).unwrap_or_default();
+    let has_message = !message.is_empty();
+    let _ = LAST.try_with(|last| {
+        // A successful call has no message: the empty one kept is its
+        // message, so the steady state allocates nothing.
+        if has_message || last.get().has_message {
+            replace_message(message);
         }
-        (l.outcome, l.hipdnn_status, l.status, l.entry_point) = (outcome, hipdnn_status, status, index);
+        last.set(Codes { outcome, hipdnn_status, status, entry_point: index, has_message });
     });
+}
+
+#[cold]
+#[inline(never)]
+fn replace_message(message: &str) {
+    let _ = MESSAGE.try_with(|m| *m.borrow_mut() = CString::new(message.replace('\0', " ")).unwrap_or_default());
 }
 
 /// Whether `status` was returned by the most recent forwarding-set call on
 /// this thread and came from hipDNN (a failed forwarded call).
 fn forwarded_failure(status: u32) -> bool {
     LAST.try_with(|l| {
-        let l = l.borrow();
+        let l = l.get();
         l.outcome == OUTCOME_FAILED && l.status == status
     })
     .unwrap_or(false)
@@ -115,19 +132,17 @@ pub unsafe extern "C" fn miopenGetLastForwardedError(error: *mut ForwardedError)
     }
     let filled = crate::diagnostics::boundary(
         || {
-            LAST.try_with(|l| {
-                let l = l.borrow();
-                ForwardedError {
-                    outcome: l.outcome,
-                    hipdnn_status: l.hipdnn_status,
-                    status: l.status,
-                    entry_point: if l.outcome == OUTCOME_NONE { ptr::null() } else { c_name(l.entry_point).as_ptr() },
-                    // Points into this thread's record: valid until the next
-                    // forwarding-set call on this thread.
-                    message: l.message.as_ptr(),
-                }
+            let l = LAST.try_with(Cell::get).ok()?;
+            // Points into this thread's record: valid until the next
+            // forwarding-set call on this thread that replaces the message.
+            let message = MESSAGE.try_with(|m| m.borrow().as_ptr()).ok()?;
+            Some(ForwardedError {
+                outcome: l.outcome,
+                hipdnn_status: l.hipdnn_status,
+                status: l.status,
+                entry_point: if l.outcome == OUTCOME_NONE { ptr::null() } else { c_name(l.entry_point).as_ptr() },
+                message,
             })
-            .ok()
         },
         || None,
     );

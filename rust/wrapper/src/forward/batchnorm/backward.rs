@@ -8,6 +8,7 @@
 //! given, MIOpen's own condition; otherwise the statistics are recomputed,
 //! which hipDNN can express only for its fixed epsilon (`backward::translate`).
 
+use std::cell::RefCell;
 use std::ffi::c_void;
 use std::rc::Rc;
 
@@ -16,8 +17,9 @@ use miopen_forwarding_core::graph_key::PlanKey;
 use miopen_forwarding_core::Config;
 
 use super::graph;
-use super::handlers::{buffers_usable, no_driver_line, run_plan};
+use super::handlers::{buffers_usable, no_driver_line, remembered, run_plan, EpsilonAnswer};
 use super::read;
+use crate::forward::common::memo::{DescriptorMemo, Seen};
 use crate::forward::common::steps::{declined, flatten, Step};
 use crate::forward::common::{read as common_read, Outcome};
 use crate::forward::miopen_sys::args;
@@ -33,17 +35,26 @@ fn uses_saved(c: &Backward) -> bool {
     !c.savedMean.is_null() && !c.savedInvVariance.is_null()
 }
 
-/// The graph's buffers, uids and names, in variant-pack order.
-fn bindings(c: &Backward) -> (Vec<*mut c_void>, Vec<i64>, Vec<&'static str>) {
-    let mut ptrs = vec![c.x, c.dy, c.dx as *const c_void, c.bnScale, c.resultBnScaleDiff, c.resultBnBiasDiff];
-    let mut uids = vec![uid::X, uid::DY, uid::DX, uid::SCALE, uid::DSCALE, uid::DBIAS];
-    let mut names = vec!["x", "dy", "dx", "bnScale", "resultBnScaleDiff", "resultBnBiasDiff"];
-    if uses_saved(c) {
-        ptrs.extend([c.savedMean, c.savedInvVariance]);
-        uids.extend([uid::MEAN, uid::INV_VARIANCE]);
-        names.extend(["savedMean", "savedInvVariance"]);
-    }
-    (ptrs.into_iter().map(|p| p as *mut c_void).collect(), uids, names)
+/// The graph's uids and names, in variant-pack order: the first six
+/// always, the saved statistics when MIOpen uses them.
+const UIDS: [i64; 8] = [uid::X, uid::DY, uid::DX, uid::SCALE, uid::DSCALE, uid::DBIAS, uid::MEAN, uid::INV_VARIANCE];
+const NAMES: [&str; 8] =
+    ["x", "dy", "dx", "bnScale", "resultBnScaleDiff", "resultBnBiasDiff", "savedMean", "savedInvVariance"];
+
+/// The graph's buffers in [`UIDS`]' order, and how many it binds.
+fn buffers(c: &Backward) -> ([*mut c_void; 8], usize) {
+    let all = [
+        c.x,
+        c.dy,
+        c.dx as *const c_void,
+        c.bnScale,
+        c.resultBnScaleDiff,
+        c.resultBnBiasDiff,
+        c.savedMean,
+        c.savedInvVariance,
+    ]
+    .map(|p| p as *mut c_void);
+    (all, if uses_saved(c) { 8 } else { 6 })
 }
 
 fn parity(config: &Config, c: &Backward) -> Step<()> {
@@ -62,14 +73,24 @@ fn parity(config: &Config, c: &Backward) -> Step<()> {
             ));
         }
     }
-    let (ptrs, _, names) = bindings(c);
-    buffers_usable(&ptrs, &names)
+    let (ptrs, n) = buffers(c);
+    buffers_usable(&ptrs[..n], &NAMES[..n])
+}
+
+thread_local! {
+    /// This thread's memory of its backward problems (`handlers::remembered`).
+    static KNOWN: RefCell<DescriptorMemo<7, EpsilonAnswer>> = RefCell::new(DescriptorMemo::default());
 }
 
 fn plan_key(c: &Backward) -> Step<Rc<PlanKey>> {
-    let p = read::backward(c, uses_saved(c)).or_else(declined)?;
-    let spec = backward::translate(&p).map_err(|d| Outcome::Declined(d.0))?;
-    Ok(Rc::new(PlanKey::new(c.handle as usize, spec)))
+    let descriptors =
+        [c.xDesc, c.dyDesc, c.dxDesc, c.scaleDesc, c.biasDesc, c.savedMeanDesc, c.savedVarDesc].map(|d| d as usize);
+    let seen = Seen::now(c.handle as usize, c.bn_mode | u32::from(uses_saved(c)) << 16, descriptors);
+    remembered(&KNOWN, seen, c.epsilon, || {
+        let p = read::backward(c, uses_saved(c))?;
+        let spec = backward::translate(&p).map_err(|d| d.0)?;
+        Ok(Rc::new(PlanKey::new(c.handle as usize, spec)))
+    })
 }
 
 /// `miopenBatchNormalizationBackward(_V2)`.
@@ -77,7 +98,7 @@ pub fn backward(config: &Config, c: &Backward) -> Outcome {
     flatten((|| {
         parity(config, c)?;
         let key = plan_key(c)?;
-        let (ptrs, uids, _) = bindings(c);
-        run_plan(config, &key, graph::backward_operations, &uids, &ptrs)
+        let (ptrs, n) = buffers(c);
+        run_plan(config, &key, graph::backward_operations, &UIDS[..n], &ptrs[..n])
     })())
 }

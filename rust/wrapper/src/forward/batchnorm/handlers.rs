@@ -11,6 +11,7 @@
 use std::cell::RefCell;
 use std::ffi::c_void;
 use std::rc::Rc;
+use std::thread::LocalKey;
 
 use miopen_forwarding_core::batchnorm::{self, uid};
 use miopen_forwarding_core::graph_key::PlanKey;
@@ -102,7 +103,7 @@ pub(super) fn run_plan(
 }
 
 /// What a call's descriptors translated to: the plan key, or the decline.
-type Answer = Result<Rc<PlanKey>, String>;
+pub(super) type Answer = Result<Rc<PlanKey>, String>;
 
 thread_local! {
     /// This thread's memory of its problems (`common::memo`): a call whose
@@ -137,6 +138,33 @@ fn read_and_translate(c: &Inference) -> Answer {
     let p = read::problem(c)?;
     let spec = batchnorm::translate(&p).map_err(|d| d.0)?;
     Ok(Rc::new(PlanKey::new(c.handle as usize, spec)))
+}
+
+/// What a training or backward call's descriptors translated to, with the
+/// epsilon it was translated with: the plan key, or the decline.
+pub(super) type EpsilonAnswer = (u64, Answer);
+
+/// A thread's memory of one pass's problems (`common::memo`).
+pub(super) type EpsilonMemo<const N: usize> = LocalKey<RefCell<DescriptorMemo<N, EpsilonAnswer>>>;
+
+/// The plan key of a call whose descriptors are `seen`: remembered when
+/// none of them changed and the epsilon is the same double (an argument,
+/// not a descriptor: the key has its bits, and a decline may depend on it),
+/// else `read_and_translate`'s, remembered.
+pub(super) fn remembered<const N: usize>(
+    memo: &'static EpsilonMemo<N>,
+    seen: Seen<N>,
+    epsilon: f64,
+    read_and_translate: impl FnOnce() -> Answer,
+) -> Step<Rc<PlanKey>> {
+    let bits = epsilon.to_bits();
+    let known = memo.with(|m| m.borrow().get(&seen).filter(|(b, _)| *b == bits).map(|(_, a)| a.clone()));
+    let answer = known.unwrap_or_else(|| {
+        let a = read_and_translate();
+        memo.with(|m| m.borrow_mut().put(seen, (bits, a.clone())));
+        a
+    });
+    answer.or_else(declined)
 }
 
 /// `miopenBatchNormalizationForwardInference(_V2)`.

@@ -7,6 +7,7 @@
 //! operation table). The saved mean and inverse variance are written when
 //! both buffers are given, MIOpen's own condition, and are then graph outputs.
 
+use std::cell::RefCell;
 use std::ffi::c_void;
 use std::rc::Rc;
 
@@ -15,8 +16,9 @@ use miopen_forwarding_core::graph_key::PlanKey;
 use miopen_forwarding_core::Config;
 
 use super::graph;
-use super::handlers::{buffers_usable, no_driver_line, run_plan};
+use super::handlers::{buffers_usable, no_driver_line, remembered, run_plan, EpsilonAnswer};
 use super::read;
+use crate::forward::common::memo::{DescriptorMemo, Seen};
 use crate::forward::common::steps::{declined, flatten, Step};
 use crate::forward::common::{read as common_read, Outcome};
 use crate::forward::miopen_sys::args;
@@ -31,17 +33,15 @@ fn saves(c: &Training) -> bool {
     !c.resultSaveMean.is_null() && !c.resultSaveInvVariance.is_null()
 }
 
-/// The graph's buffers, uids and names (for the trace), in variant-pack order.
-fn bindings(c: &Training) -> (Vec<*mut c_void>, Vec<i64>, Vec<&'static str>) {
-    let mut ptrs = vec![c.x as *mut c_void, c.y, c.bnScale, c.bnBias];
-    let mut uids = vec![uid::X, uid::Y, uid::SCALE, uid::BIAS];
-    let mut names = vec!["x", "y", "bnScale", "bnBias"];
-    if saves(c) {
-        ptrs.extend([c.resultSaveMean, c.resultSaveInvVariance]);
-        uids.extend([uid::MEAN, uid::INV_VARIANCE]);
-        names.extend(["resultSaveMean", "resultSaveInvVariance"]);
-    }
-    (ptrs, uids, names)
+/// The graph's uids and names (for the trace), in variant-pack order: the
+/// first four always, the saved statistics when MIOpen saves them.
+const UIDS: [i64; 6] = [uid::X, uid::Y, uid::SCALE, uid::BIAS, uid::MEAN, uid::INV_VARIANCE];
+const NAMES: [&str; 6] = ["x", "y", "bnScale", "bnBias", "resultSaveMean", "resultSaveInvVariance"];
+
+/// The graph's buffers in [`UIDS`]' order, and how many it binds.
+fn buffers(c: &Training) -> ([*mut c_void; 6], usize) {
+    let all = [c.x as *mut c_void, c.y, c.bnScale, c.bnBias, c.resultSaveMean, c.resultSaveInvVariance];
+    (all, if saves(c) { 6 } else { 4 })
 }
 
 fn parity(config: &Config, c: &Training) -> Step<()> {
@@ -64,14 +64,24 @@ fn parity(config: &Config, c: &Training) -> Step<()> {
              training computes batch statistics only)",
         );
     }
-    let (ptrs, _, names) = bindings(c);
-    buffers_usable(&ptrs, &names)
+    let (ptrs, n) = buffers(c);
+    buffers_usable(&ptrs[..n], &NAMES[..n])
+}
+
+thread_local! {
+    /// This thread's memory of its training problems (`handlers::remembered`).
+    static KNOWN: RefCell<DescriptorMemo<6, EpsilonAnswer>> = RefCell::new(DescriptorMemo::default());
 }
 
 fn plan_key(c: &Training) -> Step<Rc<PlanKey>> {
-    let p = read::training(c, saves(c)).or_else(declined)?;
-    let spec = training::translate(&p).map_err(|d| Outcome::Declined(d.0))?;
-    Ok(Rc::new(PlanKey::new(c.handle as usize, spec)))
+    let descriptors =
+        [c.xDesc, c.yDesc, c.scaleDesc, c.biasVarDesc, c.savedMeanDesc, c.savedVarDesc].map(|d| d as usize);
+    let seen = Seen::now(c.handle as usize, c.bn_mode | u32::from(saves(c)) << 16, descriptors);
+    remembered(&KNOWN, seen, c.epsilon, || {
+        let p = read::training(c, saves(c))?;
+        let spec = training::translate(&p).map_err(|d| d.0)?;
+        Ok(Rc::new(PlanKey::new(c.handle as usize, spec)))
+    })
 }
 
 /// `miopenBatchNormalizationForwardTraining(_V2)`.
@@ -79,7 +89,7 @@ pub fn training(config: &Config, c: &Training) -> Outcome {
     flatten((|| {
         parity(config, c)?;
         let key = plan_key(c)?;
-        let (ptrs, uids, _) = bindings(c);
-        run_plan(config, &key, graph::training_operations, &uids, &ptrs)
+        let (ptrs, n) = buffers(c);
+        run_plan(config, &key, graph::training_operations, &UIDS[..n], &ptrs[..n])
     })())
 }

@@ -356,6 +356,9 @@ fn plan_for(
 }
 
 /// Run `plan` on hipDNN handle `h` with the caller's buffers and workspace.
+/// The steady state's path: one variant pack per call, owned by a guard
+/// rather than a [`Builder`] (no list to allocate or drain), and each
+/// step's status tested inline; the failure's text is built only on failure.
 pub fn execute(
     plan: &Plan,
     h: Handle,
@@ -363,14 +366,48 @@ pub fn execute(
     ptrs: &[*mut c_void],
     workspace: *mut c_void,
 ) -> Result<(), Failure> {
-    let b = Builder { api: plan.api, owned: Vec::new() };
-    let pack = b.create_released(descriptor_type::VARIANT_PACK, "create variant pack")?;
-    let vp = pack.d;
-    b.set(vp, attr::VARIANT_PACK_UNIQUE_IDS, attr_type::INT64, uids, "variant pack ids")?;
-    b.set(vp, attr::VARIANT_PACK_DATA_POINTERS, attr_type::VOID_PTR, ptrs, "variant pack pointers")?;
-    b.set(vp, attr::VARIANT_PACK_WORKSPACE, attr_type::VOID_PTR, &[workspace], "variant pack workspace")?;
-    b.finalize(vp, "finalize variant pack")?;
+    let api = plan.api;
+    let fail = |step: &'static str, s: Status| Err(Failure { step, status: s, message: last_error(api) });
+    let mut vp: Descriptor = ptr::null_mut();
+    // SAFETY: out-pointer to a local.
+    let s = unsafe { (api.create_descriptor)(descriptor_type::VARIANT_PACK, &mut vp) };
+    if s != status::SUCCESS {
+        return fail("create variant pack", s);
+    }
+    let pack = Released { d: vp, api };
+    let steps: [(&'static str, i32, i32, i64, *const c_void); 3] = [
+        ("variant pack ids", attr::VARIANT_PACK_UNIQUE_IDS, attr_type::INT64, uids.len() as i64, uids.as_ptr().cast()),
+        (
+            "variant pack pointers",
+            attr::VARIANT_PACK_DATA_POINTERS,
+            attr_type::VOID_PTR,
+            ptrs.len() as i64,
+            ptrs.as_ptr().cast(),
+        ),
+        (
+            "variant pack workspace",
+            attr::VARIANT_PACK_WORKSPACE,
+            attr_type::VOID_PTR,
+            1,
+            (&workspace as *const *mut c_void).cast(),
+        ),
+    ];
+    for (step, name, ty, count, values) in steps {
+        // SAFETY: `values` holds `count` elements of `ty` and outlives the call; hipDNN copies what it keeps.
+        let s = unsafe { (api.set_attribute)(pack.d, name, ty, count, values) };
+        if s != status::SUCCESS {
+            return fail(step, s);
+        }
+    }
+    // SAFETY: a descriptor of this backend, owned by `pack`.
+    let s = unsafe { (api.finalize)(pack.d) };
+    if s != status::SUCCESS {
+        return fail("finalize variant pack", s);
+    }
     // SAFETY: plan and pack are finalized descriptors of this backend.
-    let s = unsafe { (plan.api.execute)(h, plan.plan, vp) };
-    b.check("execute", s)
+    let s = unsafe { (api.execute)(h, plan.plan, pack.d) };
+    if s != status::SUCCESS {
+        return fail("execute", s);
+    }
+    Ok(())
 }

@@ -65,8 +65,14 @@ pub fn tensor_into(desc: sys::miopenTensorDescriptor_t, what: &str, out: &mut Te
 /// pointer to a float.
 pub fn scale(p: *const c_void, what: &str) -> Result<f32, String> {
     if p.is_null() {
-        return Err(format!("{what} is null (MIOpen decides)"));
+        return Err(null_scale(what));
     }
     // SAFETY: MIOpen's API contract: a pointer to one float for these types.
     Ok(unsafe { *(p as *const f32) })
+}
+
+#[cold]
+#[inline(never)]
+fn null_scale(what: &str) -> String {
+    format!("{what} is null (MIOpen decides)")
 }

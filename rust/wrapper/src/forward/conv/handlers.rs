@@ -58,17 +58,20 @@ thread_local! {
 fn spec_of(c: &Conv) -> Step<Rc<PlanKey>> {
     let descriptors = [c.t.x as usize, c.t.w as usize, c.t.y as usize, c.cd as usize];
     let seen = Seen::now(c.handle as usize, c.dir as u32, descriptors);
+    let known = MEMO.with(|m| m.borrow().known.get(&seen).cloned());
+    known.unwrap_or_else(|| read_and_remember(c, seen)).or_else(declined)
+}
+
+/// A call whose descriptors changed (or were never seen): read, translated
+/// and remembered. Out of line, so that the repeat's path stays short.
+#[cold]
+#[inline(never)]
+fn read_and_remember(c: &Conv, seen: Seen<4>) -> Answer {
     MEMO.with(|m| {
         let m = &mut *m.borrow_mut();
-        let answer = match m.known.get(&seen) {
-            Some(a) => a.clone(),
-            None => {
-                let a = read_and_translate(c, m);
-                m.known.put(seen, a.clone());
-                a
-            }
-        };
-        answer.or_else(declined)
+        let a = read_and_translate(c, m);
+        m.known.put(seen, a.clone());
+        a
     })
 }
 
@@ -116,13 +119,19 @@ fn read_fused(c: &Conv, f: &Fused, has_bias: bool, has_z: bool) -> Answer {
 fn unit_scales(alpha: *const c_void, beta: *const c_void) -> Step<()> {
     let a = read::scale(alpha, "alpha").or_else(declined)?;
     let b = read::scale(beta, "beta").or_else(declined)?;
+    if a != 1.0 || b != 0.0 {
+        return not_unit_scales(a, b);
+    }
+    Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn not_unit_scales(a: f32, b: f32) -> Step<()> {
     if a != 1.0 {
         return declined(format!("alpha={} (hipDNN has no output scaling)", G(a.into())));
     }
-    if b != 0.0 {
-        return declined(format!("beta={} (hipDNN has no output blending)", G(b.into())));
-    }
-    Ok(())
+    declined(format!("beta={} (hipDNN has no output blending)", G(b.into())))
 }
 
 /// The plan of a plain call, checked against the caller's buffers and workspace.

@@ -100,13 +100,21 @@ fn cache(c: &Conv) -> &'static PlanCache<PlanKey, Solutions> {
 /// cache (asking MIOpen Private on a miss).
 fn with_solutions<R>(c: &Conv, key: &Rc<PlanKey>, f: impl Fn(&Solutions) -> R) -> Result<R, String> {
     let last = LAST.with(|l| l.borrow().as_ref().filter(|(k, _)| Rc::ptr_eq(k, key)).map(|(_, s)| f(s)));
-    if let Some(r) = last {
-        return Ok(r);
+    match last {
+        Some(r) => Ok(r),
+        None => solutions_from_cache(c, key).map(|s| f(&s)),
     }
+}
+
+/// The problem's solutions from the cache (asking MIOpen Private on a
+/// miss), remembered as this thread's last. Out of line, so that a repeat's
+/// path stays short.
+#[cold]
+#[inline(never)]
+fn solutions_from_cache(c: &Conv, key: &Rc<PlanKey>) -> Result<Arc<Solutions>, String> {
     let s = cache(c).get_or_build(key, || Solutions::query(c))?.into_value();
-    let r = f(&s);
-    LAST.with(|l| *l.borrow_mut() = Some((Rc::clone(key), s)));
-    Ok(r)
+    LAST.with(|l| *l.borrow_mut() = Some((Rc::clone(key), Arc::clone(&s))));
+    Ok(s)
 }
 
 fn workspace(need: usize, ws: &Workspace) -> Result<(), String> {
