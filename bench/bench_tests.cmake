@@ -21,13 +21,15 @@ if(BUILD_TESTING)
     FIXTURES_REQUIRED bench SKIP_RETURN_CODE 77)
   # The forwarded steady state's ceilings (issue 33: conv <= 700, every other
   # family <= 1000): what the wrapper adds per call over the backend alone,
-  # held at this tree's figures (docs/performance.md: conv 782, Find 2.0 793,
-  # each rounded up to the next 10) so that a regression fails; the negative
-  # allows less than the conv figure and must fail.
+  # held at this tree's figures (conv 782; Find 2.0 802, where
+  # docs/performance.md's 793 predates the provider's knobs, which a Find 2.0
+  # solution now carries; each rounded up to the next 10) so that a
+  # regression fails; the negative allows less than the conv figure and must
+  # fail.
   set(steady_check ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_steady.py --bench-dir ${bench_bin}
     --hipdnn-dir ${mini_hipdnn_build})
-  add_test(NAME bench_steady_instructions COMMAND ${steady_check} --max-conv 790 --max-find2 800)
-  add_test(NAME bench_steady_instructions_negative COMMAND ${steady_check} --max-conv 770 --max-find2 800)
+  add_test(NAME bench_steady_instructions COMMAND ${steady_check} --max-conv 790 --max-find2 810)
+  add_test(NAME bench_steady_instructions_negative COMMAND ${steady_check} --max-conv 770 --max-find2 810)
   set_tests_properties(bench_steady_instructions_negative PROPERTIES PASS_REGULAR_EXPRESSION "FAIL: instruction regression")
   set_tests_properties(bench_steady_instructions bench_steady_instructions_negative PROPERTIES
     FIXTURES_REQUIRED bench SKIP_RETURN_CODE 77)
