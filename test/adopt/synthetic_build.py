@@ -129,6 +129,12 @@ function(target_internal_library TARGET)
     target_link_libraries(${TARGET} INTERFACE $<BUILD_INTERFACE:${ARGN}>)
 endfunction()
 target_internal_library(MIOpen synthetic_internal_dep)
+# The HIP runtime, which MIOpen links (hip::host) and its default allocator
+# calls: the test bed's host-memory stand-in, beside the sources.
+# Linked by its file, as an installed ROCm's is: no target in the export set.
+add_library(synthetic_hip_runtime SHARED ${PROJECT_SOURCE_DIR}/hip-runtime/hip_runtime.cpp)
+add_dependencies(MIOpen synthetic_hip_runtime)
+target_link_libraries(MIOpen PRIVATE $<TARGET_FILE:synthetic_hip_runtime>)
 add_library(MIOpen_with_plugins INTERFACE)
 target_link_libraries(MIOpen_with_plugins INTERFACE MIOpen)
 # MIOpen's shape: miopen* at the node, no `local: *;`.
@@ -200,9 +206,11 @@ SyntheticEnvVar MIOPEN_DEBUG_SYNTHETIC_FLAG{"MIOPEN_DEBUG_SYNTHETIC_FLAG"};
 """
 
 
-def lay_out(tree: Path) -> None:
+def lay_out(tree: Path, repo: Path) -> None:
     """Our MIOpen-shaped CMake layout and test sources around a mini tree."""
     (tree / "CMakeLists.txt").write_text(TOP)
+    (tree / "hip-runtime").mkdir(exist_ok=True)
+    shutil.copy(repo / "test" / "mini-miopen" / "hip-runtime" / "hip_runtime.cpp", tree / "hip-runtime")
     (tree / "src" / "CMakeLists.txt").write_text(SRC)
     (tree / "src" / "synthetic_internal_data.cpp").write_text(INTERNAL_DATA)
     (tree / "consumer").mkdir(exist_ok=True)
@@ -319,7 +327,7 @@ def main() -> int:
         return 1
     shutil.rmtree(tree, ignore_errors=True)
     shutil.copytree(a.renamed_tree, tree, symlinks=True)
-    lay_out(tree)
+    lay_out(tree, a.repo)
     report = a.rename_report or a.renamed_tree.parent / "rename-report.json"
     if report.is_file():  # as `miopen-wrap adopt` does: survivors reach the wrapper
         (tree / "cmake").mkdir(exist_ok=True)
@@ -378,7 +386,7 @@ def main() -> int:
            " ".join(needed(private)))
     shutil.rmtree(base_tree, ignore_errors=True)
     shutil.copytree(a.repo / "test" / "mini-miopen", base_tree, symlinks=True)
-    lay_out(base_tree)
+    lay_out(base_tree, a.repo)
     if configure_and_build(base_tree, base_build, hip, env, "pre-wrapper baseline (same layout, no patches)",
                            a.cmake_arg):
         baseline = base_build / "lib" / "libMIOpen.so.1"
