@@ -115,14 +115,7 @@ fn load() -> Result<&'static Backend, String> {
 
 /// The directory of the library this code is linked into (libMIOpen.so).
 fn module_dir() -> Option<PathBuf> {
-    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
-    let addr = module_dir as *const () as *const libc::c_void;
-    // SAFETY: dladdr only reads the address and fills `info`.
-    if unsafe { libc::dladdr(addr, &mut info) } == 0 || info.dli_fname.is_null() {
-        return None;
-    }
-    // SAFETY: dladdr returned a NUL-terminated path owned by the loader.
-    let name = unsafe { std::ffi::CStr::from_ptr(info.dli_fname) };
+    let name = super::own_library_path()?;
     let path = PathBuf::from(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(name.to_bytes()));
     path.parent().map(PathBuf::from)
 }

@@ -16,11 +16,12 @@
 //! buffer while the book is unchanged, [`revised`]). A buffer outgrown is
 //! kept until `miopenDestroy`: another thread may be running a plan with it.
 
-use miopen_forwarding_core::sync::Mutex;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use miopen_forwarding_core::sync::Mutex;
 
 use super::hip_runtime::{self, Hip};
 use super::revised::{self, RevisedMemo, Revision};

@@ -7,7 +7,7 @@
 //! undefined HIP symbol; a process whose Private loaded no HIP runtime has
 //! none, and the calls that would need it stay on MIOpen.
 
-use std::ffi::{c_char, c_int, c_void, CStr};
+use std::ffi::{c_int, c_void};
 use std::sync::OnceLock;
 
 /// `hipError_t hipMalloc(void** ptr, size_t size)`.
@@ -66,20 +66,13 @@ fn look_up() -> Result<Hip, String> {
     })
 }
 
-/// The handle of the library this code is linked into (`libMIOpen.so`),
-/// found by the address of one of its functions (`RTLD_NOLOAD`: already
-/// loaded, never loaded here). `dlsym` on it searches the library and the
-/// libraries it needs, breadth first: MIOpen Private (its one `DT_NEEDED`
-/// besides the C runtime) and what Private needs, HIP among them.
+/// The handle of the library this code is linked into (`libMIOpen.so`;
+/// `RTLD_NOLOAD`: already loaded, never loaded here). `dlsym` on it searches
+/// the library and the libraries it needs, breadth first: MIOpen Private
+/// (its one `DT_NEEDED` besides the C runtime) and what Private needs, HIP
+/// among them.
 fn own_library() -> Result<*mut c_void, String> {
-    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
-    let addr = own_library as *const () as *const c_void;
-    // SAFETY: dladdr only reads the address and fills `info`.
-    if unsafe { libc::dladdr(addr, &mut info) } == 0 || info.dli_fname.is_null() {
-        return Err("libMIOpen.so is not found by address".to_string());
-    }
-    // SAFETY: dladdr returned a NUL-terminated path owned by the loader.
-    let path: &CStr = unsafe { CStr::from_ptr(info.dli_fname as *const c_char) };
+    let path = super::own_library_path().ok_or("libMIOpen.so is not found by address")?;
     // SAFETY: NOLOAD only returns a handle of a library already loaded.
     let h = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_LAZY | libc::RTLD_NOLOAD) };
     if h.is_null() {

@@ -67,6 +67,20 @@ pub fn install(groups: &'static [&'static RuntimeRow]) {
     backend::install(groups);
 }
 
+/// The path of the library this code is linked into (`libMIOpen.so`),
+/// found by the address of one of its own functions.
+fn own_library_path() -> Option<std::ffi::CString> {
+    // SAFETY: a zeroed Dl_info is valid (pointers null); dladdr fills it.
+    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+    let addr = own_library_path as *const () as *const libc::c_void;
+    // SAFETY: dladdr only reads the address and fills `info`.
+    if unsafe { libc::dladdr(addr, &mut info) } == 0 || info.dli_fname.is_null() {
+        return None;
+    }
+    // SAFETY: dladdr returned a NUL-terminated path owned by the loader.
+    Some(unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }.to_owned())
+}
+
 /// `miopenDestroy(h)` for the shared state: the handle's plans, hipDNN
 /// handle and workspace. Returns how many plans were released, whether a
 /// hipDNN handle was, and how many bytes of workspace were freed.
