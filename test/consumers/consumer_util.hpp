@@ -50,6 +50,49 @@ inline std::vector<int> packed_strides(const std::vector<int>& dims)
     return strides;
 }
 
+// Owns one MIOpen descriptor and destroys it with the owner: a consumer
+// leaves nothing behind, so the sanitizer runs' leak checker (ASan's
+// LeakSanitizer, scripts/sanitize.sh address) reports only what MIOpen or
+// the wrapper would leak. It reads as the raw descriptor; `out()` is the
+// address a miopenCreate* call fills.
+template <typename Descriptor, miopenStatus_t (*destroy)(Descriptor)>
+class Owned
+{
+public:
+    Owned(Descriptor d = nullptr) : d_(d) {}
+    Owned(Owned&& o) noexcept : d_(std::exchange(o.d_, nullptr)) {}
+    Owned& operator=(Owned&& o) noexcept
+    {
+        if(this != &o)
+        {
+            reset();
+            d_ = std::exchange(o.d_, nullptr);
+        }
+        return *this;
+    }
+    Owned(const Owned&)            = delete;
+    Owned& operator=(const Owned&) = delete;
+    ~Owned() { reset(); }
+    operator Descriptor() const { return d_; }
+    Descriptor* out()
+    {
+        reset();
+        return &d_;
+    }
+    void reset()
+    {
+        if(d_ != nullptr)
+            destroy(d_);
+        d_ = nullptr;
+    }
+
+private:
+    Descriptor d_;
+};
+
+using Tensor         = Owned<miopenTensorDescriptor_t, miopenDestroyTensorDescriptor>;
+using ConvDescriptor = Owned<miopenConvolutionDescriptor_t, miopenDestroyConvolutionDescriptor>;
+
 // A packed tensor of `type` through miopenSetTensorDescriptor.
 inline miopenTensorDescriptor_t packed_tensor(miopenDataType_t type, const std::vector<int>& dims)
 {

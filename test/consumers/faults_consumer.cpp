@@ -37,14 +37,14 @@ void null_argument()
 // y filled with 7 (a failed call leaves it so).
 struct ConvCase
 {
-    miopenTensorDescriptor_t x = consumer::tensor4d(1, 2, 5, 5), w = consumer::tensor4d(3, 2, 3, 3),
-                             y = consumer::tensor4d(1, 3, 5, 5);
-    miopenConvolutionDescriptor_t c = nullptr;
+    consumer::Tensor x = consumer::tensor4d(1, 2, 5, 5), w = consumer::tensor4d(3, 2, 3, 3),
+                     y = consumer::tensor4d(1, 3, 5, 5);
+    consumer::ConvDescriptor c;
     std::vector<float> xv = std::vector<float>(50, 0.5f), wv = std::vector<float>(54, 0.25f),
                        yv = std::vector<float>(75, 7.0f);
     ConvCase()
     {
-        miopenCreateConvolutionDescriptor(&c);
+        miopenCreateConvolutionDescriptor(c.out());
         miopenInitConvolutionDescriptor(c, miopenConvolution, 1, 1, 1, 1, 1, 1);
     }
 };
@@ -56,6 +56,7 @@ void after_a_non_forwarded_call()
     miopenTensorDescriptor_t extra;
     miopenCreateTensorDescriptor(&extra);
     report("after a non-forwarded call", miopenStatusSuccess);
+    miopenDestroyTensorDescriptor(extra);
 }
 
 // --- the fusion-plan sequence (faults_consumer fusion) -------------------------
@@ -66,7 +67,7 @@ int fusion(miopenHandle_t h)
 {
     ConvCase p;
     auto& [x, w, y, c, xv, wv, yv] = p;
-    const auto b = consumer::tensor4d(1, 3, 1, 1);
+    const consumer::Tensor b = consumer::tensor4d(1, 3, 1, 1);
     std::vector<float> bv(3, 1.0f);
     miopenFusionPlanDescriptor_t plan;
     miopenFusionOpDescriptor_t conv_op, bias_op, act_op;
@@ -143,7 +144,7 @@ int find2(miopenHandle_t h, bool observed)
 // --- the batchnorm sequence (faults_consumer batchnorm, the batchnorm set) ----
 int batchnorm(miopenHandle_t h)
 {
-    auto x = consumer::tensor4d(2, 3, 4, 4), p = consumer::tensor4d(1, 3, 1, 1);
+    consumer::Tensor x = consumer::tensor4d(2, 3, 4, 4), p = consumer::tensor4d(1, 3, 1, 1);
     std::vector<float> xv(96, 0.5f), yv(96, 7.0f), scale(3, 1.0f), bias(3, 0.25f), mean(3, 0.5f), var(3, 2.0f);
     float alpha = 1.0f, beta = 0.0f;
     report("inference", miopenBatchNormalizationForwardInference(h, miopenBNSpatial, &alpha, &beta, x, xv.data(), x,
@@ -208,6 +209,7 @@ int main(int argc, char** argv)
     miopenTensorDescriptor_t extra;
     miopenCreateTensorDescriptor(&extra);
     report("after a non-forwarded call", miopenStatusSuccess);
+    miopenDestroyTensorDescriptor(extra);
     null_argument();
     miopenDestroy(h);
     return 0;

@@ -57,8 +57,8 @@ miopenTensorDescriptor_t tensor(const std::vector<int>& dims) { return consumer:
 // One fp32 convolution problem with its buffers (2-D, or 3-D when depth > 0).
 struct Conv
 {
-    miopenTensorDescriptor_t x, w, y;
-    miopenConvolutionDescriptor_t c;
+    consumer::Tensor x, w, y;
+    consumer::ConvDescriptor c;
     std::vector<float> xv, wv, yv;
 
     Conv(int n, int ch, int k, int size, int depth = 0)
@@ -79,7 +79,7 @@ struct Conv
         x = tensor(xs);
         w = tensor(ws);
         y = tensor(ys);
-        must(miopenCreateConvolutionDescriptor(&c), "create conv");
+        must(miopenCreateConvolutionDescriptor(c.out()), "create conv");
         must(miopenInitConvolutionNdDescriptor(c, int(pads.size()), pads.data(), strides.data(), dils.data(),
                                                miopenConvolution),
              "init conv");

@@ -37,8 +37,8 @@ std::uint64_t fnv(const void* p, std::size_t n, std::uint64_t h = 14695981039346
 struct Fixture
 {
     miopenHandle_t h;
-    miopenTensorDescriptor_t x, w, y, b, other;
-    miopenConvolutionDescriptor_t c;
+    consumer::Tensor x, w, y, b, other;
+    consumer::ConvDescriptor c;
     std::vector<float> xb, wb, bb, yb;
     std::vector<unsigned char> ws;
     std::size_t out_size = 0;
@@ -52,7 +52,7 @@ struct Fixture
           xb(N * C * H * W), wb(K * C * 9), bb(K), yb(N * K * H * W)
     {
         must(miopenCreate(&h), "create handle");
-        must(miopenCreateConvolutionDescriptor(&c), "create conv");
+        must(miopenCreateConvolutionDescriptor(c.out()), "create conv");
         must(miopenInitConvolutionDescriptor(c, miopenConvolution, 1, 1, 1, 1, 1, 1), "init conv");
         std::uint32_t seed = 5;
         for(auto* v : {&xb, &wb, &bb})

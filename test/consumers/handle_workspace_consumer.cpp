@@ -103,16 +103,16 @@ Options parse(int argc, char** argv)
 
 struct Problem
 {
-    miopenTensorDescriptor_t x = consumer::tensor4d(2, 4, 8, 8);
-    miopenTensorDescriptor_t w = consumer::tensor4d(8, 4, 3, 3);
-    miopenTensorDescriptor_t b = consumer::tensor4d(1, 8, 1, 1);
-    miopenTensorDescriptor_t y = consumer::tensor4d(2, 8, 8, 8);
-    miopenConvolutionDescriptor_t conv;
+    consumer::Tensor x = consumer::tensor4d(2, 4, 8, 8);
+    consumer::Tensor w = consumer::tensor4d(8, 4, 3, 3);
+    consumer::Tensor b = consumer::tensor4d(1, 8, 1, 1);
+    consumer::Tensor y = consumer::tensor4d(2, 8, 8, 8);
+    consumer::ConvDescriptor conv;
     std::vector<float> xs, ws, bs, ys;
 
     Problem() : xs(2 * 4 * 8 * 8), ws(8 * 4 * 3 * 3), bs(8), ys(2 * 8 * 8 * 8)
     {
-        CHECK(miopenCreateConvolutionDescriptor(&conv));
+        CHECK(miopenCreateConvolutionDescriptor(conv.out()));
         CHECK(miopenInitConvolutionDescriptor(conv, miopenConvolution, 1, 1, 1, 1, 1, 1));
         std::uint32_t seed = 7;
         for(auto* v : {&xs, &ws, &bs})

@@ -83,6 +83,7 @@ void conv_relu(miopenHandle_t h, Conv& c)
     replay::unchecked("miopenExecuteFusionPlan",
                       miopenExecuteFusionPlan(h, plan, c.x, c.xb.ptr(), c.y, c.yb.ptr(), args));
     replay::report("conv_relu", c.l, "y", c.yb);
+    miopenDestroyOperatorArgs(args);
     miopenDestroyFusionPlan(plan);
 }
 

@@ -23,15 +23,15 @@ namespace {
 
 struct Conv
 {
-    miopenTensorDescriptor_t x = consumer::tensor4d(2, 4, 9, 9);
-    miopenTensorDescriptor_t w = consumer::tensor4d(8, 4, 3, 3);
-    miopenTensorDescriptor_t y = consumer::tensor4d(2, 8, 9, 9);
-    miopenConvolutionDescriptor_t desc;
+    consumer::Tensor x = consumer::tensor4d(2, 4, 9, 9);
+    consumer::Tensor w = consumer::tensor4d(8, 4, 3, 3);
+    consumer::Tensor y = consumer::tensor4d(2, 8, 9, 9);
+    consumer::ConvDescriptor desc;
     std::vector<float> xs, ws, ys;
 
     Conv() : xs(2 * 4 * 9 * 9), ws(8 * 4 * 3 * 3), ys(2 * 8 * 9 * 9)
     {
-        CHECK(miopenCreateConvolutionDescriptor(&desc));
+        CHECK(miopenCreateConvolutionDescriptor(desc.out()));
         CHECK(miopenInitConvolutionDescriptor(desc, miopenConvolution, 1, 1, 1, 1, 1, 1));
         std::uint32_t seed = 11;
         for(auto* v : {&xs, &ws})
