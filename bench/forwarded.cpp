@@ -22,6 +22,9 @@
 //   forwarded find2 <calls> <threads>   the same convolution through the
 //       Find 2.0 problem API: one search on preallocated buffers (a hipDNN
 //       solution), then miopenRunSolution per call (MIGraphX's steady state)
+//   forwarded find2_tuned <calls> <threads>   find2 with a search that asks
+//       for tuning (miopenSetFindOptionTuning): the solution's plan is built
+//       with hipDNN's global.benchmarking=1 knob, and each run uses it
 //   forwarded backend <calls> <threads>   the hipDNN backend alone doing what
 //       the wrapper asks of it per call (variant pack, execute) on a plan
 //       built once, with the same engine
@@ -136,7 +139,9 @@ double wrapper_thread(long calls)
     return ns;
 }
 
-double find2_thread(long calls)
+// `tuned`: the search asks for tuning (miopenSetFindOptionTuning), which a
+// hipDNN solution keeps as the provider's global.benchmarking=1 knob.
+double find2_run(long calls, bool tuned)
 {
     SameConv p(N, C, H, K, 1);
     miopenProblem_t problem;
@@ -149,6 +154,8 @@ double find2_thread(long calls)
     miopenSetFindOptionPreallocatedTensor(o, miopenTensorConvolutionX, p.xv.data());
     miopenSetFindOptionPreallocatedTensor(o, miopenTensorConvolutionW, p.wv.data());
     miopenSetFindOptionPreallocatedTensor(o, miopenTensorConvolutionY, p.yv.data());
+    if(tuned)
+        must(miopenSetFindOptionTuning(o, 1) == miopenStatusSuccess, "tuning");
     miopenSolution_t s = nullptr;
     size_t found       = 0;
     must(miopenFindSolutions(p.h, problem, o, &s, &found, 1) == miopenStatusSuccess && found == 1, "search");
@@ -165,6 +172,9 @@ double find2_thread(long calls)
     miopenDestroy(p.h);
     return ns;
 }
+
+double find2_thread(long calls) { return find2_run(calls, false); }
+double find2_tuned_thread(long calls) { return find2_run(calls, true); }
 
 hipdnnBackendDescriptor_t make(hipdnnBackendDescriptorType_t t)
 {
@@ -561,6 +571,7 @@ int main(int argc, char** argv)
     }
     const std::pair<const char*, double (*)(long)> modes[] = {{"wrapper", wrapper_thread},
                                                                {"find2", find2_thread},
+                                                               {"find2_tuned", find2_tuned_thread},
                                                                {"backend", backend_thread},
                                                                {"batchnorm", bn_thread},
                                                                {"bn_backend", bn_backend_thread},
@@ -574,7 +585,7 @@ int main(int argc, char** argv)
             thread_body = body;
     if(thread_body == nullptr)
     {
-        std::fprintf(stderr, "usage: forwarded wrapper|find2|backend|batchnorm|bn_backend|bn_training|"
+        std::fprintf(stderr, "usage: forwarded wrapper|find2|find2_tuned|backend|batchnorm|bn_backend|bn_training|"
                              "bn_training_backend|bn_backward|bn_backward_backend <calls> <threads> | fused <calls> "
                              "plan|onecall|backend\n");
         return 2;
