@@ -67,10 +67,11 @@ fn spec_of(c: &Conv) -> Step<Rc<PlanKey>> {
 #[cold]
 #[inline(never)]
 fn read_and_remember(c: &Conv, seen: Seen<4>) -> Answer {
+    let taken = seen.take();
     MEMO.with(|m| {
         let m = &mut *m.borrow_mut();
         let a = read_and_translate(c, m);
-        m.known.put(seen, a.clone());
+        m.known.put(taken, a.clone());
         a
     })
 }
@@ -100,8 +101,9 @@ fn fused_spec_of(c: &Conv, f: &Fused) -> Step<Rc<PlanKey>> {
     let seen = Seen::now(c.handle as usize, tag, descriptors);
     let answer = MEMO.with(|m| m.borrow().fused.get(&seen).cloned());
     let answer = answer.unwrap_or_else(|| {
+        let taken = seen.take();
         let a = read_fused(c, f, has_bias, has_z);
-        MEMO.with(|m| m.borrow_mut().fused.put(seen, a.clone()));
+        MEMO.with(|m| m.borrow_mut().fused.put(taken, a.clone()));
         a
     });
     answer.or_else(declined)

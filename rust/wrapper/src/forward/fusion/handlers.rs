@@ -198,6 +198,7 @@ fn prepared(c: &Call, io: &Io, view: &ExecuteView, activation: ActivationArgs) -
     if let Some(p) = hit {
         return Ok(p);
     }
+    let taken = seen.take();
     let r = recorded(c)?;
     same_descriptor(io.input_desc, "input", &r.plan.input)?;
     let t = translated(&r, activation)?;
@@ -205,7 +206,7 @@ fn prepared(c: &Call, io: &Io, view: &ExecuteView, activation: ActivationArgs) -
     let private_workspace = private_workspace(c, sys::miopenConvolutionFwdAlgoDirect)?;
     let key = Rc::new(plan_key(c.handle as usize, t.spec));
     let p = Rc::new(Prepared { revision: r.revision, activation, key, private_workspace });
-    PREPARED.with(|m| m.borrow_mut().put(seen, Rc::clone(&p)));
+    PREPARED.with(|m| m.borrow_mut().put(taken, Rc::clone(&p)));
     Ok(p)
 }
 
