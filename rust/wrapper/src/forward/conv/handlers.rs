@@ -55,6 +55,9 @@ thread_local! {
 }
 
 /// The plan key of the call's problem (MIOpen handle, hipDNN graph), or why not.
+/// Inlined into its handler, as `parity`'s look-up is: the thread-locals of
+/// one function share one `__tls_get_addr` (instructions: `docs/performance.md`).
+#[inline(always)]
 fn spec_of(c: &Conv) -> Step<Rc<PlanKey>> {
     let descriptors = [c.t.x as usize, c.t.w as usize, c.t.y as usize, c.cd as usize];
     let seen = Seen::now(c.handle as usize, c.dir as u32, descriptors);
@@ -137,6 +140,8 @@ fn not_unit_scales(a: f32, b: f32) -> Step<()> {
 }
 
 /// The plan of a plain call, checked against the caller's buffers and workspace.
+/// Inlined: one call less on the steady path.
+#[inline(always)]
 fn plain_ready(c: &Conv, spec: Rc<PlanKey>, b: &Buffers, ws: &Workspace) -> Step<Ready> {
     if b.any_null() {
         return declined("a data pointer is null (MIOpen decides)");

@@ -97,7 +97,9 @@ fn cache(c: &Conv) -> &'static PlanCache<PlanKey, Solutions> {
 
 /// `f` of the problem's solutions: from this thread's last problem without
 /// a lookup (nor a reference count) when `key` is its very key, else from the
-/// cache (asking MIOpen Private on a miss).
+/// cache (asking MIOpen Private on a miss). Inlined into the handler, with
+/// [`algorithm`]: its thread-local then shares the handler's `__tls_get_addr`.
+#[inline(always)]
 fn with_solutions<R>(c: &Conv, key: &Rc<PlanKey>, f: impl Fn(&Solutions) -> R) -> Result<R, String> {
     let last = LAST.with(|l| l.borrow().as_ref().filter(|(k, _)| Rc::ptr_eq(k, key)).map(|(_, s)| f(s)));
     match last {
@@ -129,6 +131,7 @@ fn workspace(need: usize, ws: &Workspace) -> Result<(), String> {
 /// BackwardData,BackwardWeights}`, `miopenConvolutionBiasActivationForward`):
 /// MIOpen runs the algorithm's solver, so the algorithm must be one it lists
 /// for the problem and the workspace enough for it.
+#[inline(always)]
 pub fn algorithm(c: &Conv, key: &Rc<PlanKey>, algo: u32, ws: &Workspace) -> Result<(), String> {
     match with_solutions(c, key, |s| s.need_of_algorithm(algo))? {
         Some(need) => workspace(need, ws),
