@@ -72,7 +72,7 @@ def steady_state(a):
         out[threads] = {m: measure.stats(v) for m, v in runs.items()}
     # Exact and noise-free: instructions per call, single thread.
     out["instructions"] = {m: measure.instructions_per_call(fw, env, n=10_000, args=[m], tail=["1"])
-                           for m in ("wrapper", "backend", "find2")}
+                           for m in ("wrapper", "backend", "find2", "find2_tuned")}
     # Every test-bed getter asks whether to log (the level is read once, as in
     # MIOpen): how much of the wrapper's share that check is.
     calls = 20_000
