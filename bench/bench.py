@@ -72,7 +72,7 @@ def steady_state(a):
         out[threads] = {m: measure.stats(v) for m, v in runs.items()}
     # Exact and noise-free: instructions per call, single thread.
     out["instructions"] = {m: measure.instructions_per_call(fw, env, n=10_000, args=[m], tail=["1"])
-                           for m in ("wrapper", "backend", "find2")}
+                           for m in ("wrapper", "backend", "find2", "find2_tuned")}
     # Every test-bed getter asks whether to log (the level is read once, as in
     # MIOpen): how much of the wrapper's share that check is.
     calls = 20_000
@@ -122,7 +122,9 @@ def batchnorm(a):
     library of a build whose forwarding set has batchnorm (--batchnorm-lib:
     its lib/): disabled (MIOpen Private's CPU kernel), enabled (forwarded,
     reference engine), and the backend alone running the same graph's plan
-    with the same engine; the wrapper's share is enabled minus backend."""
+    with the same engine, in the enabled run's environment (the test bed's
+    backend reads a variable on every execute, whose cost depends on the
+    environment); the wrapper's share is enabled minus backend."""
     if not a.batchnorm_lib:
         return {"skipped": "no build with batchnorm in its forwarding set (bench/run.sh looks for BUILD-batchnorm)"}
     fw = os.path.join(a.bench, "forwarded")
@@ -136,7 +138,7 @@ def batchnorm(a):
         if f"[{family}] -> hipDNN" not in trace:
             raise RuntimeError(f"{a.batchnorm_lib}: batchnorm {name} was not forwarded:\n{trace}")
         configs = {"disabled": (mode, {**lib, "MIOPEN_HIPDNN_FORWARDING": "disabled"}),
-                   "enabled": (mode, enabled), "backend": (backend_mode, backend)}
+                   "enabled": (mode, enabled), "backend": (backend_mode, enabled)}
         out[name] = {label: measure.instructions_per_call(fw, env, n=5_000, args=[m], tail=["1"])
                      for label, (m, env) in configs.items()}
     return {"instructions": out}

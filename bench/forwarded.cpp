@@ -22,6 +22,9 @@
 //   forwarded find2 <calls> <threads>   the same convolution through the
 //       Find 2.0 problem API: one search on preallocated buffers (a hipDNN
 //       solution), then miopenRunSolution per call (MIGraphX's steady state)
+//   forwarded find2_tuned <calls> <threads>   find2 with a search that asks
+//       for tuning (miopenSetFindOptionTuning): the solution's plan is built
+//       with hipDNN's global.benchmarking=1 knob, and each run uses it
 //   forwarded backend <calls> <threads>   the hipDNN backend alone doing what
 //       the wrapper asks of it per call (variant pack, execute) on a plan
 //       built once, with the same engine
@@ -136,7 +139,9 @@ double wrapper_thread(long calls)
     return ns;
 }
 
-double find2_thread(long calls)
+// `tuned`: the search asks for tuning (miopenSetFindOptionTuning), which a
+// hipDNN solution keeps as the provider's global.benchmarking=1 knob.
+double find2_run(long calls, bool tuned)
 {
     SameConv p(N, C, H, K, 1);
     miopenProblem_t problem;
@@ -149,6 +154,8 @@ double find2_thread(long calls)
     miopenSetFindOptionPreallocatedTensor(o, miopenTensorConvolutionX, p.xv.data());
     miopenSetFindOptionPreallocatedTensor(o, miopenTensorConvolutionW, p.wv.data());
     miopenSetFindOptionPreallocatedTensor(o, miopenTensorConvolutionY, p.yv.data());
+    if(tuned)
+        must(miopenSetFindOptionTuning(o, 1) == miopenStatusSuccess, "tuning");
     miopenSolution_t s = nullptr;
     size_t found       = 0;
     must(miopenFindSolutions(p.h, problem, o, &s, &found, 1) == miopenStatusSuccess && found == 1, "search");
@@ -165,6 +172,9 @@ double find2_thread(long calls)
     miopenDestroy(p.h);
     return ns;
 }
+
+double find2_thread(long calls) { return find2_run(calls, false); }
+double find2_tuned_thread(long calls) { return find2_run(calls, true); }
 
 hipdnnBackendDescriptor_t make(hipdnnBackendDescriptorType_t t)
 {
@@ -365,9 +375,11 @@ hipdnnBackendDescriptor_t plan_of(hipdnnHandle_t h, std::vector<hipdnnBackendDes
 using BnTensors = std::vector<std::pair<hipdnnBackendAttributeName_t, hipdnnBackendDescriptor_t>>;
 
 // A batchnorm operation of `type` on `tensors`, compute type FLOAT, run
-// `calls` times on `ptrs` (in uid order 1, 2, ...) on a plan built once.
+// `calls` times on `ptrs` (tensor i's data, tensor i with uid uids[i]) on a
+// plan built once.
 double time_bn_backend(hipdnnBackendDescriptorType_t type, const BnTensors& tensors,
-                       hipdnnBackendAttributeName_t comp_attr, std::vector<void*> ptrs, long calls)
+                       hipdnnBackendAttributeName_t comp_attr, std::vector<void*> ptrs,
+                       const std::vector<int64_t>& uids, long calls)
 {
     hipdnnHandle_t h;
     must(hipdnnCreate(&h) == HIPDNN_STATUS_SUCCESS, "hipdnnCreate");
@@ -378,31 +390,48 @@ double time_bn_backend(hipdnnBackendDescriptorType_t type, const BnTensors& tens
     set(op, comp_attr, HIPDNN_TYPE_DATA_TYPE, 1, &comp);
     must(hipdnnBackendFinalize(op) == HIPDNN_STATUS_SUCCESS, "finalize batchnorm");
     auto plan = plan_of(h, {op});
-    std::vector<int64_t> uids(ptrs.size());
-    for(size_t i = 0; i < uids.size(); ++i)
-        uids[i] = int64_t(i) + 1;
     return time_executes(h, plan, int64_t(ptrs.size()), uids.data(), ptrs.data(), calls);
 }
 
 const std::vector<int64_t> BN_XD = {1, BN_C, BN_HW, BN_HW}, BN_PD = {1, BN_C, 1, 1};
 
+// The uids the wrapper gives each batchnorm tensor (miopen_forwarding_core's
+// batchnorm `uid` module): the backend alone gets the same variant pack, so
+// it does the same per-call work (the test bed's backend formats every uid
+// into its checks' messages, whose cost grows with the uid's digits).
+enum BnUid : int64_t
+{
+    BN_X = 1,
+    BN_MEAN,
+    BN_VARIANCE,
+    BN_SCALE,
+    BN_BIAS,
+    BN_Y,
+    BN_EPSILON_UID,
+    BN_INV_VARIANCE,
+    BN_DY,
+    BN_DX,
+    BN_DSCALE,
+    BN_DBIAS
+};
+
 double bn_backend_thread(long calls)
 {
     BnProblem b;
     const BnTensors tensors = {
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_X_EXT, tensor(1, BN_XD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_MEAN_EXT, tensor(2, BN_PD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_VARIANCE_EXT, tensor(3, BN_PD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_SCALE_EXT, tensor(4, BN_PD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_BIAS_EXT, tensor(5, BN_PD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_Y_EXT, tensor(6, BN_XD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_EPSILON_EXT, bn_epsilon(7, BN_EPSILON)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_X_EXT, tensor(BN_X, BN_XD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_MEAN_EXT, tensor(BN_MEAN, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_VARIANCE_EXT, tensor(BN_VARIANCE, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_SCALE_EXT, tensor(BN_SCALE, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_BIAS_EXT, tensor(BN_BIAS, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_Y_EXT, tensor(BN_Y, BN_XD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_EPSILON_EXT, bn_epsilon(BN_EPSILON_UID, BN_EPSILON)},
     };
     const double ns = time_bn_backend(HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT, tensors,
                                       HIPDNN_ATTR_BATCHNORM_INF_VAR_COMP_TYPE_EXT,
                                       {b.xv.data(), b.mean.data(), b.var.data(), b.scale.data(), b.bias.data(),
                                        b.yv.data()},
-                                      calls);
+                                      {BN_X, BN_MEAN, BN_VARIANCE, BN_SCALE, BN_BIAS, BN_Y}, calls);
     b.check(&BnProblem::inference);
     return ns;
 }
@@ -411,17 +440,18 @@ double bn_training_backend_thread(long calls)
 {
     BnProblem b;
     const BnTensors tensors = {
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_X_EXT, tensor(1, BN_XD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_Y_EXT, tensor(2, BN_XD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_SCALE_EXT, tensor(3, BN_PD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_BIAS_EXT, tensor(4, BN_PD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_MEAN_EXT, tensor(5, BN_PD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_INV_VARIANCE_EXT, tensor(6, BN_PD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_EPSILON_EXT, bn_epsilon(7, BN_EPSILON)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_X_EXT, tensor(BN_X, BN_XD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_Y_EXT, tensor(BN_Y, BN_XD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_SCALE_EXT, tensor(BN_SCALE, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BIAS_EXT, tensor(BN_BIAS, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_MEAN_EXT, tensor(BN_MEAN, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INV_VARIANCE_EXT, tensor(BN_INV_VARIANCE, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_EPSILON_EXT, bn_epsilon(BN_EPSILON_UID, BN_EPSILON)},
     };
     const double ns = time_bn_backend(
         HIPDNN_BACKEND_OPERATION_BATCHNORM_DESCRIPTOR_EXT, tensors, HIPDNN_ATTR_BATCHNORM_COMP_TYPE_EXT,
-        {b.xv.data(), b.yv.data(), b.scale.data(), b.bias.data(), b.mean.data(), b.var.data()}, calls);
+        {b.xv.data(), b.yv.data(), b.scale.data(), b.bias.data(), b.mean.data(), b.var.data()},
+        {BN_X, BN_Y, BN_SCALE, BN_BIAS, BN_MEAN, BN_INV_VARIANCE}, calls);
     b.check(&BnProblem::training);
     return ns;
 }
@@ -430,20 +460,20 @@ double bn_backward_backend_thread(long calls)
 {
     BnProblem b;
     const BnTensors tensors = {
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_X_EXT, tensor(1, BN_XD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DY_EXT, tensor(2, BN_XD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DX_EXT, tensor(3, BN_XD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_SCALE_EXT, tensor(4, BN_PD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DSCALE_EXT, tensor(5, BN_PD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DBIAS_EXT, tensor(6, BN_PD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_MEAN_EXT, tensor(7, BN_PD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_INV_VARIANCE_EXT, tensor(8, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_X_EXT, tensor(BN_X, BN_XD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DY_EXT, tensor(BN_DY, BN_XD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DX_EXT, tensor(BN_DX, BN_XD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_SCALE_EXT, tensor(BN_SCALE, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DSCALE_EXT, tensor(BN_DSCALE, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DBIAS_EXT, tensor(BN_DBIAS, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_MEAN_EXT, tensor(BN_MEAN, BN_PD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_INV_VARIANCE_EXT, tensor(BN_INV_VARIANCE, BN_PD)},
     };
     const double ns = time_bn_backend(HIPDNN_BACKEND_OPERATION_BATCHNORM_BACKWARD_DESCRIPTOR_EXT, tensors,
                                       HIPDNN_ATTR_BATCHNORM_BACKWARD_COMP_TYPE_EXT,
                                       {b.xv.data(), b.dy.data(), b.yv.data(), b.scale.data(), b.dscale.data(),
                                        b.dbias.data(), b.mean.data(), b.var.data()},
-                                      calls);
+                                      {BN_X, BN_DY, BN_DX, BN_SCALE, BN_DSCALE, BN_DBIAS, BN_MEAN, BN_INV_VARIANCE}, calls);
     b.check(&BnProblem::backward);
     return ns;
 }
@@ -561,6 +591,7 @@ int main(int argc, char** argv)
     }
     const std::pair<const char*, double (*)(long)> modes[] = {{"wrapper", wrapper_thread},
                                                                {"find2", find2_thread},
+                                                               {"find2_tuned", find2_tuned_thread},
                                                                {"backend", backend_thread},
                                                                {"batchnorm", bn_thread},
                                                                {"bn_backend", bn_backend_thread},
@@ -574,7 +605,7 @@ int main(int argc, char** argv)
             thread_body = body;
     if(thread_body == nullptr)
     {
-        std::fprintf(stderr, "usage: forwarded wrapper|find2|backend|batchnorm|bn_backend|bn_training|"
+        std::fprintf(stderr, "usage: forwarded wrapper|find2|find2_tuned|backend|batchnorm|bn_backend|bn_training|"
                              "bn_training_backend|bn_backward|bn_backward_backend <calls> <threads> | fused <calls> "
                              "plan|onecall|backend\n");
         return 2;

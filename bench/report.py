@@ -95,6 +95,11 @@ def steady_section(s, plots):
             lines += ["", f"The same convolution through Find 2.0 (`miopenRunSolution` of a hipDNN solution, "
                       f"MIGraphX's steady state): {instr['find2']:.0f} instructions per call, the wrapper adds "
                       f"{instr['find2'] - instr['backend']:.0f} ({met(instr['find2'] - instr['backend'], FAMILY_TARGET)})."]
+        if "find2_tuned" in instr:
+            tuned = instr["find2_tuned"] - instr["backend"]
+            lines += ["", "A solution searched with tuning (`miopenSetFindOptionTuning`: its plan is built with "
+                      f"hipDNN's `global.benchmarking=1` knob), run the same way: {instr['find2_tuned']:.0f} "
+                      f"instructions per call, the wrapper adds {tuned:.0f} ({met(tuned, FAMILY_TARGET)})."]
     lines += ["", f"Runs per figure: {next(m for t, m in s.items() if t != 'instructions')['wrapper']['runs']}.", "",
               "![steady state](performance/steady.svg)", ""]
     return lines
@@ -219,7 +224,9 @@ def batchnorm_section(b):
         "batch statistics, `miopenBatchNormalizationBackward_V2` with them) through the library of the second "
         "build tree (forwarding set with `batchnorm`): disabled runs MIOpen Private's CPU kernel; enabled forwards "
         "it to hipDNN (reference engine); the backend alone runs the same batchnorm graph's plan with the same "
-        "engine (variant pack, execute per call). The wrapper's share is enabled minus backend: the routing "
+        "engine (variant pack, execute per call), with the wrapper's uids and in the enabled run's environment "
+        "(the test bed's backend formats each uid into its checks' messages and reads a variable on every "
+        "execute, so either difference would change its count). The wrapper's share is enabled minus backend: the routing "
         "decision, the descriptor memo's lookup (a repeat with unchanged descriptors reads none of them), the "
         "argument checks, the plan-cache lookup and the variant pack.", "",
         "| pass | disabled (MIOpen Private) | enabled (forwarded) | hipDNN backend alone | wrapper's share |",

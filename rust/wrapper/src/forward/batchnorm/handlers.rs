@@ -118,8 +118,9 @@ fn plan_key(c: &Inference) -> Step<Rc<PlanKey>> {
     let seen = Seen::now(c.handle as usize, c.bn_mode, descriptors);
     let known = KNOWN.with(|m| m.borrow().get(&seen).cloned()).filter(|a| same_epsilon(a, c.epsilon));
     let answer = known.unwrap_or_else(|| {
+        let taken = seen.take();
         let a = read_and_translate(c);
-        KNOWN.with(|m| m.borrow_mut().put(seen, a.clone()));
+        KNOWN.with(|m| m.borrow_mut().put(taken, a.clone()));
         a
     });
     answer.or_else(declined)
@@ -160,8 +161,9 @@ pub(super) fn remembered<const N: usize>(
     let bits = epsilon.to_bits();
     let known = memo.with(|m| m.borrow().get(&seen).filter(|(b, _)| *b == bits).map(|(_, a)| a.clone()));
     let answer = known.unwrap_or_else(|| {
+        let taken = seen.take();
         let a = read_and_translate();
-        memo.with(|m| m.borrow_mut().put(seen, (bits, a.clone())));
+        memo.with(|m| m.borrow_mut().put(taken, (bits, a.clone())));
         a
     });
     answer.or_else(declined)

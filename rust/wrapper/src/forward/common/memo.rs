@@ -11,7 +11,7 @@
 //! on the handle's state, and the plan it keys is looked up (and rebuilt
 //! after a destroy) as always.
 
-use super::generations;
+use super::generations::{self, Watch};
 
 const WAYS: usize = 64;
 
@@ -19,7 +19,7 @@ struct Entry<const N: usize, A> {
     handle: usize,
     tag: u32,
     descriptors: [usize; N],
-    generations: [u64; N],
+    generations: [Watch; N],
     answer: A,
 }
 
@@ -34,13 +34,21 @@ impl<const N: usize, A> Default for DescriptorMemo<N, A> {
     }
 }
 
-/// A call's descriptors and their generations, taken before any read.
+/// A call's handle, tag and descriptors: what its answer is looked up by.
+/// A hit compares the generations the entry took (each one load); a miss
+/// takes them ([`Seen::take`]) before reading any descriptor.
 pub struct Seen<const N: usize> {
     handle: usize,
     tag: u32,
     descriptors: [usize; N],
-    generations: [u64; N],
     way: usize,
+}
+
+/// A [`Seen`] with its descriptors' generations taken: what an answer read
+/// after it is remembered with.
+pub struct Taken<const N: usize> {
+    seen: Seen<N>,
+    generations: [Watch; N],
 }
 
 impl<const N: usize> Seen<N> {
@@ -50,7 +58,13 @@ impl<const N: usize> Seen<N> {
             h = (h ^ (d >> 4)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         }
         let way = (h >> 32) % WAYS;
-        Seen { handle, tag, descriptors, generations: generations::of_all(&descriptors), way }
+        Seen { handle, tag, descriptors, way }
+    }
+
+    /// The descriptors' generations, taken now: before they are read.
+    pub fn take(self) -> Taken<N> {
+        let generations = generations::take_all(&self.descriptors);
+        Taken { seen: self, generations }
     }
 }
 
@@ -58,13 +72,16 @@ impl<const N: usize, A> DescriptorMemo<N, A> {
     /// The answer remembered for these descriptors, if none changed since.
     pub fn get(&self, s: &Seen<N>) -> Option<&A> {
         let e = self.entries[s.way].as_ref()?;
-        (e.handle == s.handle && e.tag == s.tag && e.descriptors == s.descriptors && e.generations == s.generations)
-            .then_some(&e.answer)
+        (e.handle == s.handle
+            && e.tag == s.tag
+            && e.descriptors == s.descriptors
+            && e.generations.iter().all(Watch::unchanged))
+        .then_some(&e.answer)
     }
 
-    /// Remember the answer of descriptors read after `s` was taken.
-    pub fn put(&mut self, s: Seen<N>, answer: A) {
-        let Seen { handle, tag, descriptors, generations, way } = s;
+    /// Remember the answer of descriptors read after their generations were taken.
+    pub fn put(&mut self, t: Taken<N>, answer: A) {
+        let Taken { seen: Seen { handle, tag, descriptors, way }, generations } = t;
         self.entries[way] = Some(Entry { handle, tag, descriptors, generations, answer });
     }
 }
@@ -83,7 +100,7 @@ mod tests {
         let mut m: DescriptorMemo<2, &str> = DescriptorMemo::default();
         let (h, x, w) = (0x10usize, 0x9990_0010usize, 0x9990_0050usize);
         assert!(m.get(&Seen::now(h, 0, [x, w])).is_none());
-        m.put(Seen::now(h, 0, [x, w]), "key");
+        m.put(Seen::now(h, 0, [x, w]).take(), "key");
         assert_eq!(m.get(&Seen::now(h, 0, [x, w])), Some(&"key"));
         // Another handle, tag or descriptor order is another key.
         assert!(m.get(&Seen::now(h + 1, 0, [x, w])).is_none());
@@ -97,10 +114,10 @@ mod tests {
     fn a_change_between_taking_generations_and_putting_is_not_remembered_as_current() {
         let mut m: DescriptorMemo<1, u32> = DescriptorMemo::default();
         let d = 0x4440_0100usize;
-        let seen = Seen::now(1, 0, [d]);
+        let taken = Seen::now(1, 0, [d]).take();
         // Another thread's setter runs while this call reads `d`.
         change(d);
-        m.put(seen, 7);
+        m.put(taken, 7);
         assert!(m.get(&Seen::now(1, 0, [d])).is_none());
     }
 }

@@ -55,6 +55,9 @@ thread_local! {
 }
 
 /// The plan key of the call's problem (MIOpen handle, hipDNN graph), or why not.
+/// Inlined into its handler, as `parity`'s look-up is: the thread-locals of
+/// one function share one `__tls_get_addr` (instructions: `docs/performance.md`).
+#[inline(always)]
 fn spec_of(c: &Conv) -> Step<Rc<PlanKey>> {
     let descriptors = [c.t.x as usize, c.t.w as usize, c.t.y as usize, c.cd as usize];
     let seen = Seen::now(c.handle as usize, c.dir as u32, descriptors);
@@ -67,10 +70,11 @@ fn spec_of(c: &Conv) -> Step<Rc<PlanKey>> {
 #[cold]
 #[inline(never)]
 fn read_and_remember(c: &Conv, seen: Seen<4>) -> Answer {
+    let taken = seen.take();
     MEMO.with(|m| {
         let m = &mut *m.borrow_mut();
         let a = read_and_translate(c, m);
-        m.known.put(seen, a.clone());
+        m.known.put(taken, a.clone());
         a
     })
 }
@@ -100,8 +104,9 @@ fn fused_spec_of(c: &Conv, f: &Fused) -> Step<Rc<PlanKey>> {
     let seen = Seen::now(c.handle as usize, tag, descriptors);
     let answer = MEMO.with(|m| m.borrow().fused.get(&seen).cloned());
     let answer = answer.unwrap_or_else(|| {
+        let taken = seen.take();
         let a = read_fused(c, f, has_bias, has_z);
-        MEMO.with(|m| m.borrow_mut().fused.put(seen, a.clone()));
+        MEMO.with(|m| m.borrow_mut().fused.put(taken, a.clone()));
         a
     });
     answer.or_else(declined)
@@ -135,6 +140,8 @@ fn not_unit_scales(a: f32, b: f32) -> Step<()> {
 }
 
 /// The plan of a plain call, checked against the caller's buffers and workspace.
+/// Inlined: one call less on the steady path.
+#[inline(always)]
 fn plain_ready(c: &Conv, spec: Rc<PlanKey>, b: &Buffers, ws: &Workspace) -> Step<Ready> {
     if b.any_null() {
         return declined("a data pointer is null (MIOpen decides)");

@@ -39,8 +39,14 @@ struct Solution {
     workspace: usize,
 }
 
-/// MIOpen Private's solutions for one problem on one handle.
-pub struct Solutions(Vec<Solution>);
+/// MIOpen Private's solutions for one problem on one handle, and the most
+/// workspace a solution of each algorithm needs (indexed by the algorithm,
+/// up to the largest listed; `None`: none of it listed), worked out once so
+/// that a legacy call's check is one index.
+pub struct Solutions {
+    list: Vec<Solution>,
+    need_by_algorithm: Vec<Option<usize>>,
+}
 
 impl Solutions {
     fn query(c: &Conv) -> Result<Solutions, String> {
@@ -58,17 +64,27 @@ impl Solutions {
         }
         let list =
             list.iter().map(|s| Solution { id: s.solution_id, algorithm: s.algorithm, workspace: s.workspace_size });
-        Ok(Solutions(list.collect()))
+        Ok(Solutions::of(list.collect()))
+    }
+
+    fn of(list: Vec<Solution>) -> Solutions {
+        let algorithms = list.iter().map(|s| s.algorithm as usize + 1).max().unwrap_or(0);
+        let mut need_by_algorithm = vec![None; algorithms];
+        for s in &list {
+            let need = &mut need_by_algorithm[s.algorithm as usize];
+            *need = Some(need.map_or(s.workspace, |n: usize| n.max(s.workspace)));
+        }
+        Solutions { list, need_by_algorithm }
     }
 
     /// The most workspace a solution of `algorithm` needs, or `None` when
     /// MIOpen lists none for the problem.
     fn need_of_algorithm(&self, algorithm: u32) -> Option<usize> {
-        self.0.iter().filter(|s| s.algorithm == algorithm).map(|s| s.workspace).max()
+        self.need_by_algorithm.get(algorithm as usize).copied().flatten()
     }
 
     fn need_of_id(&self, id: u64) -> Option<usize> {
-        self.0.iter().find(|s| s.id == id).map(|s| s.workspace)
+        self.list.iter().find(|s| s.id == id).map(|s| s.workspace)
     }
 }
 
@@ -97,7 +113,9 @@ fn cache(c: &Conv) -> &'static PlanCache<PlanKey, Solutions> {
 
 /// `f` of the problem's solutions: from this thread's last problem without
 /// a lookup (nor a reference count) when `key` is its very key, else from the
-/// cache (asking MIOpen Private on a miss).
+/// cache (asking MIOpen Private on a miss). Inlined into the handler, with
+/// [`algorithm`]: its thread-local then shares the handler's `__tls_get_addr`.
+#[inline(always)]
 fn with_solutions<R>(c: &Conv, key: &Rc<PlanKey>, f: impl Fn(&Solutions) -> R) -> Result<R, String> {
     let last = LAST.with(|l| l.borrow().as_ref().filter(|(k, _)| Rc::ptr_eq(k, key)).map(|(_, s)| f(s)));
     match last {
@@ -129,6 +147,7 @@ fn workspace(need: usize, ws: &Workspace) -> Result<(), String> {
 /// BackwardData,BackwardWeights}`, `miopenConvolutionBiasActivationForward`):
 /// MIOpen runs the algorithm's solver, so the algorithm must be one it lists
 /// for the problem and the workspace enough for it.
+#[inline(always)]
 pub fn algorithm(c: &Conv, key: &Rc<PlanKey>, algo: u32, ws: &Workspace) -> Result<(), String> {
     match with_solutions(c, key, |s| s.need_of_algorithm(algo))? {
         Some(need) => workspace(need, ws),
@@ -167,4 +186,23 @@ pub fn release(h: usize) {
             *l = None;
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_algorithm_needs_the_most_any_of_its_solutions_needs() {
+        let s = |id, algorithm, workspace| Solution { id, algorithm, workspace };
+        let solutions = Solutions::of(vec![s(1, 1, 64), s(2, 3, 0), s(3, 1, 256), s(4, 1, 128)]);
+        assert_eq!(solutions.need_of_algorithm(1), Some(256));
+        assert_eq!(solutions.need_of_algorithm(3), Some(0), "a solution needing none is listed");
+        assert_eq!(solutions.need_of_algorithm(0), None, "below the largest, not listed");
+        assert_eq!(solutions.need_of_algorithm(2), None);
+        assert_eq!(solutions.need_of_algorithm(4), None, "past the largest");
+        assert_eq!(solutions.need_of_algorithm(u32::MAX), None);
+        assert_eq!(Solutions::of(Vec::new()).need_of_algorithm(0), None);
+        assert_eq!(solutions.need_of_id(3), Some(256));
+    }
 }

@@ -198,6 +198,7 @@ fn prepared(c: &Call, io: &Io, view: &ExecuteView, activation: ActivationArgs) -
     if let Some(p) = hit {
         return Ok(p);
     }
+    let taken = seen.take();
     let r = recorded(c)?;
     same_descriptor(io.input_desc, "input", &r.plan.input)?;
     let t = translated(&r, activation)?;
@@ -205,7 +206,7 @@ fn prepared(c: &Call, io: &Io, view: &ExecuteView, activation: ActivationArgs) -
     let private_workspace = private_workspace(c, sys::miopenConvolutionFwdAlgoDirect)?;
     let key = Rc::new(plan_key(c.handle as usize, t.spec));
     let p = Rc::new(Prepared { revision: r.revision, activation, key, private_workspace });
-    PREPARED.with(|m| m.borrow_mut().put(seen, Rc::clone(&p)));
+    PREPARED.with(|m| m.borrow_mut().put(taken, Rc::clone(&p)));
     Ok(p)
 }
 
@@ -276,17 +277,28 @@ fn run_plan(c: &Call, io: &Io, ws: Option<&Workspace>) -> Step<Outcome> {
         return declined(format!("workspace of {} bytes < the {private} MIOpen requires (MIOpen decides)", given.size));
     }
     let ready = ready_conv(c.config, &p.key)?;
-    let owned = match ws {
-        // miopenExecuteFusionPlan passes none: the handle's own.
-        None if ready.plan.workspace > 0 => Some(
-            handle_workspace::at_least(c.handle as usize, ready.plan.workspace, c.config.workspace_limit)
-                .or_else(declined)?,
-        ),
-        _ => None,
-    };
-    let run_with = owned.as_ref().unwrap_or(given);
-    ready.fits(run_with)?;
     let data = Buffers { x: io.input as *mut c_void, w: d.w as *mut c_void, y: io.output };
-    execute_conv(&ready, &data, d.bias.map(|b| b as *mut c_void), run_with.ptr)?;
+    match ws {
+        // miopenExecuteFusionPlan passes none: the handle's own.
+        None if ready.plan.workspace > 0 => run_with_handle_workspace(c, &ready, &data, d.bias),
+        _ => run_with(&ready, &data, d.bias, given),
+    }
+}
+
+/// [`run_plan`]'s last step with the handle's own workspace. Out of line, as
+/// [`run_with`] is: each step's decline stays in its own function, so that
+/// the compiler does not merge the declines of both into the steady path.
+#[inline(never)]
+fn run_with_handle_workspace(c: &Call, ready: &Ready, data: &Buffers, bias: Option<usize>) -> Step<Outcome> {
+    let owned = handle_workspace::at_least(c.handle as usize, ready.plan.workspace, c.config.workspace_limit)
+        .or_else(declined)?;
+    run_with(ready, data, bias, &owned)
+}
+
+/// The plan run on `ws` (the caller's, or the handle's own).
+#[inline(never)]
+fn run_with(ready: &Ready, data: &Buffers, bias: Option<usize>, ws: &Workspace) -> Step<Outcome> {
+    ready.fits(ws)?;
+    execute_conv(ready, data, bias.map(|b| b as *mut c_void), ws.ptr)?;
     Ok(success(ready.note()))
 }
