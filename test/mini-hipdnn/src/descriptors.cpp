@@ -5,6 +5,7 @@
 #include "descriptors.hpp"
 
 #include "attributes.hpp"
+#include "mini_hipdnn_registry.hpp"
 #include "operations.hpp"
 
 #include <algorithm>
@@ -21,35 +22,14 @@ namespace mh
 
 // ---------------------------------------------------------------------------
 // the op folders' operation types
-namespace
-{
-std::vector<const OperationType*>& operationTypes()
-{
-    static std::vector<const OperationType*> types;
-    return types;
-}
-} // namespace
-
 OperationRegistration::OperationRegistration(const OperationType& t)
 {
-    if(findOperationType(t.type) != nullptr)
-    {
-        std::fprintf(stderr, "mini-hipdnn: descriptor type %d registered twice\n", static_cast<int>(t.type));
-        std::abort();
-    }
-    operationTypes().push_back(&t);
+    mini_hipdnn::addEntry(t, [&](const OperationType& o) { return o.type == t.type; }, "a descriptor type");
 }
 
 const OperationType* findOperationType(hipdnnBackendDescriptorType_t type)
 {
-    for(const OperationType* t : operationTypes())
-    {
-        if(t->type == type)
-        {
-            return t;
-        }
-    }
-    return nullptr;
+    return mini_hipdnn::findEntry<OperationType>([&](const OperationType& o) { return o.type == type; });
 }
 
 // ---------------------------------------------------------------------------

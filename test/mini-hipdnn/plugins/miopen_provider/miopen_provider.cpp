@@ -29,6 +29,7 @@
 #include "HipdnnPointwiseMode.h"
 #include "conv_knobs.hpp"
 #include "mini_hipdnn_engine_plugin.h"
+#include "mini_hipdnn_registry.hpp"
 #include "provider_plans.hpp"
 #include "provider_types.hpp"
 
@@ -778,33 +779,19 @@ int providerExecute(const miniHipdnnGraph_t* g,
     return 0;
 }
 
-std::vector<const provider::Plan*>& plans()
-{
-    static std::vector<const provider::Plan*> all;
-    return all;
-}
-
 const miniHipdnnEnginePlugin_v1 kPlugin = {
     MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION, "MIOPEN_ENGINE", providerSupports, providerWorkspace, providerExecute};
 
 } // namespace
 
-provider::PlanRegistration::PlanRegistration(const Plan& p) { plans().push_back(&p); }
+provider::PlanRegistration::PlanRegistration(const Plan& p)
+{
+    mini_hipdnn::addEntry(p, [&](const Plan& e) { return &e == &p; }, "a provider plan");
+}
 
 const provider::Plan* provider::planFor(const miniHipdnnGraph_t* g)
 {
-    if(g == nullptr)
-    {
-        return nullptr;
-    }
-    for(const Plan* p : plans())
-    {
-        if(p->claims(*g))
-        {
-            return p;
-        }
-    }
-    return nullptr;
+    return g == nullptr ? nullptr : mini_hipdnn::findEntry<Plan>([&](const Plan& p) { return p.claims(*g); });
 }
 
 extern "C" __attribute__((visibility("default"))) const miniHipdnnEnginePlugin_v1* hipdnnMiniEnginePlugin_v1(void)

@@ -11,6 +11,7 @@
 #include "HipdnnDataType.h"
 #include "HipdnnPointwiseMode.h"
 #include "mini_hipdnn_engine_plugin.h"
+#include "mini_hipdnn_registry.hpp"
 #include "reference_engine.hpp"
 
 #include <algorithm>
@@ -507,35 +508,14 @@ void pointwise(const miniHipdnnOp_t& op, const View& a, const View* b, const Vie
 
 namespace ref
 {
-namespace
-{
-std::vector<const Operation*>& operations()
-{
-    static std::vector<const Operation*> all;
-    return all;
-}
-} // namespace
-
 OperationRegistration::OperationRegistration(const Operation& o)
 {
-    if(findOperation(o.kind) != nullptr)
-    {
-        std::fprintf(stderr, "reference engine: operation kind %d registered twice\n", static_cast<int>(o.kind));
-        std::abort();
-    }
-    operations().push_back(&o);
+    mini_hipdnn::addEntry(o, [&](const Operation& e) { return e.kind == o.kind; }, "a reference engine operation kind");
 }
 
 const Operation* findOperation(int32_t kind)
 {
-    for(const Operation* o : operations())
-    {
-        if(o->kind == kind)
-        {
-            return o;
-        }
-    }
-    return nullptr;
+    return mini_hipdnn::findEntry<Operation>([&](const Operation& e) { return e.kind == kind; });
 }
 } // namespace ref
 
