@@ -3,7 +3,7 @@
 
 For every family group of the code's facts (`miopen-wrap facts`: each group's
 name, module and families, and the forwarding table), lists every git-tracked
-file outside the group's own two folders that names the group, by area, and
+file outside the group's own folders (OWN_FOLDERS) that names the group, by area, and
 counts them. docs/architecture.md "What a family touches" is its --markdown
 output with the reasons beside it; docs/playbook/onboarding-an-op-family.md
 uses the counts as the budget of a new family.
@@ -30,8 +30,12 @@ import wrapper_test as wt  # noqa: E402
 
 # A group's own folders: its data row's crate folder and its runtime folder
 # (rust/forwarding-core/src/groups.rs and rust/wrapper/src/forward/mod.rs list
-# `<module>::group::ROW` / `RUNTIME` from them).
-OWN_FOLDERS = ("rust/forwarding-core/src/{module}/", "rust/wrapper/src/forward/{module}/")
+# `<module>::group::ROW` / `RUNTIME` from them), its op's folders in the two
+# test beds (test/mini-miopen/ops/<module>/, test/mini-hipdnn/ops/<module>/:
+# registered through the test beds' tables) and its test folder
+# (test/groups/<name>/: its fault sequence, its programs and checked tests).
+OWN_FOLDERS = ("rust/forwarding-core/src/{module}/", "rust/wrapper/src/forward/{module}/",
+               "test/mini-miopen/ops/{module}/", "test/mini-hipdnn/ops/{module}/", "test/groups/{name}/")
 
 # The generic files that list the groups by design: the registries.
 REGISTRIES = {"rust/forwarding-core/src/groups.rs", "rust/forwarding-core/src/lib.rs", "rust/wrapper/src/forward/mod.rs"}
@@ -124,7 +128,7 @@ def area_of(path: str, module: str, folders: dict[str, tuple[str, ...]]) -> str 
 def footprint(repo: str, facts: dict) -> dict:
     """{group name: {"module", "terms", "areas": {area: {path: [spellings found]}}}}."""
     groups = facts["groups"]
-    folders = {g["module"]: tuple(f.format(module=g["module"]) for f in OWN_FOLDERS) for g in groups}
+    folders = {g["module"]: tuple(f.format(module=g["module"], name=g["name"]) for f in OWN_FOLDERS) for g in groups}
     terms = {g["name"]: search_terms(g, facts) for g in groups}
     finders = {name: Terms(t) for name, t in terms.items()}
     result = {g["name"]: {"module": g["module"], "terms": terms[g["name"]], "areas": defaultdict(dict)} for g in groups}

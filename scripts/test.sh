@@ -17,15 +17,17 @@ if [ "${MIOPEN_WRAP_SANITIZE_RUNS:-0}" = 1 ]; then
   ctest --test-dir "$BUILD" --output-on-failure -L sanitize
 fi
 
-# The second forwarding set (issue 22): the same sources with batchnorm added
-# to the default compile-time forwarding set, built only as far as its tests need (the
-# wrapper pair, the hipDNN test bed and its engines, the baseline for the
-# negative control and the driver-line comparison, the batchnorm consumers
-# (differential, faults, parity, the real-pair matrix), the backend without a pinned symbol, the
-# facts the checkers read), then its tests.
-BN_BUILD=${BN_BUILD_DIR:-$BUILD-batchnorm}
-cmake -S . -B "$BN_BUILD" "-DMIOPEN_HIPDNN_FORWARD_GROUPS=convolution;fusion;find2;batchnorm"
-cmake --build "$BN_BUILD" -j 2 --target MIOpen MIOpen_baseline mini_hipdnn_backend \
-  mini_hipdnn_reference_engine mini_hipdnn_miopen_provider bn_differential bn_faults_consumer bn_parity_consumer bn_forwarded_consumer \
-  fake_hipdnn_missing_symbol miopen_wrap_test_facts
-ctest --test-dir "$BN_BUILD" --output-on-failure -j 2 -L batchnorm
+# The second trees (issues 22, 29): one per group outside the default
+# forwarding set (its test folder's faults.json names `needs_group`;
+# scripts/lib/second_trees.py), the same sources with the group added to the
+# compile-time forwarding set, built only as far as its tests need (the target
+# <group>_tests of test/CMakeLists.txt: the wrapper pair, the hipDNN test bed and
+# its engines, the baseline, the group's programs, the facts), then its tests
+# (label <group>). Tree: $BUILD-<group>.
+mapfile -t trees < <(python3 scripts/lib/second_trees.py)
+for tree in "${trees[@]}"; do
+  read -r group groups <<<"$tree"
+  cmake -S . -B "$BUILD-$group" "-DMIOPEN_HIPDNN_FORWARD_GROUPS=$groups"
+  cmake --build "$BUILD-$group" -j 2 --target "${group}_tests"
+  ctest --test-dir "$BUILD-$group" --output-on-failure -j 2 -L "$group"
+done

@@ -386,6 +386,8 @@ def main() -> int:
            " ".join(needed(private)))
     shutil.rmtree(base_tree, ignore_errors=True)
     shutil.copytree(a.repo / "test" / "mini-miopen", base_tree, symlinks=True)
+    for op_src in sorted((base_tree / "ops").glob("*/src")):  # one src/ tree, as MIOpen's
+        shutil.copytree(op_src, base_tree / "src", dirs_exist_ok=True)
     lay_out(base_tree, a.repo)
     if configure_and_build(base_tree, base_build, hip, env, "pre-wrapper baseline (same layout, no patches)",
                            a.cmake_arg):

@@ -1,9 +1,8 @@
 #!/usr/bin/env python3
 """Each fault class end to end through the public API (RFC §6.1).
 
-Runs test/consumers/faults_consumer (--sequence: the convolution's calls, a
-fusion plan's compile / workspace / _v2 execute, or a Find 2.0 search and its
-run) with forwarding enabled and disabled under one fault (the hipDNN test bed's knobs, or a missing/broken backend) and
+Runs test/consumers/faults_consumer (--sequence: a group's call sequence,
+test/groups/<group>/faults.{cpp,json}) with forwarding enabled and disabled under one fault (the hipDNN test bed's knobs, or a missing/broken backend) and
 checks, per call: the status returned, miopenGetLastForwardedError's record,
 miopenGetErrorString's prefix, the stderr diagnostic, and that nothing was
 run on MIOpen Private instead (MIOpen's own call log at level 5 shows every
@@ -11,6 +10,8 @@ entry point it ran). The consumer's records (test/lib/protocol.py): a `call`
 per call with its attribution, the `output` y[0], `null_argument`.
 """
 import argparse
+import glob
+import json
 import os
 import re
 import sys
@@ -24,56 +25,54 @@ from wrapper_test import (DECLINED, FORWARDED_ERROR, PRIVATE, UNAVAILABLE, WRAPP
 NOT_INITIALIZED, INTERNAL, UNKNOWN = 1, 5, 7
 
 
-class Sequence:
-    """One call sequence of faults_consumer: its argument, its calls in
-    order, the entry point of each call MIOpen's log names (for the retry
-    check), the calls that trace hipDNN's no-engine decline, and how many
-    times the no-engine answer is then taken from memory."""
+GROUPS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "groups")
 
-    def __init__(self, arg, calls, entries, no_engine_traces, remembered, runs=("Find", "forward"), stops=True):
-        self.arg, self.calls, self.entries = arg, calls, entries
-        self.no_engine_traces, self.remembered = no_engine_traces, remembered
+
+class Sequence:
+    """One call sequence of faults_consumer, from its group's faults.json
+    (test/groups/<group>/faults.json; docs/testing.md, "A group's fault
+    sequence"): its argument (none for the default one), its calls in order,
+    the entry point of each call MIOpen's log names (for the retry check), the
+    calls that trace hipDNN's no-engine decline, and how many times the
+    no-engine answer is then taken from memory."""
+
+    def __init__(self, row):
+        self.name = row["name"]
+        self.arg = None if row.get("default") else self.name
+        self.calls, self.entries = tuple(row["calls"]), row["entries"]
+        self.no_engine_traces, self.remembered = row["no_engine_traces"], row["remembered"]
         # `runs`: the calls that execute a plan (an execute fault fails them);
-        # `stops`: the consumer makes no further call after a failed one.
-        self.runs, self.stops = runs, stops
+        # `stops`: the consumer makes no further call after a failed one;
+        # `observed`: only a plan that builds makes MIOpen's solution hipDNN's
+        # to run; `every_status`: each hipDNN execute status end to end.
+        self.runs, self.stops = tuple(row["runs"]), row["stops"]
+        self.observed, self.every_status = row.get("observed", False), row.get("every_status", False)
 
     @property
     def last(self):
         return self.calls[-1]
 
 
-BN = "miopenBatchNormalizationForwardInference"
+def load_sequences(groups_dir):
+    """Every group's sequences by name."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(groups_dir, "*", "faults.json"))):
+        with open(path) as f:
+            for row in json.load(f)["sequences"]:
+                out[row["name"]] = Sequence(row)
+    return out
 
 
-SEQUENCES = {
-    "convolution": Sequence(None, ("GetWorkSpaceSize", "Find", "forward"),
-                            {"Find": "miopenFindConvolutionForwardAlgorithm", "forward": "miopenConvolutionForward"},
-                            3, 2, stops=False),
-    # A failed compile ends the sequence (a framework falls back to unfused calls).
-    "fusion": Sequence("fusion", ("compile", "GetWorkSpaceSize", "forward"),
-                       {"compile": "miopenCompileFusionPlan", "forward": "miopenExecuteFusionPlan_v2"}, 3, 0),
-    # A failed search leaves no solution to run; a declined search asks once
-    # more, from memory, whether it can observe MIOpen's solutions.
-    "find2": Sequence("find2", ("Find", "forward"),
-                      {"Find": "miopenFindSolutions", "forward": "miopenRunSolution"}, 1, 1),
-    # MIOpen's own search (no preallocated buffers): its solution's run is
-    # forwarded when the plan builds, so only a failing execute reaches hipDNN.
-    "find2-observed": Sequence("find2-observed", ("Find", "forward"),
-                               {"Find": "miopenFindSolutions", "forward": "miopenRunSolution"}, 0, 0),
-    # The batchnorm set: three inferences of one problem, each one executes.
-    "batchnorm": Sequence("batchnorm", ("inference", "inference_V2", "inference again"),
-                          {"inference": BN, "inference_V2": f"{BN}_V2", "inference again": BN}, 3, 2,
-                          runs=("inference", "inference_V2", "inference again"), stops=False),
-}
+SEQUENCES = load_sequences(GROUPS_DIR)
 # An expectation of a call the wrapper declines: MIOpen's success, no record.
 DECLINED_CALL = (0, None, "")
-SEQ = SEQUENCES["convolution"]  # set in main
+SEQ = None  # set in main
 OPT_OUT = {}  # --opt-out: MIOPEN_DISABLE_HIPDNN_FOR of every enabled run
 
 
 def upto_failure(expect):
     """The calls a sequence makes: up to and including its first failure
-    (where the sequence stops there; the convolution's and batchnorm's do not)."""
+    (where the sequence stops there: `stops`)."""
     if not SEQ.stops:
         return expect
     out = {}
@@ -122,7 +121,7 @@ def classes(a, empty_dir):
     unavailable = {c: (NOT_INITIALIZED, -1, "hipDNN backend unavailable") for c in calls}
     # The first call builds the plan; the calls of SEQ.runs execute it.
     execute_fails = {c: (UNKNOWN, 13, "execute failed") if c in SEQ.runs else (0, 0, "") for c in calls}
-    if SEQ.arg == "find2-observed":
+    if SEQ.observed:
         # Only a plan that builds makes MIOpen's solution hipDNN's to run.
         unavailable = {c: DECLINED_CALL for c in calls}
         execute_fails = {"Find": DECLINED_CALL, "forward": (UNKNOWN, 13, "execute failed")}
@@ -133,7 +132,7 @@ def classes(a, empty_dir):
 
 
 def plain_classes(a, lib, unavailable, execute_fails):
-    """name -> (env, expectations, diagnostic) of the convolution's sequence."""
+    """name -> (env, expectations, diagnostic) of the sequence."""
     calls = SEQ.calls
     return {
         "backend absent": ({"HIPDNN_BACKEND_LIBRARY_PATH": "/nonexistent-hipdnn"}, unavailable,
@@ -192,7 +191,7 @@ def check_enabled(a, name, env, expect, diag):
     if calls["after a non-forwarded call"].get("outcome") != last.get("outcome"):
         fail(f"{name}: a call outside the forwarding set changed the record")
     if last["status"] != 0 and not out.y_untouched:
-        fail(f"{name}: the failed convolution wrote y, so it ran somewhere: {out.text}")
+        fail(f"{name}: the failed call wrote y, so it ran somewhere: {out.text}")
     if out.null_argument != 3:
         fail(f"{name}: miopenGetLastForwardedError(NULL) must return miopenStatusBadParm")
     # The diagnostic: one line for an unavailable backend, else one error line per failed call.
@@ -286,8 +285,9 @@ def main():
     ap = argparse.ArgumentParser()
     for opt in ("consumer", "backend-dir", "missing-symbol-dir"):
         ap.add_argument(f"--{opt}", required=True)
-    ap.add_argument("--sequence", choices=sorted(SEQUENCES), default="convolution",
-                    help="faults_consumer's call sequence (default: GetWorkSpaceSize, Find, convolution)")
+    default = next(n for n, q in SEQUENCES.items() if q.arg is None)
+    ap.add_argument("--sequence", choices=sorted(SEQUENCES), default=default,
+                    help=f"faults_consumer's call sequence, one of test/groups/*/faults.json (default: {default})")
     ap.add_argument("--corrupt", action="store_true",
                     help="negative control: expect each class's first failing call to succeed")
     ap.add_argument("--opt-out", help="negative control: MIOPEN_DISABLE_HIPDNN_FOR for every enabled run")
@@ -306,7 +306,7 @@ def every_class(a):
         for name, env in declined_classes(a, empty).items():
             check_declined(a, name, env)
             check_disabled(a, name, env)
-    if a.sequence in ("convolution", "batchnorm"):
+    if SEQ.every_status:
         every_status(a)
     print(f"{a.sequence}: every fault class: status, record, prefix and diagnostic as documented; invisible when disabled")
 

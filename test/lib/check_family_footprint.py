@@ -8,7 +8,7 @@ The synthetic repository (a temporary git tree with two made-up groups,
 `stencil` in module `sten` and `shuffle` in module `shuf`, and facts naming
 them) holds one file per rule: a generic Rust file that names a shuffle family
 (the design bug the tool exists to show) must be reported; the group's own
-folders, a file git does not track, a binary file and `stenography` (not the
+folders (in the Rust crates, the test beds' op folders, its test folder), a file git does not track, a binary file and `stenography` (not the
 word `sten`) must not. Every reported file, its area and the counts table are
 compared with the expectation.
 
@@ -51,6 +51,9 @@ TRACKED = {
     # Its own folders: never reported.
     "rust/forwarding-core/src/shuf/group.rs": 'GroupRow::new("shuffle", "shuf") // shuf_fwd',
     "rust/wrapper/src/forward/shuf/entry.rs": "pub fn miopenShuffleForward() {}",
+    "test/mini-miopen/ops/shuf/src/shuffle_api.cpp": "miopenStatus_t miopenShuffleForward();",
+    "test/mini-hipdnn/ops/shuf/descriptors.cpp": "// the shuffle operation descriptor",
+    "test/groups/shuffle/faults.cpp": 'const faults::Registration registered("shuffle", shuffle);',
     # The registries.
     "rust/forwarding-core/src/groups.rs": "&crate::sten::group::ROW, &crate::shuf::group::ROW",
     "rust/wrapper/src/forward/mod.rs": "pub mod sten; pub mod shuf;",
@@ -58,6 +61,7 @@ TRACKED = {
     PLANTED: "if family == Family::named(\"shuf_fwd\") { /* special case */ }",
     # Another group's folder, the op layer, a test bed, a checker, a doc, a script.
     "rust/wrapper/src/forward/sten/handlers.rs": "// unlike miopenShuffleBackward, ...",
+    "test/groups/stencil/CMakeLists.txt": "# as the shuffle group's tests do",
     "rust/forwarding-core/src/ops/sten/problem.rs": "pub struct StenParams;",
     "test/mini-miopen/src/shuffle_api.cpp": "miopenStatus_t miopenShuffleForward_impl();",
     "test/mini-miopen/src/stenography.cpp": "// stenography, stencils, stent: no group named here",
@@ -76,7 +80,7 @@ EXPECTED = {
         "scripts/bench/cmake": ["bench/run.sh", "scripts/test.sh"],
     },
     "shuffle": {
-        "other groups' folders": ["rust/wrapper/src/forward/sten/handlers.rs"],
+        "other groups' folders": ["rust/wrapper/src/forward/sten/handlers.rs", "test/groups/stencil/CMakeLists.txt"],
         "generic Rust": ["rust/forwarding-core/src/groups.rs", PLANTED, "rust/wrapper/src/forward/mod.rs"],
         "test beds": ["test/mini-miopen/src/shuffle_api.cpp"],
         "consumers/checkers": ["test/consumers/differential/shuffle.json"],
@@ -86,7 +90,7 @@ EXPECTED = {
 # The counts table's rows the expectation gives (area | stencil | shuffle).
 EXPECTED_ROWS = [
     "| generic Rust | 2 (2 registries) | 3 (2 registries) |",
-    "| **total** | **5** | **7** |",
+    "| **total** | **5** | **8** |",
 ]
 
 

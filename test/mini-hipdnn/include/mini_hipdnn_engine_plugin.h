@@ -1,6 +1,7 @@
 /*
- * mini-hipdnn engine plugin ABI, version 5 (3: batchnorm inference; 4: batchnorm training and backward;
- * 5: the engine config's knob settings reach workspaceSize and execute).
+ * mini-hipdnn engine plugin ABI, version 6 (3, 4: more operation kinds; 5: the engine config's knob
+ * settings reach workspaceSize and execute; 6: an op folder's operation in generic slots, its kind its
+ * descriptor type).
  *
  * This ABI is OURS (the test bed's), not hipDNN's: hipDNN's real plugin SDK
  * is a large C++ interface.  A plugin is a shared library exporting
@@ -17,9 +18,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION 5u
+#define MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION 6u
 #define MINI_HIPDNN_MAX_DIMS 8
 #define MINI_HIPDNN_MAX_SPATIAL 6
+#define MINI_HIPDNN_OP_SLOTS 12
+#define MINI_HIPDNN_OP_SCALARS 4
+#define MINI_HIPDNN_OP_FLAGS 4
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,15 +39,16 @@ typedef struct
     int64_t strides[MINI_HIPDNN_MAX_DIMS]; /* in elements */
 } miniHipdnnTensor_t;
 
+/* The kinds of the shared operations. An op folder's operation
+ * (test/mini-hipdnn/ops/<op>/) has its hipDNN operation descriptor type as
+ * its kind (15 and above), named in its folder's header
+ * (ops/<op>/include/mini_hipdnn_<op>.h). */
 typedef enum
 {
     MINI_HIPDNN_OP_CONV_FWD = 1,        /* x (in), w (in)  -> y (out)  */
     MINI_HIPDNN_OP_CONV_BWD_DATA = 2,   /* dy (in), w (in) -> dx (out) */
     MINI_HIPDNN_OP_CONV_BWD_FILTER = 3, /* x (in), dy (in) -> dw (out) */
-    MINI_HIPDNN_OP_POINTWISE = 4,       /* in0 [, in1] -> out0         */
-    MINI_HIPDNN_OP_BN_INFERENCE = 5,    /* x, mean, variance, scale, bias (in), epsilon -> y (out) */
-    MINI_HIPDNN_OP_BN_TRAINING = 6,     /* x, scale, bias (in), epsilon -> y [, mean, inv variance] (out) */
-    MINI_HIPDNN_OP_BN_BACKWARD = 7      /* x, dy, scale [, mean, inv variance] (in) -> dx, dscale, dbias (out) */
+    MINI_HIPDNN_OP_POINTWISE = 4        /* in0 [, in1] -> out0         */
 } miniHipdnnOpKind_t;
 
 typedef struct
@@ -66,19 +71,12 @@ typedef struct
     int32_t hasLowerClip, hasUpperClip;
     float lowerClip, upperClip;
 
-    /* batchnorm inference with variance: x and y above, these tensor
-     * indices, and epsilon (the pass-by-value tensor's value, widened) */
-    int32_t bnMean, bnVariance, bnScale, bnBias;
-    double epsilon;
-
-    /* batchnorm training: x, y, bnScale, bnBias, epsilon above; bnMean and
-     * bnVariance are the saved mean and inverse variance outputs (-1 when
-     * not set); bnRunning is 1 when the five running-statistics attributes
-     * are set (the test bed's engines run none of them).
-     * batchnorm backward: x, bnScale above, these; bnMean / bnVariance are
-     * the saved mean and inverse variance inputs (-1 when not set). */
-    int32_t bnRunning;
-    int32_t bnDy, bnDx, bnDscale, bnDbias;
+    /* an op folder's operation (x, w, y, in0, in1, out0 are -1): tensor
+     * indices (-1: not set), scalars and flags, each slot's meaning given by
+     * its folder's header */
+    int32_t slot[MINI_HIPDNN_OP_SLOTS];
+    double scalar[MINI_HIPDNN_OP_SCALARS];
+    int32_t flag[MINI_HIPDNN_OP_FLAGS];
 } miniHipdnnOp_t;
 
 typedef struct

@@ -4,6 +4,10 @@
 // for the facts table and the hipDNN source file each one comes from.
 #include "descriptors.hpp"
 
+#include "attributes.hpp"
+#include "mini_hipdnn_registry.hpp"
+#include "operations.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -15,194 +19,18 @@
 namespace mh
 {
 
+
 // ---------------------------------------------------------------------------
-// attribute marshalling helpers
-namespace
+// the op folders' operation types
+OperationRegistration::OperationRegistration(const OperationType& t)
 {
-
-std::string attrName(hipdnnBackendAttributeName_t n)
-{
-    return "attribute " + std::to_string(static_cast<int>(n));
+    mini_hipdnn::addEntry(t, [&](const OperationType& o) { return o.type == t.type; }, "a descriptor type");
 }
 
-void checkSetArgs(hipdnnBackendAttributeType_t expected,
-                  hipdnnBackendAttributeType_t actual,
-                  const void* elements,
-                  const char* what)
+const OperationType* findOperationType(hipdnnBackendDescriptorType_t type)
 {
-    failIf(actual != expected, HIPDNN_STATUS_BAD_PARAM, std::string(what) + ": wrong attribute type");
-    failIf(elements == nullptr, HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, std::string(what) + ": arrayOfElements is null");
+    return mini_hipdnn::findEntry<OperationType>([&](const OperationType& o) { return o.type == type; });
 }
-
-template <typename T>
-void setScalar(T& target,
-               hipdnnBackendAttributeType_t expected,
-               hipdnnBackendAttributeType_t actual,
-               int64_t count,
-               const void* elements,
-               const char* what)
-{
-    checkSetArgs(expected, actual, elements, what);
-    failIf(count != 1, HIPDNN_STATUS_BAD_PARAM, std::string(what) + ": elementCount must be 1");
-    std::memcpy(&target, elements, sizeof(T));
-}
-
-void setInt64Vector(std::vector<int64_t>& target,
-                    hipdnnBackendAttributeType_t actual,
-                    int64_t count,
-                    const void* elements,
-                    const char* what)
-{
-    checkSetArgs(HIPDNN_TYPE_INT64, actual, elements, what);
-    failIf(count <= 0, HIPDNN_STATUS_BAD_PARAM, std::string(what) + ": elementCount must be positive");
-    const auto* p = static_cast<const int64_t*>(elements);
-    target.assign(p, p + count);
-}
-
-// Shared read-side rule: with no output buffer (or a zero request) only the
-// element count is reported.
-bool countOnly(int64_t requested, int64_t* count, void* elements, int64_t available, const char* what)
-{
-    if(elements == nullptr || requested == 0)
-    {
-        failIf(count == nullptr, HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, std::string(what) + ": elementCount is null");
-        *count = available;
-        return true;
-    }
-    failIf(requested < 0, HIPDNN_STATUS_BAD_PARAM, std::string(what) + ": negative requestedElementCount");
-    return false;
-}
-
-template <typename T>
-void getScalar(const T& source,
-               hipdnnBackendAttributeType_t expected,
-               hipdnnBackendAttributeType_t actual,
-               int64_t requested,
-               int64_t* count,
-               void* elements,
-               const char* what)
-{
-    failIf(actual != expected, HIPDNN_STATUS_BAD_PARAM, std::string(what) + ": wrong attribute type");
-    if(countOnly(requested, count, elements, 1, what))
-    {
-        return;
-    }
-    std::memcpy(elements, &source, sizeof(T));
-    if(count != nullptr)
-    {
-        *count = 1;
-    }
-}
-
-void getInt64Vector(const std::vector<int64_t>& source,
-                    hipdnnBackendAttributeType_t actual,
-                    int64_t requested,
-                    int64_t* count,
-                    void* elements,
-                    const char* what)
-{
-    failIf(actual != HIPDNN_TYPE_INT64, HIPDNN_STATUS_BAD_PARAM, std::string(what) + ": wrong attribute type");
-    if(countOnly(requested, count, elements, static_cast<int64_t>(source.size()), what))
-    {
-        return;
-    }
-    auto n = std::min<int64_t>(requested, static_cast<int64_t>(source.size()));
-    std::memcpy(elements, source.data(), static_cast<size_t>(n) * sizeof(int64_t));
-    if(count != nullptr)
-    {
-        *count = n;
-    }
-}
-
-// Reads one descriptor handle from arrayOfElements, checking kind and state.
-template <typename T>
-std::shared_ptr<T> takeDesc(hipdnnBackendAttributeType_t actual,
-                            int64_t count,
-                            const void* elements,
-                            hipdnnBackendDescriptorType_t wantType,
-                            const char* what,
-                            hipdnnBackendDescriptorType_t altType = HIPDNN_INVALID_TYPE_EXT)
-{
-    checkSetArgs(HIPDNN_TYPE_BACKEND_DESCRIPTOR, actual, elements, what);
-    failIf(count != 1, HIPDNN_STATUS_BAD_PARAM, std::string(what) + ": elementCount must be 1");
-    auto handle = *static_cast<const hipdnnBackendDescriptor_t*>(elements);
-    auto d = lookup(handle);
-    failIf(d == nullptr, HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, std::string(what) + ": descriptor is null or invalid");
-    failIf(d->type != wantType && (altType == HIPDNN_INVALID_TYPE_EXT || d->type != altType),
-           HIPDNN_STATUS_BAD_PARAM,
-           std::string(what) + ": descriptor has the wrong type");
-    failIf(!d->finalized, HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED, std::string(what) + ": descriptor is not finalized");
-    return std::static_pointer_cast<T>(d);
-}
-
-void giveDesc(const std::shared_ptr<Desc>& d,
-              hipdnnBackendAttributeType_t actual,
-              int64_t requested,
-              int64_t* count,
-              void* elements,
-              const char* what)
-{
-    failIf(actual != HIPDNN_TYPE_BACKEND_DESCRIPTOR, HIPDNN_STATUS_BAD_PARAM, std::string(what) + ": wrong attribute type");
-    if(countOnly(requested, count, elements, d ? 1 : 0, what))
-    {
-        return;
-    }
-    if(count != nullptr)
-    {
-        *count = d ? 1 : 0;
-    }
-    if(d)
-    {
-        *static_cast<hipdnnBackendDescriptor_t*>(elements) = pack(d);
-    }
-}
-
-void requireFinalizedForGet(const Desc& d, const char* what)
-{
-    failIf(!d.finalized, HIPDNN_STATUS_NOT_INITIALIZED, std::string(what) + ": descriptor is not finalized");
-}
-
-void requireOpenForSet(const Desc& d, const char* what)
-{
-    failIf(d.finalized, HIPDNN_STATUS_NOT_INITIALIZED, std::string(what) + ": descriptor is already finalized");
-}
-
-// The older revision's CONV_MODE value (the data SDK's ConvMode, UNSET = 0;
-// the order of the other two is the test bed's assumption, see README).
-hipdnnConvolutionMode_t convModeFromSdk(int64_t sdk)
-{
-    failIf(sdk != 1 && sdk != 2, HIPDNN_STATUS_BAD_PARAM, "invalid ConvMode value");
-    return sdk == 1 ? HIPDNN_CONVOLUTION : HIPDNN_CROSS_CORRELATION;
-}
-
-void setChars(std::string& target, hipdnnBackendAttributeType_t t, int64_t c, const void* e, const char* what)
-{
-    checkSetArgs(HIPDNN_TYPE_CHAR, t, e, what);
-    failIf(c < 0, HIPDNN_STATUS_BAD_PARAM, std::string(what) + ": negative elementCount");
-    target.assign(static_cast<const char*>(e), static_cast<size_t>(c));
-}
-
-[[noreturn]] void unknownAttr(hipdnnBackendAttributeName_t n, const char* what)
-{
-    fail(HIPDNN_STATUS_NOT_SUPPORTED, std::string(what) + ": " + attrName(n) + " is not supported");
-}
-
-int64_t bytesOf(int32_t dataType)
-{
-    switch(dataType)
-    {
-    case HIPDNN_DATA_FLOAT:
-    case HIPDNN_DATA_INT32: return 4;
-    case HIPDNN_DATA_DOUBLE: return 8;
-    case HIPDNN_DATA_HALF:
-    case HIPDNN_DATA_BFLOAT16: return 2;
-    case HIPDNN_DATA_INT8:
-    case HIPDNN_DATA_UINT8: return 1;
-    default: return 0;
-    }
-}
-
-} // namespace
 
 // ---------------------------------------------------------------------------
 // test-only fault knobs
@@ -226,13 +54,11 @@ const TypeName kTypeNames[] = {
     {HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR, "CONVOLUTION_BACKWARD_FILTER"},
     {HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, "POINTWISE"},
     {HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR, "CONVOLUTION_BACKWARD_DATA"},
-    {HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT, "BATCHNORM_INFERENCE_VARIANCE"},
-    {HIPDNN_BACKEND_OPERATION_BATCHNORM_DESCRIPTOR_EXT, "BATCHNORM"},
-    {HIPDNN_BACKEND_OPERATION_BATCHNORM_BACKWARD_DESCRIPTOR_EXT, "BATCHNORM_BACKWARD"},
 };
 
 // MINI_HIPDNN_TEST_FAIL_FINALIZE=<token>[,<token>...]; a token is "all", a
-// descriptor type number or one of the short names above.
+// descriptor type number, one of the short names above or an op folder's
+// operation's short name (OperationType::shortName).
 bool finalizeKnobHits(hipdnnBackendDescriptorType_t type)
 {
     std::string v = envString("MINI_HIPDNN_TEST_FAIL_FINALIZE");
@@ -254,6 +80,11 @@ bool finalizeKnobHits(hipdnnBackendDescriptorType_t type)
             {
                 return true;
             }
+        }
+        const OperationType* op = findOperationType(type);
+        if(op != nullptr && tok == op->shortName)
+        {
+            return true;
         }
     }
     return false;
@@ -466,209 +297,6 @@ void ConvDesc::doFinalize()
 }
 
 // ---------------------------------------------------------------------------
-// batchnorm inference with variance
-namespace
-{
-std::shared_ptr<TensorDesc> BnInferenceDesc::* bnSlot(hipdnnBackendAttributeName_t n)
-{
-    switch(n)
-    {
-    case HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_X_EXT: return &BnInferenceDesc::x;
-    case HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_MEAN_EXT: return &BnInferenceDesc::mean;
-    case HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_VARIANCE_EXT: return &BnInferenceDesc::variance;
-    case HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_SCALE_EXT: return &BnInferenceDesc::scale;
-    case HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_BIAS_EXT: return &BnInferenceDesc::bias;
-    case HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_Y_EXT: return &BnInferenceDesc::y;
-    case HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_EPSILON_EXT: return &BnInferenceDesc::epsilon;
-    default: return nullptr;
-    }
-}
-} // namespace
-
-void BnInferenceDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t t, int64_t c, const void* e)
-{
-    const char* w = "BatchnormInferenceVarianceExtOperationDescriptor::setAttribute";
-    requireOpenForSet(*this, w);
-    if(auto slot = bnSlot(n))
-    {
-        this->*slot = takeDesc<TensorDesc>(t, c, e, HIPDNN_BACKEND_TENSOR_DESCRIPTOR, w);
-        return;
-    }
-    switch(n)
-    {
-    case HIPDNN_ATTR_OPERATION_NAME_EXT: setChars(name, t, c, e, w); break;
-    case HIPDNN_ATTR_BATCHNORM_INF_VAR_COMP_TYPE_EXT:
-    {
-        hipdnnDataType_t dt{};
-        setScalar(dt, HIPDNN_TYPE_DATA_TYPE, t, c, e, w);
-        failIf(bytesOf(dt) == 0, HIPDNN_STATUS_BAD_PARAM, std::string(w) + ": unknown data type");
-        compType = dt;
-        compTypeSet = true;
-        break;
-    }
-    default: unknownAttr(n, w);
-    }
-}
-
-void BnInferenceDesc::get(hipdnnBackendAttributeName_t n,
-                          hipdnnBackendAttributeType_t t,
-                          int64_t r,
-                          int64_t* c,
-                          void* e) const
-{
-    const char* w = "BatchnormInferenceVarianceExtOperationDescriptor::getAttribute";
-    requireFinalizedForGet(*this, w);
-    if(auto slot = bnSlot(n))
-    {
-        giveDesc(this->*slot, t, r, c, e, w);
-        return;
-    }
-    switch(n)
-    {
-    case HIPDNN_ATTR_BATCHNORM_INF_VAR_COMP_TYPE_EXT: getScalar(compType, HIPDNN_TYPE_DATA_TYPE, t, r, c, e, w); break;
-    default: unknownAttr(n, w);
-    }
-}
-
-void BnInferenceDesc::doFinalize()
-{
-    const std::string w = "BatchnormInferenceVarianceExtOperationDescriptor::finalize: ";
-    const std::pair<const std::shared_ptr<TensorDesc>*, const char*> required[] = {
-        {&x, "X"}, {&mean, "MEAN"}, {&variance, "VARIANCE"}, {&scale, "SCALE"},
-        {&bias, "BIAS"}, {&y, "Y"}, {&epsilon, "EPSILON"}};
-    for(const auto& [slot, label] : required)
-    {
-        failIf(!*slot, HIPDNN_STATUS_BAD_PARAM, w + label + " tensor not set");
-    }
-    failIf(!compTypeSet, HIPDNN_STATUS_BAD_PARAM, w + "compute data type not set");
-}
-
-// ---------------------------------------------------------------------------
-// batchnorm training and backward (BatchnormOperationDescriptor.cpp,
-// BatchnormBackwardOperationDescriptor.cpp)
-namespace
-{
-struct BnPassRules
-{
-    const char* what;
-    hipdnnBackendAttributeName_t compType;
-    std::vector<std::pair<hipdnnBackendAttributeName_t, const char*>> required;
-    // Optional groups: every attribute of one set, or none of them.
-    std::vector<std::vector<hipdnnBackendAttributeName_t>> together;
-    const char* togetherMessage[2];
-};
-
-const BnPassRules& bnPassRules(bool training)
-{
-    static const BnPassRules train{
-        "BatchnormOperationDescriptor",
-        HIPDNN_ATTR_BATCHNORM_COMP_TYPE_EXT,
-        {{HIPDNN_ATTR_OPERATION_BATCHNORM_X_EXT, "X"},
-         {HIPDNN_ATTR_OPERATION_BATCHNORM_SCALE_EXT, "SCALE"},
-         {HIPDNN_ATTR_OPERATION_BATCHNORM_BIAS_EXT, "BIAS"},
-         {HIPDNN_ATTR_OPERATION_BATCHNORM_EPSILON_EXT, "EPSILON"},
-         {HIPDNN_ATTR_OPERATION_BATCHNORM_Y_EXT, "Y"}},
-        {{HIPDNN_ATTR_OPERATION_BATCHNORM_MEAN_EXT, HIPDNN_ATTR_OPERATION_BATCHNORM_INV_VARIANCE_EXT},
-         {HIPDNN_ATTR_OPERATION_BATCHNORM_PREV_RUNNING_MEAN_EXT, HIPDNN_ATTR_OPERATION_BATCHNORM_PREV_RUNNING_VARIANCE_EXT,
-          HIPDNN_ATTR_OPERATION_BATCHNORM_MOMENTUM_EXT, HIPDNN_ATTR_OPERATION_BATCHNORM_NEXT_RUNNING_MEAN_EXT,
-          HIPDNN_ATTR_OPERATION_BATCHNORM_NEXT_RUNNING_VARIANCE_EXT}},
-        {"mean and inverse variance tensors must both be set or both be null",
-         "running statistics tensors must all be set or all be null"}};
-    static const BnPassRules bwd{
-        "BatchnormBackwardOperationDescriptor",
-        HIPDNN_ATTR_BATCHNORM_BACKWARD_COMP_TYPE_EXT,
-        {{HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DY_EXT, "DY"},
-         {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_X_EXT, "X"},
-         {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_SCALE_EXT, "SCALE"},
-         {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DX_EXT, "DX"},
-         {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DSCALE_EXT, "DSCALE"},
-         {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DBIAS_EXT, "DBIAS"}},
-        {{HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_MEAN_EXT, HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_INV_VARIANCE_EXT}},
-        {"mean and inverse variance tensors must both be set or both be null", ""}};
-    return training ? train : bwd;
-}
-
-bool bnPassTakes(const BnPassRules& r, hipdnnBackendAttributeName_t n)
-{
-    for(const auto& [a, label] : r.required)
-        if(a == n)
-            return true;
-    for(const auto& set : r.together)
-        for(auto a : set)
-            if(a == n)
-                return true;
-    return false;
-}
-} // namespace
-
-std::shared_ptr<TensorDesc> BnPassDesc::at(hipdnnBackendAttributeName_t n) const
-{
-    auto it = tensors.find(n);
-    return it == tensors.end() ? nullptr : it->second;
-}
-
-void BnPassDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t t, int64_t c, const void* e)
-{
-    const auto& r = bnPassRules(training());
-    const std::string w = std::string(r.what) + "::setAttribute";
-    requireOpenForSet(*this, w.c_str());
-    if(bnPassTakes(r, n))
-    {
-        tensors[n] = takeDesc<TensorDesc>(t, c, e, HIPDNN_BACKEND_TENSOR_DESCRIPTOR, w.c_str());
-        return;
-    }
-    if(n == HIPDNN_ATTR_OPERATION_NAME_EXT)
-    {
-        setChars(name, t, c, e, w.c_str());
-        return;
-    }
-    if(n != r.compType)
-    {
-        unknownAttr(n, w.c_str());
-    }
-    hipdnnDataType_t dt{};
-    setScalar(dt, HIPDNN_TYPE_DATA_TYPE, t, c, e, w.c_str());
-    failIf(bytesOf(dt) == 0, HIPDNN_STATUS_BAD_PARAM, w + ": unknown data type");
-    compType = dt;
-    compTypeSet = true;
-}
-
-void BnPassDesc::get(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t t, int64_t r, int64_t* c, void* e) const
-{
-    const auto& rules = bnPassRules(training());
-    const std::string w = std::string(rules.what) + "::getAttribute";
-    requireFinalizedForGet(*this, w.c_str());
-    if(bnPassTakes(rules, n))
-    {
-        giveDesc(at(n), t, r, c, e, w.c_str());
-        return;
-    }
-    if(n != rules.compType)
-    {
-        unknownAttr(n, w.c_str());
-    }
-    getScalar(compType, HIPDNN_TYPE_DATA_TYPE, t, r, c, e, w.c_str());
-}
-
-void BnPassDesc::doFinalize()
-{
-    const auto& r = bnPassRules(training());
-    const std::string w = std::string(r.what) + "::finalize() failed: ";
-    for(const auto& [a, label] : r.required)
-    {
-        failIf(!at(a), HIPDNN_STATUS_BAD_PARAM, w + label + " tensor not set");
-    }
-    failIf(!compTypeSet, HIPDNN_STATUS_BAD_PARAM, w + "compute data type not set");
-    for(size_t i = 0; i < r.together.size(); ++i)
-    {
-        size_t set = 0;
-        for(auto a : r.together[i])
-            set += at(a) ? 1 : 0;
-        failIf(set != 0 && set != r.together[i].size(), HIPDNN_STATUS_BAD_PARAM, w + r.togetherMessage[i]);
-    }
-}
-
-// ---------------------------------------------------------------------------
 // pointwise operation
 void PointwiseDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t t, int64_t c, const void* e)
 {
@@ -872,72 +500,6 @@ int32_t GraphDesc::tensorIndex(const std::shared_ptr<TensorDesc>& t)
     return static_cast<int32_t>(tensors.size() - 1);
 }
 
-namespace
-{
-// The engines get epsilon's value in the operation: a pass-by-value tensor
-// has no buffer, so it is not one of the flattened tensors.
-double epsilonValue(const TensorDesc& eps)
-{
-    const char* w = "GraphDescriptor::finalize";
-    failIf(eps.value.empty(), HIPDNN_STATUS_BAD_PARAM, std::string(w) + ": the epsilon tensor has no value (TENSOR_VALUE_EXT)");
-    if(eps.dataType == HIPDNN_DATA_DOUBLE)
-    {
-        double d = 0;
-        std::memcpy(&d, eps.value.data(), sizeof(double));
-        return d;
-    }
-    failIf(eps.dataType != HIPDNN_DATA_FLOAT, HIPDNN_STATUS_NOT_SUPPORTED,
-           std::string(w) + ": the test bed reads a FLOAT or DOUBLE epsilon only");
-    float f = 0;
-    std::memcpy(&f, eps.value.data(), sizeof(float));
-    return f;
-}
-} // namespace
-
-void GraphDesc::flattenBnInference(const BnInferenceDesc& bn, miniHipdnnOp_t& op)
-{
-    const char* w = "GraphDescriptor::finalize";
-    op.kind = MINI_HIPDNN_OP_BN_INFERENCE;
-    op.computeType = bn.compType;
-    op.x = tensorIndex(bn.x);
-    op.y = tensorIndex(bn.y);
-    op.bnMean = tensorIndex(bn.mean);
-    op.bnVariance = tensorIndex(bn.variance);
-    op.bnScale = tensorIndex(bn.scale);
-    op.bnBias = tensorIndex(bn.bias);
-    op.w = op.in0 = op.in1 = op.out0 = -1;
-    op.epsilon = epsilonValue(*bn.epsilon);
-}
-
-void GraphDesc::flattenBnPass(const BnPassDesc& bn, miniHipdnnOp_t& op)
-{
-    auto index = [&](hipdnnBackendAttributeName_t a) { return bn.at(a) ? tensorIndex(bn.at(a)) : -1; };
-    op.computeType = bn.compType;
-    op.w = op.in0 = op.in1 = op.out0 = op.y = op.bnBias = op.bnDy = op.bnDx = op.bnDscale = op.bnDbias = -1;
-    if(bn.training())
-    {
-        op.kind = MINI_HIPDNN_OP_BN_TRAINING;
-        op.x = index(HIPDNN_ATTR_OPERATION_BATCHNORM_X_EXT);
-        op.y = index(HIPDNN_ATTR_OPERATION_BATCHNORM_Y_EXT);
-        op.bnScale = index(HIPDNN_ATTR_OPERATION_BATCHNORM_SCALE_EXT);
-        op.bnBias = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BIAS_EXT);
-        op.bnMean = index(HIPDNN_ATTR_OPERATION_BATCHNORM_MEAN_EXT);
-        op.bnVariance = index(HIPDNN_ATTR_OPERATION_BATCHNORM_INV_VARIANCE_EXT);
-        op.bnRunning = bn.at(HIPDNN_ATTR_OPERATION_BATCHNORM_MOMENTUM_EXT) ? 1 : 0;
-        op.epsilon = epsilonValue(*bn.at(HIPDNN_ATTR_OPERATION_BATCHNORM_EPSILON_EXT));
-        return;
-    }
-    op.kind = MINI_HIPDNN_OP_BN_BACKWARD;
-    op.x = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_X_EXT);
-    op.bnScale = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_SCALE_EXT);
-    op.bnDy = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DY_EXT);
-    op.bnDx = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DX_EXT);
-    op.bnDscale = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DSCALE_EXT);
-    op.bnDbias = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DBIAS_EXT);
-    op.bnMean = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_MEAN_EXT);
-    op.bnVariance = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_INV_VARIANCE_EXT);
-}
-
 void GraphDesc::doFinalize()
 {
     const char* w = "GraphDescriptor::finalize";
@@ -965,14 +527,12 @@ void GraphDesc::doFinalize()
             op.upperClip = p.upperClip;
             op.x = op.w = op.y = -1;
         }
-        else if(d->type == HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT)
+        else if(const OperationType* type = findOperationType(d->type))
         {
-            flattenBnInference(static_cast<const BnInferenceDesc&>(*d), op);
-        }
-        else if(d->type == HIPDNN_BACKEND_OPERATION_BATCHNORM_DESCRIPTOR_EXT
-                || d->type == HIPDNN_BACKEND_OPERATION_BATCHNORM_BACKWARD_DESCRIPTOR_EXT)
-        {
-            flattenBnPass(static_cast<const BnPassDesc&>(*d), op);
+            op.kind = d->type;
+            op.x = op.w = op.y = op.in0 = op.in1 = op.out0 = -1;
+            std::fill(std::begin(op.slot), std::end(op.slot), -1);
+            type->flatten(*d, *this, op);
         }
         else
         {
@@ -1590,9 +1150,6 @@ std::shared_ptr<Desc> createDesc(hipdnnBackendDescriptorType_t number)
     case HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR:
     case HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR: return std::make_shared<ConvDesc>(type);
     case HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR: return std::make_shared<PointwiseDesc>();
-    case HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT: return std::make_shared<BnInferenceDesc>();
-    case HIPDNN_BACKEND_OPERATION_BATCHNORM_DESCRIPTOR_EXT:
-    case HIPDNN_BACKEND_OPERATION_BATCHNORM_BACKWARD_DESCRIPTOR_EXT: return std::make_shared<BnPassDesc>(type);
     case HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR: return std::make_shared<GraphDesc>();
     case HIPDNN_BACKEND_ENGINE_DESCRIPTOR: return std::make_shared<EngineDesc>();
     case HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR: return std::make_shared<EngineCfgDesc>();
@@ -1601,6 +1158,10 @@ std::shared_ptr<Desc> createDesc(hipdnnBackendDescriptorType_t number)
     case HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: return std::make_shared<PlanDesc>();
     case HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR: return std::make_shared<VariantDesc>();
     default:
+        if(const OperationType* op = findOperationType(type))
+        {
+            return op->create(type);
+        }
         fail(HIPDNN_STATUS_NOT_SUPPORTED,
              "hipdnnBackendCreateDescriptor: descriptor type " + std::to_string(static_cast<int>(number))
                  + " is not supported");

@@ -36,36 +36,6 @@ struct TensorDesc : Desc
     std::vector<uint8_t> value;
 };
 
-// HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT: every
-// tensor and the compute type are required at finalize.
-struct BnInferenceDesc : Desc
-{
-    BnInferenceDesc() : Desc(HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT) {}
-    MH_DESC_METHODS
-    bool isOperation() const override { return true; }
-    std::shared_ptr<TensorDesc> x, mean, variance, scale, bias, y, epsilon;
-    hipdnnDataType_t compType = HIPDNN_DATA_FLOAT;
-    bool compTypeSet = false;
-    std::string name; // HIPDNN_ATTR_OPERATION_NAME_EXT
-};
-
-// A batchnorm training (HIPDNN_BACKEND_OPERATION_BATCHNORM_DESCRIPTOR_EXT)
-// or backward (..._BATCHNORM_BACKWARD_DESCRIPTOR_EXT) operation: its tensors
-// by attribute name, with each type's required / both-or-none / all-or-none
-// rules checked at finalize as hipDNN's descriptors check them.
-struct BnPassDesc : Desc
-{
-    explicit BnPassDesc(hipdnnBackendDescriptorType_t t) : Desc(t) {}
-    MH_DESC_METHODS
-    bool isOperation() const override { return true; }
-    bool training() const { return type == HIPDNN_BACKEND_OPERATION_BATCHNORM_DESCRIPTOR_EXT; }
-    std::shared_ptr<TensorDesc> at(hipdnnBackendAttributeName_t n) const;
-    std::map<hipdnnBackendAttributeName_t, std::shared_ptr<TensorDesc>> tensors;
-    hipdnnDataType_t compType = HIPDNN_DATA_FLOAT;
-    bool compTypeSet = false;
-    std::string name; // HIPDNN_ATTR_OPERATION_NAME_EXT
-};
-
 struct ConvDesc : Desc
 {
     explicit ConvDesc(hipdnnBackendDescriptorType_t t);
@@ -113,10 +83,9 @@ struct GraphDesc : Desc
     std::vector<miniHipdnnOp_t> flatOps;
     miniHipdnnGraph_t view{};
 
-private:
+    // The index of a tensor in `tensors` (added at its first use; -1 for
+    // null), for an operation's flattening.
     int32_t tensorIndex(const std::shared_ptr<TensorDesc>& t);
-    void flattenBnInference(const BnInferenceDesc& bn, miniHipdnnOp_t& op);
-    void flattenBnPass(const BnPassDesc& bn, miniHipdnnOp_t& op);
 };
 
 struct EngineDesc : Desc

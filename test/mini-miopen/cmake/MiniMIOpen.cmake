@@ -1,24 +1,25 @@
 # Build helpers of the mini MIOpen test bed.
 #
-#   mini_miopen_add_library(<target> SOURCE_ROOT <dir> OUTPUT_DIR <dir>
-#                           [VERSION_NODE <node>] [OUTPUT_NAME <name>])
+#   mini_miopen_add_library(<target> SOURCE_ROOT <dir> | CHECKED_IN
+#                           OUTPUT_DIR <dir> [VERSION_NODE <node>] [OUTPUT_NAME <name>])
 #
 # Builds libMIOpen.so.<VERSION> (OUTPUT_NAME MIOpen unless given, SOVERSION 1) into
-# OUTPUT_DIR from SOURCE_ROOT, which is either the checked-in src/ directory
-# or a renamed copy of it with the same relative file names (the files may be
-# generated at build time: nothing under SOURCE_ROOT is globbed, the list is
-# MINI_MIOPEN_SOURCE_FILES). Linked like MIOpen: default visibility, a
+# OUTPUT_DIR from the checked-in sources (CHECKED_IN: src/ and every op
+# folder's src/, MINI_MIOPEN_SOURCE_PATHS) or from SOURCE_ROOT, a merged copy
+# of them (mini_miopen_merge_sources below; a renamed copy of that) with the
+# same relative file names (the files may be generated at build time: nothing
+# under SOURCE_ROOT is globbed, the list is MINI_MIOPEN_SOURCE_FILES). Linked like MIOpen: default visibility, a
 # generated version script (`<node> { global: miopen*; local: *; };`, node
 # MIOPEN_HIP_1 by default) and -Wl,--exclude-libs,ALL.
 #
-# Needs MINI_MIOPEN_SOURCE_FILES, MINI_MIOPEN_GENERATED_INCLUDE_DIR,
+# Needs MINI_MIOPEN_SOURCE_FILES, MINI_MIOPEN_SOURCE_PATHS, MINI_MIOPEN_SOURCE_ROOTS, MINI_MIOPEN_GENERATED_INCLUDE_DIR,
 # MINI_MIOPEN_PUBLIC_INCLUDE_DIR, MINI_MIOPEN_HIP_STANDIN_DIR and
 # MINI_MIOPEN_VERSION, which test/mini-miopen/CMakeLists.txt sets as
 # internal cache entries.
 function(mini_miopen_add_library target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE_ROOT;OUTPUT_DIR;VERSION_NODE;OUTPUT_NAME" "")
-  if(NOT ARG_SOURCE_ROOT OR NOT ARG_OUTPUT_DIR)
-    message(FATAL_ERROR "mini_miopen_add_library: SOURCE_ROOT and OUTPUT_DIR are required")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "CHECKED_IN" "SOURCE_ROOT;OUTPUT_DIR;VERSION_NODE;OUTPUT_NAME" "")
+  if(NOT (ARG_SOURCE_ROOT OR ARG_CHECKED_IN) OR NOT ARG_OUTPUT_DIR)
+    message(FATAL_ERROR "mini_miopen_add_library: SOURCE_ROOT or CHECKED_IN, and OUTPUT_DIR are required")
   endif()
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mini_miopen_add_library: unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
@@ -30,10 +31,13 @@ function(mini_miopen_add_library target)
     set(ARG_OUTPUT_NAME MIOpen)
   endif()
 
-  set(sources)
-  foreach(f IN LISTS MINI_MIOPEN_SOURCE_FILES)
-    list(APPEND sources ${ARG_SOURCE_ROOT}/${f})
-  endforeach()
+  if(ARG_CHECKED_IN)
+    set(sources ${MINI_MIOPEN_SOURCE_PATHS})
+    list(TRANSFORM MINI_MIOPEN_SOURCE_ROOTS APPEND /include OUTPUT_VARIABLE internal_includes)
+  else()
+    list(TRANSFORM MINI_MIOPEN_SOURCE_FILES PREPEND ${ARG_SOURCE_ROOT}/ OUTPUT_VARIABLE sources)
+    set(internal_includes ${ARG_SOURCE_ROOT}/include)
+  endif()
 
   # lib.def-style version script, as MIOpen writes one at configure time.
   set(def ${CMAKE_CURRENT_BINARY_DIR}/${target}.lib.def)
@@ -41,7 +45,7 @@ function(mini_miopen_add_library target)
 
   add_library(${target} SHARED ${sources})
   target_include_directories(${target} PRIVATE
-    ${ARG_SOURCE_ROOT}/include
+    ${internal_includes}
     ${MINI_MIOPEN_PUBLIC_INCLUDE_DIR}
     ${MINI_MIOPEN_GENERATED_INCLUDE_DIR}
     ${MINI_MIOPEN_HIP_STANDIN_DIR})
@@ -72,4 +76,24 @@ function(mini_miopen_add_library target)
     LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIR}
     # Installed next to the HIP stand-in, as MIOpen next to libamdhip64.
     INSTALL_RPATH "$ORIGIN")
+endfunction()
+
+#   mini_miopen_merge_sources(<target> <dir>)
+#
+# <target> copies src/ and every op folder's src/ into <dir>, one tree of
+# MIOpen's src/ layout (what `miopen-wrap rename` takes, as a real tree's
+# src/). Outputs: <dir>/<f> for every MINI_MIOPEN_SOURCE_FILES.
+function(mini_miopen_merge_sources target dir)
+  list(TRANSFORM MINI_MIOPEN_SOURCE_FILES PREPEND ${dir}/ OUTPUT_VARIABLE merged)
+  set(copies)
+  foreach(root IN LISTS MINI_MIOPEN_SOURCE_ROOTS)
+    list(APPEND copies COMMAND ${CMAKE_COMMAND} -E copy_directory ${root} ${dir})
+  endforeach()
+  add_custom_command(OUTPUT ${merged}
+    COMMAND ${CMAKE_COMMAND} -E rm -rf ${dir}
+    ${copies}
+    DEPENDS ${MINI_MIOPEN_SOURCE_PATHS}
+    COMMENT "mini MIOpen: src/ and ops/*/src/ merged into ${dir}"
+    VERBATIM)
+  add_custom_target(${target} DEPENDS ${merged})
 endfunction()

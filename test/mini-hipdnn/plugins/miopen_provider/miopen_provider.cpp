@@ -21,15 +21,16 @@
 // and dilations, groups = x.C / w.C, fp32/fp16/bf16 with one type for x, w and
 // the output. The fused plan's workspace is hipDNN's provider's: the bytes of
 // x, w and the output, each rounded up to 256.
-//  * one batchnorm inference (with variance), training or backward:
-//    bn_inference_plan.cpp, bn_pass_plans.cpp.
+//  * a graph an op folder's plan claims (provider_plans.hpp;
+//    test/mini-hipdnn/ops/<op>/provider/).
 // Knobs (global.benchmarking, global.workspace_size_limit): conv_knobs.hpp.
 #include "HipdnnConvolutionMode.h"
 #include "HipdnnDataType.h"
 #include "HipdnnPointwiseMode.h"
-#include "bn_inference_plan.hpp"
 #include "conv_knobs.hpp"
 #include "mini_hipdnn_engine_plugin.h"
+#include "mini_hipdnn_registry.hpp"
+#include "provider_plans.hpp"
 #include "provider_types.hpp"
 
 #include <miopen/miopen_impl.h>
@@ -501,20 +502,12 @@ std::string problemKey(const miniHipdnnGraph_t& g, const Match& m, const provide
     return k.str();
 }
 
-bool isBatchnorm(const miniHipdnnGraph_t* g)
-{
-    if(g == nullptr || g->numOps != 1)
-        return false;
-    const int32_t k = g->ops[0].kind;
-    return k == MINI_HIPDNN_OP_BN_INFERENCE || k == MINI_HIPDNN_OP_BN_TRAINING || k == MINI_HIPDNN_OP_BN_BACKWARD;
-}
-
 int providerSupports(const miniHipdnnGraph_t* g)
 {
-    if(isBatchnorm(g))
+    if(const provider::Plan* plan = provider::planFor(g))
     {
         std::string why;
-        return bn_plan::matches(*g, why) ? 1 : 0;
+        return plan->matches(*g, why) ? 1 : 0;
     }
     Match m;
     if(g == nullptr || !matchGraph(*g, m))
@@ -527,12 +520,13 @@ int providerSupports(const miniHipdnnGraph_t* g)
 }
 
 // The workspace limit applies to the single convolutions only (the real
-// provider offers it for convolutions; its fused and batchnorm plans ignore it).
+// provider offers it for convolutions; its fused plans and the op folders'
+// ignore it).
 int64_t providerWorkspace(const miniHipdnnGraph_t* g, const miniHipdnnKnobs_t* knobs, char* err, size_t errLen)
 {
-    if(isBatchnorm(g))
+    if(const provider::Plan* plan = provider::planFor(g))
     {
-        return 0; // the provider's batchnorm plans need none
+        return plan->workspace(*g);
     }
     Match m;
     Problem p;
@@ -752,10 +746,11 @@ int providerExecute(const miniHipdnnGraph_t* g,
                     char* err,
                     size_t errLen)
 {
-    if(isBatchnorm(g) && pack != nullptr)
+    const provider::Plan* plan = provider::planFor(g);
+    if(plan != nullptr && pack != nullptr)
     {
         std::string error;
-        if(bn_plan::execute(*g, pack, error))
+        if(plan->execute(*g, pack, error))
         {
             return 0;
         }
@@ -788,6 +783,16 @@ const miniHipdnnEnginePlugin_v1 kPlugin = {
     MINI_HIPDNN_ENGINE_PLUGIN_ABI_VERSION, "MIOPEN_ENGINE", providerSupports, providerWorkspace, providerExecute};
 
 } // namespace
+
+provider::PlanRegistration::PlanRegistration(const Plan& p)
+{
+    mini_hipdnn::addEntry(p, [&](const Plan& e) { return &e == &p; }, "a provider plan");
+}
+
+const provider::Plan* provider::planFor(const miniHipdnnGraph_t* g)
+{
+    return g == nullptr ? nullptr : mini_hipdnn::findEntry<Plan>([&](const Plan& p) { return p.claims(*g); });
+}
 
 extern "C" __attribute__((visibility("default"))) const miniHipdnnEnginePlugin_v1* hipdnnMiniEnginePlugin_v1(void)
 {

@@ -11,6 +11,8 @@
 #include "HipdnnDataType.h"
 #include "HipdnnPointwiseMode.h"
 #include "mini_hipdnn_engine_plugin.h"
+#include "mini_hipdnn_registry.hpp"
+#include "reference_engine.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -22,166 +24,12 @@
 namespace
 {
 
+using ref::nextIndex;
+using ref::storable;
+using ref::View;
+
 constexpr int kMaxSpatial = 3;
 constexpr int64_t kAlign = 64;
-
-// ---- storage formats --------------------------------------------------------
-float halfBitsToFloat(uint16_t h)
-{
-    uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1Fu;
-    uint32_t man = h & 0x3FFu;
-    uint32_t bits;
-    if(exp == 0)
-    {
-        if(man == 0)
-        {
-            bits = sign;
-        }
-        else
-        {
-            // subnormal half: value = man * 2^-24
-            float v = static_cast<float>(man) * std::ldexp(1.0f, -24);
-            return (h & 0x8000u) ? -v : v;
-        }
-    }
-    else if(exp == 31)
-    {
-        bits = sign | 0x7F800000u | (man << 13);
-    }
-    else
-    {
-        bits = sign | ((exp + 112u) << 23) | (man << 13);
-    }
-    float f;
-    std::memcpy(&f, &bits, sizeof(f));
-    return f;
-}
-
-uint16_t floatToHalfBits(float f)
-{
-    uint32_t x;
-    std::memcpy(&x, &f, sizeof(x));
-    uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
-    uint32_t absx = x & 0x7FFFFFFFu;
-    if(absx >= 0x7F800000u) // inf or nan
-    {
-        return static_cast<uint16_t>(sign | 0x7C00u | (absx > 0x7F800000u ? 0x200u : 0u));
-    }
-    if(absx >= 0x477FF000u) // rounds to >= 65520 -> inf
-    {
-        return static_cast<uint16_t>(sign | 0x7C00u);
-    }
-    if(absx < 0x38800000u) // below the smallest normal half: subnormal or zero
-    {
-        float a;
-        std::memcpy(&a, &absx, sizeof(a));
-        float scaled = a * 16777216.0f; // 2^24: units of the smallest subnormal
-        auto m = static_cast<uint32_t>(std::nearbyint(scaled)); // ties to even
-        return static_cast<uint16_t>(sign | m);
-    }
-    uint32_t exp = (absx >> 23) - 112u;
-    uint32_t man = absx & 0x7FFFFFu;
-    uint32_t half = (exp << 10) | (man >> 13);
-    uint32_t rest = man & 0x1FFFu;
-    if(rest > 0x1000u || (rest == 0x1000u && (half & 1u)))
-    {
-        ++half;
-    }
-    return static_cast<uint16_t>(sign | half);
-}
-
-float bf16BitsToFloat(uint16_t b)
-{
-    uint32_t bits = static_cast<uint32_t>(b) << 16;
-    float f;
-    std::memcpy(&f, &bits, sizeof(f));
-    return f;
-}
-
-uint16_t floatToBf16Bits(float f)
-{
-    uint32_t x;
-    std::memcpy(&x, &f, sizeof(x));
-    if((x & 0x7FFFFFFFu) > 0x7F800000u)
-    {
-        return static_cast<uint16_t>((x >> 16) | 0x40u); // quiet nan
-    }
-    uint32_t lsb = (x >> 16) & 1u;
-    x += 0x7FFFu + lsb;
-    return static_cast<uint16_t>(x >> 16);
-}
-
-bool storable(int32_t dt)
-{
-    return dt == HIPDNN_DATA_FLOAT || dt == HIPDNN_DATA_HALF || dt == HIPDNN_DATA_BFLOAT16;
-}
-
-// ---- tensor views -------------------------------------------------------------
-struct View
-{
-    char* base = nullptr;
-    int32_t dt = HIPDNN_DATA_FLOAT;
-    int nb = 0;
-    int64_t dims[MINI_HIPDNN_MAX_DIMS] = {};
-    int64_t strides[MINI_HIPDNN_MAX_DIMS] = {};
-
-    float load(int64_t off) const
-    {
-        switch(dt)
-        {
-        case HIPDNN_DATA_HALF:
-        {
-            uint16_t b;
-            std::memcpy(&b, base + off * 2, 2);
-            return halfBitsToFloat(b);
-        }
-        case HIPDNN_DATA_BFLOAT16:
-        {
-            uint16_t b;
-            std::memcpy(&b, base + off * 2, 2);
-            return bf16BitsToFloat(b);
-        }
-        default:
-        {
-            float v;
-            std::memcpy(&v, base + off * 4, 4);
-            return v;
-        }
-        }
-    }
-
-    void store(int64_t off, float v) const
-    {
-        switch(dt)
-        {
-        case HIPDNN_DATA_HALF:
-        {
-            uint16_t b = floatToHalfBits(v);
-            std::memcpy(base + off * 2, &b, 2);
-            break;
-        }
-        case HIPDNN_DATA_BFLOAT16:
-        {
-            uint16_t b = floatToBf16Bits(v);
-            std::memcpy(base + off * 2, &b, 2);
-            break;
-        }
-        default: std::memcpy(base + off * 4, &v, 4); break;
-        }
-    }
-
-    // offset of [a, b, spatial...]
-    int64_t at(int64_t a, int64_t b, const int64_t* sp) const
-    {
-        int64_t off = a * strides[0] + b * strides[1];
-        for(int i = 2; i < nb; ++i)
-        {
-            off += sp[i - 2] * strides[i];
-        }
-        return off;
-    }
-};
 
 int64_t spanElements(const miniHipdnnTensor_t& t)
 {
@@ -201,20 +49,6 @@ int64_t virtualBytes(const miniHipdnnTensor_t& t)
 {
     int64_t b = spanElements(t) * 4;
     return (b + kAlign - 1) / kAlign * kAlign;
-}
-
-// Iterates a multi-index over `dims` (n entries).
-bool nextIndex(int64_t* idx, const int64_t* dims, int n)
-{
-    for(int i = n - 1; i >= 0; --i)
-    {
-        if(++idx[i] < dims[i])
-        {
-            return true;
-        }
-        idx[i] = 0;
-    }
-    return false;
 }
 
 // ---- validation ------------------------------------------------------------------
@@ -350,30 +184,21 @@ void opIO(const miniHipdnnOp_t& op, std::vector<int32_t>& in, int32_t& out)
         in = {op.x, op.y};
         out = op.w;
         break;
-    case MINI_HIPDNN_OP_BN_INFERENCE:
-        in = {op.x, op.bnMean, op.bnVariance, op.bnScale, op.bnBias};
-        out = op.y;
-        break;
-    case MINI_HIPDNN_OP_BN_TRAINING: // also writes the saved statistics, which no other op reads
-        in = {op.x, op.bnScale, op.bnBias};
-        out = op.y;
-        break;
-    case MINI_HIPDNN_OP_BN_BACKWARD: // also writes dscale and dbias
-        in = {op.x, op.bnDy, op.bnScale};
-        if(op.bnMean >= 0)
-        {
-            in.push_back(op.bnMean);
-            in.push_back(op.bnVariance);
-        }
-        out = op.bnDx;
-        break;
-    default:
+    case MINI_HIPDNN_OP_POINTWISE:
         in = {op.in0};
         if(op.in1 >= 0)
         {
             in.push_back(op.in1);
         }
         out = op.out0;
+        break;
+    default:
+        // an op folder's operation (or an unknown kind: no inputs, no output)
+        out = -1;
+        if(const ref::Operation* o = ref::findOperation(op.kind))
+        {
+            o->io(op, in, out);
+        }
         break;
     }
 }
@@ -388,6 +213,10 @@ std::vector<int> schedule(const miniHipdnnGraph_t& g)
     for(int i = 0; i < g.numOps; ++i)
     {
         opIO(g.ops[i], in, out);
+        if(out < 0)
+        {
+            continue; // writes nothing another operation reads
+        }
         if(producer[static_cast<size_t>(out)] != -1)
         {
             return {}; // two producers
@@ -435,98 +264,19 @@ std::vector<int> schedule(const miniHipdnnGraph_t& g)
     return order;
 }
 
-// Batchnorm inference: x and y of one shape (rank 3 to 5), every statistic
-// and affine tensor (1, C, 1, ...); any storable type.
-bool validBnInference(const miniHipdnnGraph_t& g, const miniHipdnnOp_t& op)
-{
-    for(int32_t t : {op.x, op.y, op.bnMean, op.bnVariance, op.bnScale, op.bnBias})
-    {
-        if(t < 0 || t >= g.numTensors || !storable(g.tensors[t].dataType))
-        {
-            return false;
-        }
-    }
-    const auto& x = g.tensors[op.x];
-    const auto& y = g.tensors[op.y];
-    if(x.nbDims < 3 || x.nbDims > 5 || y.nbDims != x.nbDims)
-    {
-        return false;
-    }
-    for(int d = 0; d < x.nbDims; ++d)
-    {
-        if(x.dims[d] != y.dims[d])
-        {
-            return false;
-        }
-    }
-    for(int32_t t : {op.bnMean, op.bnVariance, op.bnScale, op.bnBias})
-    {
-        const auto& p = g.tensors[t];
-        if(p.nbDims != x.nbDims)
-        {
-            return false;
-        }
-        for(int d = 0; d < x.nbDims; ++d)
-        {
-            if(p.dims[d] != (d == 1 ? x.dims[1] : 1))
-            {
-                return false;
-            }
-        }
-    }
-    return true;
-}
-
-// Batchnorm training / backward: the io tensors of x's shape (rank 3 to 5),
-// the per-channel ones (1, C, 1, ...), the optional saved statistics both or
-// neither; running statistics are not run by the test bed's engines.
-bool validBnPass(const miniHipdnnGraph_t& g, const miniHipdnnOp_t& op)
-{
-    const bool training = op.kind == MINI_HIPDNN_OP_BN_TRAINING;
-    const std::vector<int32_t> io = training ? std::vector<int32_t>{op.x, op.y} : std::vector<int32_t>{op.x, op.bnDy, op.bnDx};
-    std::vector<int32_t> params = training ? std::vector<int32_t>{op.bnScale, op.bnBias}
-                                           : std::vector<int32_t>{op.bnScale, op.bnDscale, op.bnDbias};
-    if(op.bnRunning != 0 || (op.bnMean < 0) != (op.bnVariance < 0))
-    {
-        return false;
-    }
-    if(op.bnMean >= 0)
-    {
-        params.push_back(op.bnMean);
-        params.push_back(op.bnVariance);
-    }
-    for(int32_t t : io)
-    {
-        if(t < 0 || t >= g.numTensors || !storable(g.tensors[t].dataType))
-            return false;
-    }
-    const auto& x = g.tensors[op.x];
-    if(x.nbDims < 3 || x.nbDims > 5)
-        return false;
-    for(int32_t t : io)
-        for(int d = 0; d < x.nbDims; ++d)
-            if(g.tensors[t].nbDims != x.nbDims || g.tensors[t].dims[d] != x.dims[d])
-                return false;
-    for(int32_t t : params)
-    {
-        if(t < 0 || t >= g.numTensors || !storable(g.tensors[t].dataType) || g.tensors[t].nbDims != x.nbDims)
-            return false;
-        for(int d = 0; d < x.nbDims; ++d)
-            if(g.tensors[t].dims[d] != (d == 1 ? x.dims[1] : 1))
-                return false;
-    }
-    return true;
-}
-
 bool validOp(const miniHipdnnGraph_t& g, const miniHipdnnOp_t& op)
 {
     switch(op.kind)
     {
     case MINI_HIPDNN_OP_POINTWISE: return validPointwise(g, op);
-    case MINI_HIPDNN_OP_BN_INFERENCE: return validBnInference(g, op);
-    case MINI_HIPDNN_OP_BN_TRAINING:
-    case MINI_HIPDNN_OP_BN_BACKWARD: return validBnPass(g, op);
-    default: return validConv(g, op);
+    case MINI_HIPDNN_OP_CONV_FWD:
+    case MINI_HIPDNN_OP_CONV_BWD_DATA:
+    case MINI_HIPDNN_OP_CONV_BWD_FILTER: return validConv(g, op);
+    default:
+    {
+        const ref::Operation* o = ref::findOperation(op.kind);
+        return o != nullptr && o->valid(g, op);
+    }
     }
 }
 
@@ -754,155 +504,23 @@ void pointwise(const miniHipdnnOp_t& op, const View& a, const View* b, const Vie
     } while(nextIndex(idx, out.dims, out.nb));
 }
 
-// y = scale * (x - mean) / sqrt(variance + epsilon) + bias, per channel, in double.
-void bnInference(const miniHipdnnOp_t& op, const std::vector<View>& v)
+} // namespace
+
+namespace ref
 {
-    const View& x = v[static_cast<size_t>(op.x)];
-    const View& y = v[static_cast<size_t>(op.y)];
-    const View* p[4] = {&v[static_cast<size_t>(op.bnMean)], &v[static_cast<size_t>(op.bnVariance)],
-                        &v[static_cast<size_t>(op.bnScale)], &v[static_cast<size_t>(op.bnBias)]};
-    int64_t idx[MINI_HIPDNN_MAX_DIMS] = {};
-    do
-    {
-        const int64_t c = idx[1];
-        const double mean = p[0]->load(c * p[0]->strides[1]);
-        const double var = p[1]->load(c * p[1]->strides[1]);
-        const double scale = p[2]->load(c * p[2]->strides[1]);
-        const double bias = p[3]->load(c * p[3]->strides[1]);
-        int64_t xo = 0, yo = 0;
-        for(int d = 0; d < x.nb; ++d)
-        {
-            xo += idx[d] * x.strides[d];
-            yo += idx[d] * y.strides[d];
-        }
-        const double out = scale * (x.load(xo) - mean) / std::sqrt(var + op.epsilon) + bias;
-        y.store(yo, static_cast<float>(out));
-    } while(nextIndex(idx, x.dims, x.nb));
+OperationRegistration::OperationRegistration(const Operation& o)
+{
+    mini_hipdnn::addEntry(o, [&](const Operation& e) { return e.kind == o.kind; }, "a reference engine operation kind");
 }
 
-// The element offset of `idx` in `v`.
-int64_t offsetIn(const View& v, const int64_t* idx)
+const Operation* findOperation(int32_t kind)
 {
-    int64_t o = 0;
-    for(int d = 0; d < v.nb; ++d)
-        o += idx[d] * v.strides[d];
-    return o;
+    return mini_hipdnn::findEntry<Operation>([&](const Operation& e) { return e.kind == kind; });
 }
+} // namespace ref
 
-// Per-channel mean and biased variance of x, in double (two passes).
-void channelMoments(const View& x, std::vector<double>& mean, std::vector<double>& var)
+namespace
 {
-    const int64_t C = x.dims[1];
-    int64_t m = 1;
-    for(int d = 0; d < x.nb; ++d)
-        m *= d == 1 ? 1 : x.dims[d];
-    mean.assign(static_cast<size_t>(C), 0.0);
-    var.assign(static_cast<size_t>(C), 0.0);
-    int64_t idx[MINI_HIPDNN_MAX_DIMS] = {};
-    do
-        mean[static_cast<size_t>(idx[1])] += x.load(offsetIn(x, idx));
-    while(nextIndex(idx, x.dims, x.nb));
-    for(auto& v : mean)
-        v /= static_cast<double>(m);
-    int64_t jdx[MINI_HIPDNN_MAX_DIMS] = {};
-    do
-    {
-        const double e = x.load(offsetIn(x, jdx)) - mean[static_cast<size_t>(jdx[1])];
-        var[static_cast<size_t>(jdx[1])] += e * e;
-    } while(nextIndex(jdx, x.dims, x.nb));
-    for(auto& v : var)
-        v /= static_cast<double>(m);
-}
-
-double perChannel(const View& p, int64_t c) { return p.load(c * p.strides[1]); }
-
-// Training: batch statistics, y = scale * (x - mean) / sqrt(var + eps) + bias;
-// the saved mean and inverse standard deviation when the graph has them.
-void bnTraining(const miniHipdnnOp_t& op, const std::vector<View>& v)
-{
-    const View& x = v[static_cast<size_t>(op.x)];
-    const View& y = v[static_cast<size_t>(op.y)];
-    const View& scale = v[static_cast<size_t>(op.bnScale)];
-    const View& bias = v[static_cast<size_t>(op.bnBias)];
-    std::vector<double> mean, var;
-    channelMoments(x, mean, var);
-    int64_t idx[MINI_HIPDNN_MAX_DIMS] = {};
-    do
-    {
-        const int64_t c = idx[1];
-        const double inv = 1.0 / std::sqrt(var[static_cast<size_t>(c)] + op.epsilon);
-        const double out = perChannel(scale, c) * (x.load(offsetIn(x, idx)) - mean[static_cast<size_t>(c)]) * inv
-                           + perChannel(bias, c);
-        y.store(offsetIn(y, idx), static_cast<float>(out));
-    } while(nextIndex(idx, x.dims, x.nb));
-    if(op.bnMean < 0)
-        return;
-    const View& sm = v[static_cast<size_t>(op.bnMean)];
-    const View& si = v[static_cast<size_t>(op.bnVariance)];
-    for(int64_t c = 0; c < x.dims[1]; ++c)
-    {
-        sm.store(c * sm.strides[1], static_cast<float>(mean[static_cast<size_t>(c)]));
-        si.store(c * si.strides[1], static_cast<float>(1.0 / std::sqrt(var[static_cast<size_t>(c)] + op.epsilon)));
-    }
-}
-
-// hipDNN's backward has no epsilon: without saved statistics they are
-// recomputed with hipDNN's default (BATCHNORM_DEFAULT_EPSILON).
-constexpr double kBatchnormDefaultEpsilon = 1e-5;
-
-// Backward: dbias = sum(dy), dscale = sum(dy * xhat),
-// dx = scale * inv / m * (m * dy - dbias - xhat * dscale), per channel.
-void bnBackward(const miniHipdnnOp_t& op, const std::vector<View>& v)
-{
-    const View& x = v[static_cast<size_t>(op.x)];
-    const View& dy = v[static_cast<size_t>(op.bnDy)];
-    const View& dx = v[static_cast<size_t>(op.bnDx)];
-    const View& scale = v[static_cast<size_t>(op.bnScale)];
-    const int64_t C = x.dims[1];
-    std::vector<double> mean, inv;
-    if(op.bnMean >= 0)
-    {
-        for(int64_t c = 0; c < C; ++c)
-        {
-            mean.push_back(perChannel(v[static_cast<size_t>(op.bnMean)], c));
-            inv.push_back(perChannel(v[static_cast<size_t>(op.bnVariance)], c));
-        }
-    }
-    else
-    {
-        channelMoments(x, mean, inv);
-        for(auto& s : inv)
-            s = 1.0 / std::sqrt(s + kBatchnormDefaultEpsilon);
-    }
-    std::vector<double> sumDy(static_cast<size_t>(C), 0.0), sumDyXhat(static_cast<size_t>(C), 0.0);
-    int64_t m = 1;
-    for(int d = 0; d < x.nb; ++d)
-        m *= d == 1 ? 1 : x.dims[d];
-    int64_t idx[MINI_HIPDNN_MAX_DIMS] = {};
-    do
-    {
-        const auto c = static_cast<size_t>(idx[1]);
-        const double g = dy.load(offsetIn(dy, idx));
-        sumDy[c] += g;
-        sumDyXhat[c] += g * (x.load(offsetIn(x, idx)) - mean[c]) * inv[c];
-    } while(nextIndex(idx, x.dims, x.nb));
-    int64_t jdx[MINI_HIPDNN_MAX_DIMS] = {};
-    do
-    {
-        const auto c = static_cast<size_t>(jdx[1]);
-        const double xhat = (x.load(offsetIn(x, jdx)) - mean[c]) * inv[c];
-        const double g = dy.load(offsetIn(dy, jdx));
-        const double k = perChannel(scale, jdx[1]) * inv[c] / static_cast<double>(m);
-        dx.store(offsetIn(dx, jdx), static_cast<float>(k * (static_cast<double>(m) * g - sumDy[c] - xhat * sumDyXhat[c])));
-    } while(nextIndex(jdx, x.dims, x.nb));
-    const View& ds = v[static_cast<size_t>(op.bnDscale)];
-    const View& db = v[static_cast<size_t>(op.bnDbias)];
-    for(int64_t c = 0; c < C; ++c)
-    {
-        ds.store(c * ds.strides[1], static_cast<float>(sumDyXhat[static_cast<size_t>(c)]));
-        db.store(c * db.strides[1], static_cast<float>(sumDy[static_cast<size_t>(c)]));
-    }
-}
 
 // The reference engine has no knobs: it reads none of the settings, as an
 // engine reads only the knobs it has by name (docs/forwarding.md "Knobs").
@@ -973,12 +591,10 @@ int refExecute(const miniHipdnnGraph_t* g,
         case MINI_HIPDNN_OP_CONV_FWD: convFwd(op, views[op.x], views[op.w], views[op.y]); break;
         case MINI_HIPDNN_OP_CONV_BWD_DATA: convBwdData(op, views[op.x], views[op.w], views[op.y]); break;
         case MINI_HIPDNN_OP_CONV_BWD_FILTER: convBwdFilter(op, views[op.x], views[op.w], views[op.y]); break;
-        case MINI_HIPDNN_OP_BN_INFERENCE: bnInference(op, views); break;
-        case MINI_HIPDNN_OP_BN_TRAINING: bnTraining(op, views); break;
-        case MINI_HIPDNN_OP_BN_BACKWARD: bnBackward(op, views); break;
-        default:
+        case MINI_HIPDNN_OP_POINTWISE:
             pointwise(op, views[op.in0], op.in1 >= 0 ? &views[op.in1] : nullptr, views[op.out0]);
             break;
+        default: ref::findOperation(op.kind)->run(op, views); break; // validOp found it
         }
     }
     return 0;

@@ -1,13 +1,10 @@
-// The MIOpenDriver command line MIOpen logs for a convolution (and, below, a
-// batchnorm) call when
-// MIOPEN_ENABLE_LOGGING_CMD is on, in MIOpen's format:
+// The MIOpenDriver command line MIOpen logs for a convolution call (an op's
+// own line: its folder, ops/<op>/src/include/miopen/<op>/driver_arguments.hpp)
+// when MIOPEN_ENABLE_LOGGING_CMD is on, in MIOpen's format:
 //   MIOpen(HIP): Command [LogCmdConvolution] ./bin/MIOpenDriver conv -n 1 -c 3 -H 8 -W 8 -k 4
 //       -y 3 -x 3 -p 1 -q 1 -u 1 -v 1 -l 1 -j 1 -m conv -g 1 -F 1 -t 1
-// (one line). The wrapper writes the same line for a convolution it forwards
-// (rust/forwarding-core/src/conv/driver_cmd.rs; batchnorm:
-// rust/forwarding-core/src/batchnorm/driver_cmd.rs);
-// test/forwarding/check_environment.py and check_bn_driver_line.py compare the
-// two byte for byte.
+// (one line). The wrapper writes the same line for a call it forwards, and
+// the forwarding tests compare the two byte for byte.
 #pragma once
 
 #include <miopen/miopen.h>
@@ -34,6 +31,10 @@ enum class DriverConvDirection
 };
 
 DriverConvDirection ToDriverDirection(ConvDirection d);
+
+// MIOpen's layout name of a 4-D / 5-D tensor ("NCHW", "NHWC", "NCDHW", ...;
+// "UNKNOWN" for another rank), by stride.
+std::string LayoutByStrides(const TensorDescriptor& t);
 
 // The arguments after "./bin/MIOpenDriver ": x, w, y in forward naming (x is
 // dx for backward data, w is dw for backward weights). A solver id adds
@@ -76,39 +77,6 @@ void LogCmdFindConvolution(const TensorDescriptor& x,
                            const TensorDescriptor& y,
                            DriverConvDirection dir,
                            std::optional<std::uint64_t> solver_id);
-
-// MIOpen's BatchNormDirection_t: MIOpenDriver's --forw 2 (inference), 1
-// (training), --forw 0 -b 1 (backward).
-enum BatchNormDirection_t
-{
-    ForwardInference,
-    ForwardTraining,
-    Backward
-};
-
-// The arguments after "./bin/MIOpenDriver " of a batchnorm call, e.g.
-//   bnorm -n 2 -c 3 -H 4 -W 5 -m 1 --forw 2 -b 0 -s 1 --layout NCHW
-// The sub-command is named after x's type and the statistics' (sMean) type;
-// -s 1 when `running` (both running statistics given), -r 1 when `saved`.
-std::string BnormArgsForMIOpenDriver(const TensorDescriptor& x,
-                                     const TensorDescriptor& sMean,
-                                     miopenBatchNormMode_t bn_mode,
-                                     BatchNormDirection_t dir,
-                                     bool running,
-                                     bool saved);
-
-// Log the line as [LogCmdBNorm] when MIOPEN_ENABLE_LOGGING_CMD is on. MIOpen
-// logs before it checks anything; a null descriptor or x of fewer than four
-// dimensions logs nothing here (MIOpen dereferences it unchecked: no line
-// to copy), and the entry point reports the call.
-void LogCmdBNorm(miopenTensorDescriptor_t xDesc,
-                 miopenTensorDescriptor_t sMeanDesc,
-                 miopenBatchNormMode_t bn_mode,
-                 const void* runningMean,
-                 const void* runningVariance,
-                 const void* saveMean,
-                 const void* saveInvVariance,
-                 BatchNormDirection_t dir);
 
 // A fusion plan's operator sequence as MIOpenDriver's fusion mode (cbna = 0,
 // cna = 1, na = 2, cn = 3, cba = 4, ca = 5, cb = 6), -1 (logged as an error)

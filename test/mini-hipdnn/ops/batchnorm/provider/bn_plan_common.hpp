@@ -3,6 +3,7 @@
 // descriptors made from the graph's tensors, the variant pack's pointers.
 #pragma once
 
+#include "mini_hipdnn_batchnorm.h"
 #include "mini_hipdnn_engine_plugin.h"
 #include "provider_types.hpp"
 

@@ -5,6 +5,8 @@
 
 #include "test_util.hpp"
 
+#include <miopen/cpu/batchnorm.hpp>
+
 #include <tuple>
 #include <utility>
 

@@ -170,6 +170,20 @@ TEST_F(Batchnorm, EveryTensorAndTheComputeTypeAreRequiredAtFinalize)
     EXPECT_EQ(hipdnnBackendFinalize(op(Problem{})), HIPDNN_STATUS_SUCCESS);
 }
 
+// The fault knob takes the name the op folder registered for its type
+// (src/operations.hpp), and only that type's.
+TEST_F(Batchnorm, TheFinalizeKnobKnowsTheRegisteredName)
+{
+    {
+        tu::ScopedEnv k("MINI_HIPDNN_TEST_FAIL_FINALIZE", "BATCHNORM_INFERENCE_VARIANCE");
+        EXPECT_EQ(hipdnnBackendFinalize(op(Problem{})), HIPDNN_STATUS_INTERNAL_ERROR);
+    }
+    {
+        tu::ScopedEnv k("MINI_HIPDNN_TEST_FAIL_FINALIZE", "BATCHNORM_BACKWARD");
+        EXPECT_EQ(hipdnnBackendFinalize(op(Problem{})), HIPDNN_STATUS_SUCCESS);
+    }
+}
+
 TEST_F(Batchnorm, AttributesTakeTheirTypesOnly)
 {
     auto d = create(HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT);

@@ -4,7 +4,7 @@
 // its statistics are accumulated in double (two passes: mean, then centred
 // sum of squares), the element math is done in double and stored in the
 // tensor's storage type.
-#include <miopen/cpu/kernels.hpp>
+#include <miopen/cpu/batchnorm.hpp>
 
 #include <cmath>
 #include <stdexcept>

@@ -29,7 +29,7 @@ bool moreThanOnePerChannel(const miniHipdnnTensor_t& x)
 // The saved statistics' indices, when the graph has them.
 std::vector<int32_t> saved(const miniHipdnnOp_t& op)
 {
-    return op.bnMean >= 0 ? std::vector<int32_t>{op.bnMean, op.bnVariance} : std::vector<int32_t>{};
+    return op.slot[MINI_HIPDNN_BN_MEAN] >= 0 ? std::vector<int32_t>{op.slot[MINI_HIPDNN_BN_MEAN], op.slot[MINI_HIPDNN_BN_VARIANCE]} : std::vector<int32_t>{};
 }
 
 // A handle, one MIOpen descriptor per tensor of `order` (then the saved
@@ -51,9 +51,9 @@ bool bind(const miniHipdnnGraph_t& g, const miniHipdnnVariantPack_t* pack, std::
 bool executeTraining(const miniHipdnnGraph_t& g, const miniHipdnnVariantPack_t* pack, Descriptors& d)
 {
     const auto& op = g.ops[0];
-    const bool save = op.bnMean >= 0;
+    const bool save = op.slot[MINI_HIPDNN_BN_MEAN] >= 0;
     std::vector<void*> ptrs;
-    if(!bind(g, pack, {op.x, op.y, op.bnScale, op.bnBias}, d, ptrs))
+    if(!bind(g, pack, {op.slot[MINI_HIPDNN_BN_X], op.slot[MINI_HIPDNN_BN_Y], op.slot[MINI_HIPDNN_BN_SCALE], op.slot[MINI_HIPDNN_BN_BIAS]}, d, ptrs))
         return false;
     float one = 1.0f, zero = 0.0f;
     // Without saved statistics the scale's descriptor stands in for theirs
@@ -62,7 +62,7 @@ bool executeTraining(const miniHipdnnGraph_t& g, const miniHipdnnVariantPack_t* 
     auto* varDesc = save ? d.t[5] : d.t[2];
     return d.check(miopenBatchNormalizationForwardTraining_V2_impl(
                        d.handle, miopenBNSpatial, &one, &zero, d.t[0], ptrs[0], d.t[1], ptrs[1], d.t[2], d.t[3],
-                       meanDesc, varDesc, ptrs[2], ptrs[3], 0.0, nullptr, nullptr, op.epsilon,
+                       meanDesc, varDesc, ptrs[2], ptrs[3], 0.0, nullptr, nullptr, op.scalar[MINI_HIPDNN_BN_EPSILON],
                        save ? ptrs[4] : nullptr, save ? ptrs[5] : nullptr),
                    "miopenBatchNormalizationForwardTraining_V2");
 }
@@ -70,9 +70,9 @@ bool executeTraining(const miniHipdnnGraph_t& g, const miniHipdnnVariantPack_t* 
 bool executeBackward(const miniHipdnnGraph_t& g, const miniHipdnnVariantPack_t* pack, Descriptors& d)
 {
     const auto& op = g.ops[0];
-    const bool useSaved = op.bnMean >= 0;
+    const bool useSaved = op.slot[MINI_HIPDNN_BN_MEAN] >= 0;
     std::vector<void*> ptrs;
-    if(!bind(g, pack, {op.x, op.bnDy, op.bnDx, op.bnScale, op.bnDscale, op.bnDbias}, d, ptrs))
+    if(!bind(g, pack, {op.slot[MINI_HIPDNN_BN_X], op.slot[MINI_HIPDNN_BN_DY], op.slot[MINI_HIPDNN_BN_DX], op.slot[MINI_HIPDNN_BN_SCALE], op.slot[MINI_HIPDNN_BN_DSCALE], op.slot[MINI_HIPDNN_BN_DBIAS]}, d, ptrs))
         return false;
     float one = 1.0f, zero = 0.0f;
     // As the provider's non-fused plan: the scale's descriptor for the bias
@@ -92,21 +92,21 @@ bool matchesPass(const miniHipdnnGraph_t& g, std::string& why)
 {
     const auto& op = g.ops[0];
     const bool training = op.kind == MINI_HIPDNN_OP_BN_TRAINING;
-    if(training && op.bnRunning != 0)
+    if(training && op.flag[MINI_HIPDNN_BN_RUNNING] != 0)
     {
         why = "Batchnorm training only supports computing batch statistics without updating running statistics.";
         return false;
     }
-    const bool io = training ? ioApplicable(g, {op.x, op.y}, why) : ioApplicable(g, {op.x, op.bnDy, op.bnDx}, why);
+    const bool io = training ? ioApplicable(g, {op.slot[MINI_HIPDNN_BN_X], op.slot[MINI_HIPDNN_BN_Y]}, why) : ioApplicable(g, {op.slot[MINI_HIPDNN_BN_X], op.slot[MINI_HIPDNN_BN_DY], op.slot[MINI_HIPDNN_BN_DX]}, why);
     if(!io)
         return false;
-    std::vector<int32_t> params = training ? std::vector<int32_t>{op.bnScale, op.bnBias}
-                                           : std::vector<int32_t>{op.bnScale, op.bnDscale, op.bnDbias};
+    std::vector<int32_t> params = training ? std::vector<int32_t>{op.slot[MINI_HIPDNN_BN_SCALE], op.slot[MINI_HIPDNN_BN_BIAS]}
+                                           : std::vector<int32_t>{op.slot[MINI_HIPDNN_BN_SCALE], op.slot[MINI_HIPDNN_BN_DSCALE], op.slot[MINI_HIPDNN_BN_DBIAS]};
     for(int32_t i : saved(op))
         params.push_back(i);
-    if(!paramsApplicable(g, params, g.tensors[op.x], why))
+    if(!paramsApplicable(g, params, g.tensors[op.slot[MINI_HIPDNN_BN_X]], why))
         return false;
-    if(!moreThanOnePerChannel(g.tensors[op.x]))
+    if(!moreThanOnePerChannel(g.tensors[op.slot[MINI_HIPDNN_BN_X]]))
     {
         why = "The product of the batch size and spatial dimensions must be greater than 1 for batchnorm.";
         return false;

@@ -6,6 +6,7 @@
 // (1, C, 1, ...) shape.
 #include "bn_inference_plan.hpp"
 #include "bn_plan_common.hpp"
+#include "provider_plans.hpp"
 
 namespace bn_plan
 {
@@ -15,8 +16,8 @@ namespace
 bool matchesInference(const miniHipdnnGraph_t& g, std::string& why)
 {
     const auto& op = g.ops[0];
-    return ioApplicable(g, {op.x, op.y}, why)
-           && paramsApplicable(g, {op.bnScale, op.bnBias, op.bnMean, op.bnVariance}, g.tensors[op.x], why);
+    return ioApplicable(g, {op.slot[MINI_HIPDNN_BN_X], op.slot[MINI_HIPDNN_BN_Y]}, why)
+           && paramsApplicable(g, {op.slot[MINI_HIPDNN_BN_SCALE], op.slot[MINI_HIPDNN_BN_BIAS], op.slot[MINI_HIPDNN_BN_MEAN], op.slot[MINI_HIPDNN_BN_VARIANCE]}, g.tensors[op.slot[MINI_HIPDNN_BN_X]], why);
 }
 
 } // namespace
@@ -50,7 +51,7 @@ bool execute(const miniHipdnnGraph_t& g, const miniHipdnnVariantPack_t* pack, st
     {
         return executePass(g, pack, error);
     }
-    const int32_t order[] = {op.x, op.y, op.bnScale, op.bnBias, op.bnMean, op.bnVariance};
+    const int32_t order[] = {op.slot[MINI_HIPDNN_BN_X], op.slot[MINI_HIPDNN_BN_Y], op.slot[MINI_HIPDNN_BN_SCALE], op.slot[MINI_HIPDNN_BN_BIAS], op.slot[MINI_HIPDNN_BN_MEAN], op.slot[MINI_HIPDNN_BN_VARIANCE]};
     Descriptors d;
     bool ok = d.check(miopenCreate_impl(&d.handle), "miopenCreate");
     void* ptrs[6] = {};
@@ -64,7 +65,7 @@ bool execute(const miniHipdnnGraph_t& g, const miniHipdnnVariantPack_t* pack, st
     ok = ok
          && d.check(miopenBatchNormalizationForwardInference_V2_impl(
                         d.handle, miopenBNSpatial, &one, &zero, d.t[0], ptrs[0], d.t[1], ptrs[1], d.t[2], d.t[3],
-                        d.t[4], d.t[5], ptrs[2], ptrs[3], ptrs[4], ptrs[5], op.epsilon),
+                        d.t[4], d.t[5], ptrs[2], ptrs[3], ptrs[4], ptrs[5], op.scalar[MINI_HIPDNN_BN_EPSILON]),
                     "miopenBatchNormalizationForwardInference_V2");
     if(!ok)
         error = d.error;
@@ -72,3 +73,22 @@ bool execute(const miniHipdnnGraph_t& g, const miniHipdnnVariantPack_t* pack, st
 }
 
 } // namespace bn_plan
+
+namespace
+{
+
+// One batchnorm operation: the batchnorm plans take it or decline it.
+bool claims(const miniHipdnnGraph_t& g)
+{
+    if(g.numOps != 1)
+        return false;
+    const int32_t k = g.ops[0].kind;
+    return k == MINI_HIPDNN_OP_BN_INFERENCE || k == MINI_HIPDNN_OP_BN_TRAINING || k == MINI_HIPDNN_OP_BN_BACKWARD;
+}
+
+int64_t noWorkspace(const miniHipdnnGraph_t&) { return 0; } // the provider's batchnorm plans need none
+
+const provider::Plan kPlan{"batchnorm", claims, bn_plan::matches, noWorkspace, bn_plan::execute};
+const provider::PlanRegistration kRegistered(kPlan);
+
+} // namespace

@@ -6,7 +6,7 @@
 // comes before the _V2 it calls, miopenBatchNormalizationForwardInference
 // after its _V2.
 #include <miopen/batch_norm.hpp>
-#include <miopen/driver_arguments.hpp>
+#include <miopen/batchnorm/driver_arguments.hpp>
 #include <miopen/errors.hpp>
 #include <miopen/handle.hpp>
 #include <miopen/logger.hpp>

@@ -6,6 +6,7 @@
 // bn_pass_plans.cpp.
 #pragma once
 
+#include "mini_hipdnn_batchnorm.h"
 #include "mini_hipdnn_engine_plugin.h"
 
 #include <string>

@@ -24,7 +24,7 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from wrapper_test import (DRIVER, checked, driver_lines_written_by_wrapper, fail, miopen_lines, run,  # noqa: E402
                           unified_diff)
 

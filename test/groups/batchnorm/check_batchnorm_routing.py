@@ -38,7 +38,7 @@ import os
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from protocol import records  # noqa: E402
 from wrapper_test import (FORWARDED_ERROR, HIPDNN, PRIVATE, SUMMARY_FORWARDED, checked, fail, run,  # noqa: E402
                           summary_rows, traces)

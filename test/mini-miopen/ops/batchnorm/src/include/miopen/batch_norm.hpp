@@ -4,7 +4,7 @@
 // test bed's own (what its CPU kernels can compute).
 #pragma once
 
-#include <miopen/cpu/kernels.hpp>
+#include <miopen/cpu/batchnorm.hpp>
 #include <miopen/miopen.h>
 #include <miopen/tensor.hpp>
 
