@@ -74,6 +74,7 @@ public:
     Owned& operator=(const Owned&) = delete;
     ~Owned() { reset(); }
     operator Descriptor() const { return d_; }
+    Descriptor get() const { return d_; }
     Descriptor* out()
     {
         reset();

@@ -177,7 +177,7 @@ int main()
             void* ws         = null_ws ? nullptr : fx.ws.data();
             if(null_ws)
                 size = need + 1;
-            return miopenExecuteFusionPlan_v2(fx.h, p.plan, in ? in : fx.x, x ? x : fx.xb.data(), out ? out : fx.y,
+            return miopenExecuteFusionPlan_v2(fx.h, p.plan, in ? in : fx.x.get(), x ? x : fx.xb.data(), out ? out : fx.y.get(),
                                               y ? y : fx.yb.data(), p.args, ws, size);
         };
     };
