@@ -38,6 +38,31 @@ impl Logged {
             saved: [std::ptr::null(); 2],
         }
     }
+
+    /// A training call's line: the statistics' descriptor is the saved
+    /// mean's; both pairs of buffers as the caller gave them.
+    pub fn training(a: &args::miopenBatchNormalizationForwardTraining_V2) -> Logged {
+        Logged {
+            x: a.xDesc,
+            stats: a.savedMeanDesc,
+            mode: a.bn_mode,
+            direction: Direction::ForwardTraining,
+            running: [a.resultRunningMean, a.resultRunningVariance].map(|p| p as *const c_void),
+            saved: [a.resultSaveMean, a.resultSaveInvVariance].map(|p| p as *const c_void),
+        }
+    }
+
+    /// A backward call's line: no running statistics; the saved ones as given.
+    pub fn backward(a: &args::miopenBatchNormalizationBackward_V2) -> Logged {
+        Logged {
+            x: a.xDesc,
+            stats: a.savedMeanDesc,
+            mode: a.bn_mode,
+            direction: Direction::Backward,
+            running: [std::ptr::null(); 2],
+            saved: [a.savedMean, a.savedInvVariance],
+        }
+    }
 }
 
 /// [`run`] for a batchnorm entry point: MIOpen logs every batchnorm call
