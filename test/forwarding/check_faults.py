@@ -33,14 +33,17 @@ class Sequence:
     (test/groups/<group>/faults.json; docs/testing.md, "A group's fault
     sequence"): its argument (none for the default one), its calls in order,
     the entry point of each call MIOpen's log names (for the retry check), the
-    calls that trace hipDNN's no-engine decline, and how many times the
-    no-engine answer is then taken from memory."""
+    calls that trace hipDNN's no-engine decline, how many distinct problems
+    the sequence builds (`problems`, 1 unless it says otherwise: each is one
+    plan-cache miss and one remembered no-engine answer), and how many times
+    a no-engine answer is then taken from memory."""
 
     def __init__(self, row):
         self.name = row["name"]
         self.arg = None if row.get("default") else self.name
         self.calls, self.entries = tuple(row["calls"]), row["entries"]
         self.no_engine_traces, self.remembered = row["no_engine_traces"], row["remembered"]
+        self.problems = row.get("problems", 1)
         # `runs`: the calls that execute a plan (an execute fault fails them);
         # `stops`: the consumer makes no further call after a failed one;
         # `observed`: only a plan that builds makes MIOpen's solution hipDNN's
@@ -236,11 +239,13 @@ def check_declined(a, name, env):
     for ep in SEQ.entries.values():
         if not miopen_ran(err5, ep):
             fail(f"{name}: {ep} must have run on MIOpen Private")
-    # The answer is remembered per problem: one graph built, later calls answered from memory.
+    # The answer is remembered per problem: one graph built each, later calls answered from memory.
     _, _, errs = run(a.consumer, dict(env, MIOPEN_HIPDNN_FORWARDING="enabled", MIOPEN_HIPDNN_EXIT_SUMMARY="1"))
-    want = f"problems hipDNN has no engine for: 1 remembered, answered from memory {SEQ.remembered} time(s)"
-    if not any(want in l for l in errs) or (plan_cache_counters(errs) or (-1, -1))[:2] != (0, 1):
-        fail(f"{name}: the exit summary must show one build and two remembered answers: {errs[-6:]}")
+    want = (f"problems hipDNN has no engine for: {SEQ.problems} remembered, "
+            f"answered from memory {SEQ.remembered} time(s)")
+    if not any(want in l for l in errs) or (plan_cache_counters(errs) or (-1, -1))[:2] != (0, SEQ.problems):
+        fail(f"{name}: the exit summary must show {SEQ.problems} build(s) and {SEQ.remembered} remembered "
+             f"answer(s): {errs[-6:]}")
     why = declines[0][len(DECLINED):][:80] if declines else "MIOpen's own search and solution"
     print(f"{name}: declined to MIOpen Private ({why}...), remembered")
 

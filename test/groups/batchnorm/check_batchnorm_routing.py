@@ -8,10 +8,9 @@ operation --op names: inference, training or backward):
     bn_bwd), =batchnorm, =*: every call
     -> MIOpen Private, opted out; =convolution: batchnorm still forwards
     (the group's umbrella is itself);
-  * MIOPEN_ENABLE_LOGGING_CMD=1: inference keeps the routing of the unset
-    run, no trace naming the variable (the wrapper writes MIOpen's line: the
-    lines themselves are check_bn_driver_line.py's); training and backward:
-    every call declined, naming the variable;
+  * MIOPEN_ENABLE_LOGGING_CMD=1: every call keeps the routing of the unset
+    run, no trace naming the variable (the wrapper writes MIOpen's line for
+    each direction: the lines themselves are check_bn_driver_line.py's);
   * MIOPEN_HIPDNN_EXIT_SUMMARY=1: the summary counts the forwarded calls of
     both entry points as the trace does;
   * every call made twice: a forwarded first call is a plan-cache miss, its
@@ -139,14 +138,9 @@ def every_check(a, family):
     if not any(t.target == HIPDNN for t in routes(a.binary, a.cases, {"MIOPEN_DISABLE_HIPDNN_FOR": "convolution"})[0]):
         problems.append("MIOPEN_DISABLE_HIPDNN_FOR=convolution switched batchnorm off too")
     cmd, _ = routes(a.binary, a.cases, {"MIOPEN_ENABLE_LOGGING_CMD": "1"})
-    if a.op == "inference":
-        # The wrapper writes inference's driver line: the routing is unchanged.
-        if [t.target for t in cmd] != [t.target for t in bn] or any("MIOPEN_ENABLE_LOGGING_CMD" in t.reason for t in cmd):
-            problems.append("MIOPEN_ENABLE_LOGGING_CMD=1 changed the routing of batchnorm calls")
-    elif not all(t.declined and "MIOPEN_ENABLE_LOGGING_CMD" in t.reason
-                 or t.target == PRIVATE and "MIOPEN_ENABLE_LOGGING_CMD" in t.reason for t in cmd):
-        # Training and backward are declined so that MIOpen writes their line.
-        problems.append("MIOPEN_ENABLE_LOGGING_CMD=1: a call was not declined naming it")
+    # The wrapper writes the driver line of every direction: the routing is unchanged.
+    if [t.target for t in cmd] != [t.target for t in bn] or any("MIOPEN_ENABLE_LOGGING_CMD" in t.reason for t in cmd):
+        problems.append("MIOPEN_ENABLE_LOGGING_CMD=1 changed the routing of batchnorm calls")
     twice, _ = routes(a.binary, a.cases, {}, calls=2)
     pairs = [(f, g) for f, g in zip(twice[::2], twice[1::2]) if f.target == HIPDNN]
     if not pairs or any(not f.reason.endswith("plan cache miss") or not g.reason.endswith("plan cache hit")

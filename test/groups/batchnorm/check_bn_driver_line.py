@@ -2,9 +2,10 @@
 """MIOPEN_ENABLE_LOGGING_CMD for the batchnorm family (a build whose
 forwarding set has it).
 
-Runs bn_differential (random inference problems: legacy and _V2, 4-D/5-D,
-NCHW/NHWC/padded, fp32/fp16/bf16, some invalid) with
-MIOPEN_ENABLE_LOGGING_CMD=1 against
+Runs bn_differential once per direction (--op inference, training,
+backward: random problems, legacy and _V2, 4-D/5-D, NCHW/NHWC/padded,
+fp32/fp16/bf16, some invalid or declined) with MIOPEN_ENABLE_LOGGING_CMD=1
+against
   baseline  the pre-wrapper libMIOpen.so.1 (LD_LIBRARY_PATH)
   disabled  the wrapper, MIOPEN_HIPDNN_FORWARDING=disabled
   enabled   the wrapper, forwarding enabled, the routing trace on
@@ -14,11 +15,13 @@ and requires MIOpen's lines on stderr (the wrapper's own
 byte-identical across the three although the enabled run forwarded most
 calls: the wrapper wrote MIOpen's `[LogCmdBNorm] ... bnorm` line for each.
 The lines the wrapper wrote (each is the driver line just before a
-forwarded call's trace line) must cover both entry points, 4-D and 5-D,
-a channels-last layout and the fp16/bf16 sub-commands.
+forwarded call's trace line) must cover, per direction, both entry points,
+4-D and 5-D, a channels-last layout, the fp16/bf16 sub-commands and the
+direction's flags (inference: `-s 1`; training and backward: with and
+without `-r 1`).
 
 --drop-wrapper-lines (negative control) removes the lines the wrapper wrote
-from the enabled run; the comparison must then fail.
+from the enabled runs; the comparison must then fail for every direction.
 """
 import argparse
 import os
@@ -28,10 +31,22 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from wrapper_test import (DRIVER, checked, driver_lines_written_by_wrapper, fail, miopen_lines, run,  # noqa: E402
                           unified_diff)
 
-ENTRIES = ("miopenBatchNormalizationForwardInference", "miopenBatchNormalizationForwardInference_V2")
-# What the wrapper's lines must cover: a substring of the line for each.
-KINDS = {"4-D": " -H ", "5-D": " -D ", "channels last": "HWC", "fp16": "bnormfp16", "bf16": "bnormbfp16",
-         "estimates (-s 1)": " -s 1 "}
+OPS = ("inference", "training", "backward")
+ENTRY = {"inference": "miopenBatchNormalizationForwardInference",
+         "training": "miopenBatchNormalizationForwardTraining",
+         "backward": "miopenBatchNormalizationBackward"}
+# What the wrapper's lines must cover: a test of the line (with a space
+# appended) for each, the ones of every direction and the direction's own.
+KINDS = {"4-D": lambda l: " -H " in l and " -D " not in l, "5-D": lambda l: " -D " in l,
+         "channels last": lambda l: "HWC " in l, "fp16": lambda l: "bnormfp16" in l,
+         "bf16": lambda l: "bnormbfp16" in l}
+DIRECTION = {
+    "inference": {"--forw 2 -b 0": lambda l: " --forw 2 -b 0 " in l, "estimates (-s 1)": lambda l: " -s 1 " in l},
+    "training": {"--forw 1 -b 0": lambda l: " --forw 1 -b 0 " in l, "saved (-r 1)": lambda l: " -r 1 " in l,
+                 "not saved": lambda l: " -r 1 " not in l},
+    "backward": {"--forw 0 -b 1": lambda l: " --forw 0 -b 1 " in l, "saved (-r 1)": lambda l: " -r 1 " in l,
+                 "not saved": lambda l: " -r 1 " not in l},
+}
 
 
 def main():
@@ -47,15 +62,31 @@ def main():
 
 
 def compare(a):
+    problems, counts, differ = [], [], {"disabled": [], "enabled": []}
+    for op in OPS:
+        problems += compare_op(a, op, counts, differ)
+    for mode, ops in differ.items():
+        if ops:
+            problems.append(f"MIOpen's driver command lines differ: baseline vs {mode} in {', '.join(ops)}")
+    if not problems:
+        total, mine = sum(c for _, c, _ in counts), sum(w for _, _, w in counts)
+        print(f"MIOpen's stderr byte-identical across baseline, disabled and enabled: {total} MIOpenDriver bnorm "
+              f"lines, {mine} of them written by the wrapper for forwarded calls ("
+              + ", ".join(f"{op} {c} lines, {w} by the wrapper" for op, c, w in counts) + ")")
+    return problems
+
+
+def compare_op(a, op, counts, differ):
     loud = {"MIOPEN_ENABLE_LOGGING_CMD": "1", "HIPDNN_BACKEND_LIBRARY_PATH": a.backend_dir}
     modes = {"baseline": {"LD_LIBRARY_PATH": a.baseline_dir},
              "disabled": {"MIOPEN_HIPDNN_FORWARDING": "disabled"},
              "enabled": {"MIOPEN_HIPDNN_FORWARDING": "enabled", "MIOPEN_HIPDNN_LOG_ROUTING": "1"}}
     logs = {}
     for mode, env in modes.items():
-        r = run([a.binary, "--cases", str(a.cases), "--seed", str(a.seed)], {**loud, **env}, timeout=300)
+        cmd = [a.binary, "--op", op, "--cases", str(a.cases), "--seed", str(a.seed)]
+        r = run(cmd, {**loud, **env}, timeout=300)
         if r.returncode != 0:
-            fail(f"{a.binary} exited {r.returncode} ({mode}):\n{r.stderr[-2000:]}")
+            fail(f"{a.binary} --op {op} exited {r.returncode} ({mode}):\n{r.stderr[-2000:]}")
         logs[mode] = r.stderr
     mine = [(i, t.entry) for i, t in driver_lines_written_by_wrapper(logs["enabled"])]
     lines = logs["enabled"].splitlines()
@@ -67,21 +98,20 @@ def compare(a):
     commands = [l for l in base.splitlines() if DRIVER in l]
     problems = []
     if len(commands) < a.cases or any("[LogCmdBNorm] ./bin/MIOpenDriver bnorm" not in l for l in commands):
-        problems.append(f"the baseline logged {len(commands)} MIOpenDriver lines for {a.cases} calls "
+        problems.append(f"{op}: the baseline logged {len(commands)} MIOpenDriver lines for {a.cases} calls "
                         "(MIOPEN_ENABLE_LOGGING_CMD not honoured, or not every one a LogCmdBNorm line)")
-    missing = [k for k, needle in KINDS.items() if not any(needle in l + " " for l in written)]
-    entries = {e for _, e in mine}
-    if len(written) < a.cases // 2 or missing or entries != set(ENTRIES):
-        problems.append(f"the enabled run's wrapper wrote {len(written)} driver lines; not covered: {missing}; "
+    kinds = {**KINDS, **DIRECTION[op]}
+    missing = [k for k, has in kinds.items() if not any(has(l + " ") for l in written)]
+    entries, want = {e for _, e in mine}, {ENTRY[op], ENTRY[op] + "_V2"}
+    if len(written) < a.cases // 2 or missing or entries != want:
+        problems.append(f"{op}: the enabled run's wrapper wrote {len(written)} driver lines; not covered: {missing}; "
                         f"entry points: {sorted(entries)}")
     for mode in ("disabled", "enabled"):
         got = miopen_lines(logs[mode])
         if got != base:
-            problems.append(f"MIOpen's driver command lines differ: baseline vs {mode}\n"
-                            f"{unified_diff(base, got, 'baseline', mode)}")
-    if not problems:
-        print(f"MIOpen's stderr byte-identical across baseline, disabled and enabled: {len(commands)} "
-              f"MIOpenDriver bnorm lines, {len(written)} of them written by the wrapper for forwarded calls")
+            differ[mode].append(op)
+            problems.append(f"{op}: baseline vs {mode}\n{unified_diff(base, got, 'baseline', mode)}")
+    counts.append((op, len(commands), len(written)))
     return problems
 
 

@@ -7,7 +7,8 @@
 //! The format is MIOpen's (`LogCmdBNorm` and `BnormArgsForMIOpenDriver`,
 //! cited in docs/forwarding.md); the test bed's MIOpen writes it the same
 //! way for inference, training and backward, and
-//! `test/forwarding/check_bn_driver_line.py` compares the two.
+//! `test/groups/batchnorm/check_bn_driver_line.py` compares the two for all
+//! three directions.
 
 use crate::print::Int;
 use crate::tensor::{layout_by_strides, miopen_type, Tensor};

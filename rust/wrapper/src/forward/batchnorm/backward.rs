@@ -17,7 +17,7 @@ use miopen_forwarding_core::graph_key::PlanKey;
 use miopen_forwarding_core::Config;
 
 use super::graph;
-use super::handlers::{buffers_usable, no_driver_line, remembered, run_plan, EpsilonAnswer};
+use super::handlers::{buffers_usable, remembered, run_plan, EpsilonAnswer};
 use super::read;
 use crate::forward::common::memo::{DescriptorMemo, Seen};
 use crate::forward::common::steps::{declined, flatten, Step};
@@ -57,8 +57,7 @@ fn buffers(c: &Backward) -> ([*mut c_void; 8], usize) {
     (all, if uses_saved(c) { 8 } else { 6 })
 }
 
-fn parity(config: &Config, c: &Backward) -> Step<()> {
-    no_driver_line(config)?;
+fn parity(c: &Backward) -> Step<()> {
     if [c.x, c.dy, c.bnScale, c.dx as *const c_void].iter().any(|p| p.is_null()) {
         return declined("x, dy, bnScale or dx is null (MIOpen decides)");
     }
@@ -96,7 +95,7 @@ fn plan_key(c: &Backward) -> Step<Rc<PlanKey>> {
 /// `miopenBatchNormalizationBackward(_V2)`.
 pub fn backward(config: &Config, c: &Backward) -> Outcome {
     flatten((|| {
-        parity(config, c)?;
+        parity(c)?;
         let key = plan_key(c)?;
         let (ptrs, n) = buffers(c);
         run_plan(config, &key, graph::backward_operations, &UIDS[..n], &ptrs[..n])

@@ -10,7 +10,6 @@ use miopen_forwarding_core::Config;
 
 use super::logging::{run_logging_cmd, Logged};
 use super::{backward, handlers, training};
-use crate::forward::common::run;
 use crate::forward::miopen_sys::args;
 
 type Cfg = &'static Config;
@@ -28,7 +27,7 @@ pub fn miopenBatchNormalizationForwardTraining_V2(
     config: Cfg,
     a: &args::miopenBatchNormalizationForwardTraining_V2,
 ) -> Option<u32> {
-    run(index, config, || training::training(config, a))
+    run_logging_cmd(index, config, || Logged::training(a), || training::training(config, a))
 }
 
 pub fn miopenBatchNormalizationBackward_V2(
@@ -36,5 +35,5 @@ pub fn miopenBatchNormalizationBackward_V2(
     config: Cfg,
     a: &args::miopenBatchNormalizationBackward_V2,
 ) -> Option<u32> {
-    run(index, config, || backward::backward(config, a))
+    run_logging_cmd(index, config, || Logged::backward(a), || backward::backward(config, a))
 }

@@ -57,17 +57,6 @@ fn parity(c: &Inference, buffers: &[*mut c_void; 6]) -> Step<()> {
     buffers_usable(buffers, &NAMES)
 }
 
-/// The group's calls while `MIOPEN_ENABLE_LOGGING_CMD` is on: MIOpen logs a
-/// `MIOpenDriver bnorm` line the wrapper does not write (yet), so MIOpen runs them.
-pub(super) fn no_driver_line(config: &Config) -> Step<()> {
-    if config.env.log_driver_cmd {
-        return declined(
-            "MIOPEN_ENABLE_LOGGING_CMD is on (MIOpen logs a MIOpenDriver bnorm line; the wrapper does not write it for batchnorm)",
-        );
-    }
-    Ok(())
-}
-
 /// Every buffer the graph binds is non-null (else MIOpen decides) and
 /// 16-byte aligned (hipDNN's tensors require it).
 pub(super) fn buffers_usable(ptrs: &[*mut c_void], names: &[&str]) -> Step<()> {

@@ -38,11 +38,37 @@ impl Logged {
             saved: [std::ptr::null(); 2],
         }
     }
+
+    /// A training call's line: the statistics' descriptor is the saved
+    /// mean's; both pairs of buffers as the caller gave them.
+    pub fn training(a: &args::miopenBatchNormalizationForwardTraining_V2) -> Logged {
+        Logged {
+            x: a.xDesc,
+            stats: a.savedMeanDesc,
+            mode: a.bn_mode,
+            direction: Direction::ForwardTraining,
+            running: [a.resultRunningMean, a.resultRunningVariance].map(|p| p as *const c_void),
+            saved: [a.resultSaveMean, a.resultSaveInvVariance].map(|p| p as *const c_void),
+        }
+    }
+
+    /// A backward call's line: no running statistics; the saved ones as given.
+    pub fn backward(a: &args::miopenBatchNormalizationBackward_V2) -> Logged {
+        Logged {
+            x: a.xDesc,
+            stats: a.savedMeanDesc,
+            mode: a.bn_mode,
+            direction: Direction::Backward,
+            running: [std::ptr::null(); 2],
+            saved: [a.savedMean, a.savedInvVariance],
+        }
+    }
 }
 
 /// [`run`] for a batchnorm entry point: MIOpen logs every batchnorm call
-/// under `MIOPEN_ENABLE_LOGGING_CMD`.
-/// `logged` is asked for only when the line is written.
+/// under `MIOPEN_ENABLE_LOGGING_CMD`. The steady path (the variable off)
+/// pays one test of the flag; the line is written out of line, by
+/// [`write_unless_declined`], and `logged` is asked for only then.
 pub fn run_logging_cmd(
     index: usize,
     config: &Config,
@@ -51,11 +77,21 @@ pub fn run_logging_cmd(
 ) -> Option<u32> {
     run(index, config, || {
         let outcome = handler();
-        if !matches!(outcome, Outcome::Declined(_)) && config.env.log_driver_cmd {
-            write_line(&logged());
+        if config.env.log_driver_cmd {
+            write_unless_declined(&outcome, logged);
         }
         outcome
     })
+}
+
+/// The line of a call that was not declined (MIOpen Private did not see
+/// it: forwarded, or failed on hipDNN).
+#[cold]
+#[inline(never)]
+fn write_unless_declined(outcome: &Outcome, logged: impl FnOnce() -> Logged) {
+    if !matches!(outcome, Outcome::Declined(_)) {
+        write_line(&logged());
+    }
 }
 
 fn write_line(l: &Logged) {
