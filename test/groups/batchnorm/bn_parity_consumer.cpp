@@ -286,9 +286,11 @@ int main()
     const void* x_off = b.x.data() + 1;
 
     // ---- inference ----
-    const Inf inf{h,           miopenBNSpatial, &k.one,        &k.zero,       x4,          x4,
-                  p4,          p4,              p4,            p4,            b.x.data(),  b.y.data(),
-                  b.scale.data(), b.bias.data(), b.mean.data(), b.variance.data(), 1e-5};
+    // The valid call of each direction, in _V2 argument order.
+    const Inf inf{h, miopenBNSpatial, &k.one, &k.zero,
+                  x4, x4, p4, p4, p4, p4,
+                  b.x.data(), b.y.data(), b.scale.data(), b.bias.data(), b.mean.data(), b.variance.data(),
+                  1e-5};
     const std::vector<Case<Inf>> inf_cases = {
         {"valid", [](Inf&) {}},
         {"null handle", [](Inf& a) { a.h = nullptr; }},
@@ -325,26 +327,10 @@ int main()
     };
 
     // ---- training ----
-    const Trn trn{h,
-                  miopenBNSpatial,
-                  &k.one,
-                  &k.zero,
-                  x4,
-                  x4,
-                  p4,
-                  p4,
-                  p4,
-                  p4,
-                  b.x.data(),
-                  b.y.data(),
-                  b.scale.data(),
-                  b.bias.data(),
-                  0.1,
-                  nullptr,
-                  nullptr,
-                  1e-5,
-                  b.save_mean.data(),
-                  b.save_inv.data()};
+    const Trn trn{h, miopenBNSpatial, &k.one, &k.zero,
+                  x4, x4, p4, p4, p4, p4,
+                  b.x.data(), b.y.data(), b.scale.data(), b.bias.data(),
+                  0.1, nullptr, nullptr, 1e-5, b.save_mean.data(), b.save_inv.data()};
     const auto trn_all = [](Trn& a, miopenTensorDescriptor_t x, miopenTensorDescriptor_t p) {
         a.x = a.y = x;
         a.scale = a.bias = a.save_mean = a.save_var = p;
@@ -421,28 +407,10 @@ int main()
     };
 
     // ---- backward ----
-    const Bwd bwd{h,
-                  miopenBNSpatial,
-                  &k.one,
-                  &k.zero,
-                  &k.one,
-                  &k.zero,
-                  x4,
-                  x4,
-                  x4,
-                  p4,
-                  p4,
-                  p4,
-                  p4,
-                  b.x.data(),
-                  b.dy.data(),
-                  b.dx.data(),
-                  b.scale.data(),
-                  b.dscale.data(),
-                  b.dbias.data(),
-                  1e-5,
-                  b.save_mean.data(),
-                  b.save_inv.data()};
+    const Bwd bwd{h, miopenBNSpatial, &k.one, &k.zero, &k.one, &k.zero,
+                  x4, x4, x4, p4, p4, p4, p4,
+                  b.x.data(), b.dy.data(), b.dx.data(), b.scale.data(), b.dscale.data(), b.dbias.data(),
+                  1e-5, b.save_mean.data(), b.save_inv.data()};
     const auto bwd_all = [](Bwd& a, miopenTensorDescriptor_t x, miopenTensorDescriptor_t p) {
         a.x = a.dy = a.dx = x;
         a.scale = a.bias = a.save_mean = a.save_var = p;
