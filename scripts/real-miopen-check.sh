@@ -20,7 +20,7 @@
 #      reference), the routing trace, the exit summary and MIOpen's driver
 #      command lines compared with the disabled run's
 #      (test/real-miopen/check_forwarded.py); with --forward-groups naming
-#      batchnorm, its batchnorm inference cases (legacy and _V2) too;
+#      batchnorm, its batchnorm inference, training and backward cases (legacy and _V2) too;
 #   4. facts for docs/adopting-in-miopen.md ("Real MIOpen"): export counts and
 #      differences, sizes, SONAME / DT_NEEDED / version nodes, RSS of the
 #      consumer process, build times (report.md and report.json).

@@ -16,7 +16,10 @@ enabled, and requires
     (forwarding is on for that entry point), every other case declined to
     MIOpen Private.
 
-  check_parity.py --consumer BIN --backend-dir DIR [--corrupt N]
+  check_parity.py --consumer BIN --backend-dir DIR [--provider-dir DIR] [--corrupt N]
+
+--provider-dir DIR runs the enabled run on the MIOpen provider engine
+(HIPDNN_PLUGIN_DIR=DIR) instead of the reference engine.
 
 --corrupt N changes the status of the enabled run's N-th case before the
 comparison: the negative control, which must fail.
@@ -50,6 +53,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--consumer", required=True)
     ap.add_argument("--backend-dir", required=True)
+    ap.add_argument("--provider-dir", help="HIPDNN_PLUGIN_DIR of the MIOpen provider engine for the enabled run")
     ap.add_argument("--corrupt", type=int, help="negative control: change the N-th enabled case's status")
     a = ap.parse_args()
     return checked("check_parity", lambda: compare(a))
@@ -58,8 +62,11 @@ def main():
 def compare(a):
     problems = []
     off = run("disabled", a.consumer, {"MIOPEN_HIPDNN_FORWARDING": "disabled"})
-    on = run("enabled", a.consumer, {"MIOPEN_HIPDNN_FORWARDING": "enabled", "MIOPEN_HIPDNN_LOG_ROUTING": "1",
-                                     "HIPDNN_BACKEND_LIBRARY_PATH": a.backend_dir})
+    env_on = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "MIOPEN_HIPDNN_LOG_ROUTING": "1",
+              "HIPDNN_BACKEND_LIBRARY_PATH": a.backend_dir}
+    if a.provider_dir:
+        env_on["HIPDNN_PLUGIN_DIR"] = a.provider_dir
+    on = run("enabled", a.consumer, env_on)
     if off.returncode != 0:
         problems.append(f"the disabled run exited {off.returncode}: a case meant to be invalid succeeded on MIOpen")
     cases, enabled = off.of("case"), on.of("case")

@@ -18,14 +18,15 @@ forwarding disabled and MIOPEN_ENABLE_LOGGING_CMD on, and requires:
     kind of call MIOpen writes one for; the kinds it writes none for are
     listed;
   * --corrupt: the consumer's negative control (one element of case 0
-    changed, and with --batchnorm of the first batchnorm case) is reported
+    changed, and with --batchnorm of the first inference, training and
+    backward case) is reported
     as a mismatch.
 With --disabled-computes (a MIOpen that computes on the host, the test bed)
 the disabled run's results must be ok as well, but for conv+bias+ReLU
 answered miopenStatusUnsupportedOp (MIOpen's own plan for that call has no
 fused solver without Composable Kernel). With --batchnorm (a build whose
-forwarding set has batchnorm) the consumer adds its batchnorm inference cases
-(legacy and _V2), checked the same way: their trace lines, results and
+forwarding set has batchnorm) the consumer adds its batchnorm inference,
+training and backward cases (legacy and _V2), checked the same way: their trace lines, results and
 `[LogCmdBNorm]` driver lines, and every one of them must be forwarded.
 
   check_forwarded.py --consumer BIN --backend-dir DIR [--lib-dir DIR] --work DIR
@@ -52,7 +53,10 @@ TRACED_FAMILIES = set(families("convolution"))
 COMPUTE = {"miopenConvolutionForward", "miopenConvolutionBackwardData", "miopenConvolutionBackwardWeights",
            "miopenConvolutionForwardImmediate", "miopenConvolutionBackwardDataImmediate",
            "miopenConvolutionBackwardWeightsImmediate", "miopenConvolutionBiasActivationForward"}
-BN_COMPUTE = {"miopenBatchNormalizationForwardInference", "miopenBatchNormalizationForwardInference_V2"}
+BN_COMPUTE = {"miopenBatchNormalizationForwardInference", "miopenBatchNormalizationForwardInference_V2",
+              "miopenBatchNormalizationForwardTraining", "miopenBatchNormalizationForwardTraining_V2",
+              "miopenBatchNormalizationBackward", "miopenBatchNormalizationBackward_V2"}
+BN_LABELS = ("bninf", "bntrn", "bnbwd")
 
 
 def run(a, env, args=()):
@@ -148,8 +152,8 @@ def check(a):
                 declined[reason_class(reason)] += 1
         computed = [(e, t, r) for e, t, r in routes if e in COMPUTE]
         forwarded = bool(computed) and all(t == HIPDNN for _, t, _ in computed)
-        if c["label"].startswith("bninf") and not forwarded:
-            problems.append(f"case {i} ({c['label']}): a batchnorm inference the provider runs was not forwarded "
+        if c["label"].startswith(BN_LABELS) and not forwarded:
+            problems.append(f"case {i} ({c['label']}): a batchnorm call the provider runs was not forwarded "
                             f"({computed})")
         if forwarded and c["result"] == "ok":
             checked += 1
@@ -205,11 +209,12 @@ def check(a):
     if cba_made and not any(side == "disabled" for side, _ in other):
         unwritten.append("conv+bias+activation")
     # The negative control: one element of case 0 changed must be a mismatch.
-    # With --batchnorm, the first batchnorm case's too.
+    # With --batchnorm, the first case of each batchnorm pass too.
     controls = [0]
     if a.batchnorm:
-        bn = sorted(i for i, c in cases.items() if c["label"].startswith("bninf"))
-        controls += bn[:1]
+        bn = sorted(i for i, c in cases.items() if c["label"].startswith(BN_LABELS))
+        for prefix in BN_LABELS:
+            controls += [i for i in bn if cases[i]["label"].startswith(prefix)][:1]
         if not bn:
             problems.append("--batchnorm: the consumer reported no batchnorm case")
     for k in controls:

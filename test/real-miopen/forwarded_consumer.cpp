@@ -28,10 +28,13 @@
 //   forwarded_consumer [--only I] [--corrupt I] [--batchnorm]
 // --corrupt I changes one element of case I's result before the comparison
 // (the negative control: it must be reported as a mismatch). --batchnorm
-// adds batchnorm inference cases after the convolution ones (for a build
-// whose forwarding set has batchnorm): fp32 / fp16 x (fp32 scale, bias,
-// mean, variance) x NCHW, NHWC x 2-D, 3-D x the legacy and _V2 entry
-// points, labelled `bninf <type> <layout> g1 <n>-D <legacy|v2>`.
+// adds batchnorm cases after the convolution ones (for a build whose
+// forwarding set has batchnorm): inference, training (saved statistics, no
+// running ones) and backward (with the saved statistics) x fp32 / fp16 x
+// (fp32 per-channel tensors) x NCHW, NHWC x 2-D, 3-D x the legacy and _V2
+// entry points, labelled `bninf|bntrn|bnbwd <type> <layout> g1 <n>-D
+// <legacy|v2>`; training's saved mean and inverse variance and backward's
+// dscale and dbias are checked too.
 // Exit status 1 when any case mismatched or an output was written out of
 // bounds.
 #include "../consumers/consumer_util.hpp"
@@ -45,6 +48,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -507,23 +511,183 @@ bool run_case(miopenHandle_t h, size_t i, const Case& c, bool corrupt)
 
 // A batchnorm inference case: x (2, 4, spatial...) of `type`, fp32
 // per-channel tensors, spatial mode, epsilon 1e-5.
+enum class BnPass
+{
+    Inference,
+    Training,
+    Backward
+};
+
 struct BnCase
 {
     miopenDataType_t type;
     bool nhwc;
     int spatial;
     bool v2;
+    BnPass pass;
 };
 
 std::vector<BnCase> bn_cases()
 {
     std::vector<BnCase> v;
-    for(miopenDataType_t t : {miopenFloat, miopenHalf})
-        for(bool nhwc : {false, true})
-            for(int sp : {2, 3})
-                for(bool v2 : {false, true})
-                    v.push_back({t, nhwc, sp, v2});
+    for(BnPass pass : {BnPass::Inference, BnPass::Training, BnPass::Backward})
+        for(miopenDataType_t t : {miopenFloat, miopenHalf})
+            for(bool nhwc : {false, true})
+                for(int sp : {2, 3})
+                    for(bool v2 : {false, true})
+                        v.push_back({t, nhwc, sp, v2, pass});
     return v;
+}
+
+// x's dims for a batchnorm case: (2, 4, spatial...).
+std::vector<int> bn_dims(int spatial)
+{
+    std::vector<int> dims{2, 4};
+    for(int e : spatial == 2 ? std::vector<int>{6, 5} : std::vector<int>{3, 4, 4})
+        dims.push_back(e);
+    return dims;
+}
+
+// The batch's per-channel mean and biased variance of x, in double.
+void bn_statistics(const Tensor& x, const std::vector<int>& dims, std::vector<double>& mean, std::vector<double>& var)
+{
+    mean.assign(size_t(dims[1]), 0.0);
+    var.assign(size_t(dims[1]), 0.0);
+    const double m = double(x.s.elements()) / double(dims[1]);
+    for_each_index(dims, [&](const std::vector<int>& idx) { mean[size_t(idx[1])] += x.at(x.s.offset(idx)) / m; });
+    for_each_index(dims, [&](const std::vector<int>& idx) {
+        const double d = x.at(x.s.offset(idx)) - mean[size_t(idx[1])];
+        var[size_t(idx[1])] += d * d / m;
+    });
+}
+
+// Largest error of `t` against `ref` relative to `mag` (both by t's offsets).
+double bn_err(const Tensor& t, const std::vector<double>& ref, const std::vector<double>& mag)
+{
+    double e = 0;
+    for(size_t o = 0; o < ref.size(); ++o)
+        e = std::max(e, std::fabs(t.at(o) - ref[o]) / std::max(mag[o], 1e-3));
+    return e;
+}
+
+// A training pass (batch statistics, saved mean and inverse variance, no
+// running statistics) or a backward pass (with the saved statistics),
+// checked against the formulas in double; returns false on a mismatch.
+bool run_bn_pass_case(miopenHandle_t h, size_t i, const BnCase& c, bool corrupt)
+{
+    protocol::begin(i);
+    const std::vector<int> dims = bn_dims(c.spatial);
+    std::vector<int> pdims(dims.size(), 1);
+    pdims[1]          = dims[1];
+    const size_t ch   = size_t(dims[1]);
+    const double m    = double(shape(dims, false).elements()) / double(ch);
+    const double eps  = 1e-5;
+    const auto pshape = shape(pdims, false);
+    Tensor x(c.type, shape(dims, c.nhwc)), y(c.type, shape(dims, c.nhwc)), dy(c.type, shape(dims, c.nhwc));
+    Tensor scale(miopenFloat, pshape), bias(miopenFloat, pshape), smean(miopenFloat, pshape),
+        sinv(miopenFloat, pshape), dscale(miopenFloat, pshape), dbias(miopenFloat, pshape);
+    x.fill(1 + std::uint32_t(i));
+    y.fill(2 + std::uint32_t(i));
+    dy.fill(3 + std::uint32_t(i));
+    scale.fill(4 + std::uint32_t(i));
+    bias.fill(5 + std::uint32_t(i));
+    dscale.fill(6 + std::uint32_t(i));
+    dbias.fill(7 + std::uint32_t(i));
+    std::vector<double> mean, var;
+    bn_statistics(x, dims, mean, var);
+    std::vector<double> inv(ch);
+    for(size_t k = 0; k < ch; ++k)
+        inv[k] = 1.0 / std::sqrt(var[k] + eps);
+    Run r;
+    const float one = 1.0f, zero = 0.0f;
+    // What is compared: (tensor, reference, magnitude), first the data output.
+    std::vector<std::tuple<Tensor*, std::vector<double>, std::vector<double>>> outs;
+    std::vector<double> ref(x.s.elements()), mag(ref.size());
+    if(c.pass == BnPass::Training)
+    {
+        smean.fill(8 + std::uint32_t(i));
+        sinv.fill(9 + std::uint32_t(i));
+        for_each_index(dims, [&](const std::vector<int>& idx) {
+            const size_t o = x.s.offset(idx), k = size_t(idx[1]);
+            const double norm = (x.at(o) - mean[k]) * inv[k];
+            ref[o]            = scale.at(k) * norm + bias.at(k);
+            mag[o]            = std::fabs(scale.at(k) * norm) + std::fabs(bias.at(k));
+        });
+        std::vector<double> mag_mean(ch, 1.0), mag_inv(inv);
+        outs.emplace_back(&y, ref, mag);
+        outs.emplace_back(&smean, mean, mag_mean);
+        outs.emplace_back(&sinv, inv, mag_inv);
+        auto* alpha = const_cast<float*>(&one);
+        auto* beta  = const_cast<float*>(&zero);
+        if(c.v2)
+            r.call("miopenBatchNormalizationForwardTraining_V2",
+                   miopenBatchNormalizationForwardTraining_V2(
+                       h, miopenBNSpatial, alpha, beta, x.desc, x.data(), y.desc, y.data(), scale.desc, bias.desc,
+                       smean.desc, sinv.desc, scale.data(), bias.data(), 0.1, nullptr, nullptr, eps, smean.data(),
+                       sinv.data()));
+        else
+            r.call("miopenBatchNormalizationForwardTraining",
+                   miopenBatchNormalizationForwardTraining(h, miopenBNSpatial, alpha, beta, x.desc, x.data(), y.desc,
+                                                           y.data(), scale.desc, scale.data(), bias.data(), 0.1,
+                                                           nullptr, nullptr, eps, smean.data(), sinv.data()));
+    }
+    else
+    {
+        for(size_t k = 0; k < ch; ++k)
+        {
+            smean.set(k, mean[k]);
+            sinv.set(k, inv[k]);
+        }
+        // With the saved statistics as MIOpen reads them (fp32).
+        std::vector<double> db(ch, 0.0), ds(ch, 0.0), mdb(ch, 0.0), mds(ch, 0.0);
+        for_each_index(dims, [&](const std::vector<int>& idx) {
+            const size_t o = x.s.offset(idx), k = size_t(idx[1]);
+            const double xhat = (x.at(o) - smean.at(k)) * sinv.at(k);
+            db[k] += dy.at(o);
+            ds[k] += dy.at(o) * xhat;
+            mdb[k] += std::fabs(dy.at(o));
+            mds[k] += std::fabs(dy.at(o) * xhat);
+        });
+        for_each_index(dims, [&](const std::vector<int>& idx) {
+            const size_t o = x.s.offset(idx), k = size_t(idx[1]);
+            const double xhat = (x.at(o) - smean.at(k)) * sinv.at(k), f = scale.at(k) * sinv.at(k) / m;
+            ref[o] = f * (m * dy.at(o) - db[k] - xhat * ds[k]);
+            mag[o] = std::fabs(f) * (m * std::fabs(dy.at(o)) + mdb[k] + std::fabs(xhat) * mds[k]);
+        });
+        outs.emplace_back(&y, ref, mag); // y is dx
+        outs.emplace_back(&dscale, ds, mds);
+        outs.emplace_back(&dbias, db, mdb);
+        if(c.v2)
+            r.call("miopenBatchNormalizationBackward_V2",
+                   miopenBatchNormalizationBackward_V2(h, miopenBNSpatial, &one, &zero, &one, &zero, x.desc, x.data(),
+                                                       dy.desc, dy.data(), y.desc, y.data(), scale.desc, bias.desc,
+                                                       smean.desc, sinv.desc, scale.data(), dscale.data(),
+                                                       dbias.data(), eps, smean.data(), sinv.data()));
+        else
+            r.call("miopenBatchNormalizationBackward",
+                   miopenBatchNormalizationBackward(h, miopenBNSpatial, &one, &zero, &one, &zero, x.desc, x.data(),
+                                                    dy.desc, dy.data(), y.desc, y.data(), scale.desc, scale.data(),
+                                                    dscale.data(), dbias.data(), eps, smean.data(), sinv.data()));
+    }
+    if(corrupt)
+        y.set(0, y.at(0) + 1.0);
+    double maxerr    = 0;
+    const double tol = c.type == miopenHalf ? 4e-3 : 1e-5;
+    bool ok          = true;
+    for(auto* t : {&x, &y, &dy, &scale, &bias, &smean, &sinv, &dscale, &dbias})
+        ok = ok && t->tail_intact();
+    if(r.status == miopenStatusSuccess)
+        for(size_t k = 0; k < outs.size(); ++k)
+        {
+            // The per-channel outputs are fp32, computed in fp32 or wider.
+            const double e = bn_err(*std::get<0>(outs[k]), std::get<1>(outs[k]), std::get<2>(outs[k]));
+            maxerr         = std::max(maxerr, e);
+            ok             = ok && e <= (k == 0 ? tol : 1e-4);
+        }
+    const char* result = r.status != miopenStatusSuccess ? "failed" : ok ? "ok" : "mismatch";
+    report(i, c.pass == BnPass::Training ? "bntrn" : "bnbwd", c.type, c.nhwc, 1, c.spatial, c.v2 ? "v2" : "legacy",
+           r, maxerr, tol, result);
+    return r.status != miopenStatusSuccess || ok;
 }
 
 // y = scale * (x - mean) / sqrt(variance + epsilon) + bias, in double;
@@ -618,7 +782,10 @@ int main(int argc, char** argv)
     {
         const size_t i = cases.size() + j;
         if(only < 0 || size_t(only) == i)
-            mismatches += run_bn_case(h, i, bn[j], long(i) == corrupt) ? 0 : 1;
+            mismatches += (bn[j].pass == BnPass::Inference ? run_bn_case : run_bn_pass_case)(h, i, bn[j],
+                                                                                           long(i) == corrupt)
+                              ? 0
+                              : 1;
     }
     miopenDestroy(h);
     if(mismatches > 0)
