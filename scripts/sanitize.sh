@@ -66,10 +66,16 @@ ctest --test-dir "$build" -L "$labels" -j 2 --output-on-failure || status=1
 
 problems=()
 # The controls: the tree reports a planted defect, into a file.
+# GCC's shared libubsan, beside ASan, writes its reports to stderr whatever
+# log_path says (its own copy of the sanitizer runtime never reads the
+# option; a static libubsan does): a UBSan report is a line `runtime error:`
+# on a process's stderr, and halt_on_error makes that process fail.
 for p in "${planted[@]}"; do
   ASAN_OPTIONS="log_path=$reports/planted/$p" UBSAN_OPTIONS="halt_on_error=1:log_path=$reports/planted/$p" \
-  TSAN_OPTIONS="log_path=$reports/planted/$p" "$build/test/sanitize/sanitize_planted" "$p" >/dev/null 2>&1 || true
-  ls "$reports/planted/$p".* >/dev/null 2>&1 || problems+=("the planted $p was not reported: the tree is not instrumented")
+  TSAN_OPTIONS="log_path=$reports/planted/$p" "$build/test/sanitize/sanitize_planted" "$p" \
+    >/dev/null 2>"$reports/planted/$p.stderr" || true
+  ls "$reports/planted/$p".[0-9]* >/dev/null 2>&1 || grep -q 'runtime error:' "$reports/planted/$p.stderr" ||
+    problems+=("the planted $p was not reported: the tree is not instrumented")
 done
 # The wrapper's Rust code is instrumented (not only its C++ parts).
 runtime=$(find "$build" -name 'libmiopen_abi_runtime.a' -path '*wrapper*' | head -1)
@@ -85,6 +91,9 @@ mapfile -t found < <(find "$reports" -maxdepth 1 -type f | sort)
 for f in "${found[@]}"; do
   problems+=("report $(basename "$f"): $(grep -m1 -E 'ERROR|WARNING|runtime error' "$f" || head -1 "$f")")
 done
+# UBSan's reports on the tests' stderr, as CTest logged it (above).
+ubsan=$(grep -c 'runtime error:' "$build/Testing/Temporary/LastTest.log" 2>/dev/null || true)
+[ "${ubsan:-0}" -eq 0 ] || problems+=("$ubsan UBSan report(s) in the tests' output ($build/Testing/Temporary/LastTest.log)")
 [ $status -eq 0 ] || problems+=("ctest -L '$labels' failed in $build")
 
 end=$(date +%s)
