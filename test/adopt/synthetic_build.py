@@ -312,6 +312,8 @@ def check_wrapper_off(tree: Path, build: Path, baseline_build: Path, private_lib
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--renamed-tree", type=Path, required=True)
+    ap.add_argument("--pre-wrapper-tree", type=Path, required=True,
+                    help="the mini MIOpen in MIOpen's layout, before the rename (adopt_mini_miopen_layout's)")
     ap.add_argument("--work", type=Path, required=True)
     ap.add_argument("--repo", type=Path, default=REPO)
     ap.add_argument("--miopen-wrap", type=Path, required=True)
@@ -385,9 +387,7 @@ def main() -> int:
     expect("libsynthetic_internal_dep.so" in needed(private), "the private library keeps its internal library",
            " ".join(needed(private)))
     shutil.rmtree(base_tree, ignore_errors=True)
-    shutil.copytree(a.repo / "test" / "mini-miopen", base_tree, symlinks=True)
-    for op_src in sorted((base_tree / "ops").glob("*/src")):  # one src/ tree, as MIOpen's
-        shutil.copytree(op_src, base_tree / "src", dirs_exist_ok=True)
+    shutil.copytree(a.pre_wrapper_tree, base_tree, symlinks=True)
     lay_out(base_tree, a.repo)
     if configure_and_build(base_tree, base_build, hip, env, "pre-wrapper baseline (same layout, no patches)",
                            a.cmake_arg):
