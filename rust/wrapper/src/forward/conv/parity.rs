@@ -39,10 +39,15 @@ struct Solution {
     workspace: usize,
 }
 
+/// Algorithms below this are indexed: the index is as long as the largest
+/// one listed, which MIOpen Private reports (MIOpen's are 0 to 5; a larger
+/// value must not size an allocation).
+const INDEXED: usize = 64;
+
 /// MIOpen Private's solutions for one problem on one handle, and the most
 /// workspace a solution of each algorithm needs (indexed by the algorithm,
-/// up to the largest listed; `None`: none of it listed), worked out once so
-/// that a legacy call's check is one index.
+/// up to the largest listed below [`INDEXED`]; `None`: none of it listed),
+/// worked out once so that a legacy call's check is one index.
 pub struct Solutions {
     list: Vec<Solution>,
     need_by_algorithm: Vec<Option<usize>>,
@@ -68,9 +73,10 @@ impl Solutions {
     }
 
     fn of(list: Vec<Solution>) -> Solutions {
-        let algorithms = list.iter().map(|s| s.algorithm as usize + 1).max().unwrap_or(0);
+        let indexed = |s: &&Solution| (s.algorithm as usize) < INDEXED;
+        let algorithms = list.iter().filter(indexed).map(|s| s.algorithm as usize + 1).max().unwrap_or(0);
         let mut need_by_algorithm = vec![None; algorithms];
-        for s in &list {
+        for s in list.iter().filter(indexed) {
             let need = &mut need_by_algorithm[s.algorithm as usize];
             *need = Some(need.map_or(s.workspace, |n: usize| n.max(s.workspace)));
         }
@@ -80,7 +86,21 @@ impl Solutions {
     /// The most workspace a solution of `algorithm` needs, or `None` when
     /// MIOpen lists none for the problem.
     fn need_of_algorithm(&self, algorithm: u32) -> Option<usize> {
-        self.need_by_algorithm.get(algorithm as usize).copied().flatten()
+        match self.need_by_algorithm.get(algorithm as usize) {
+            Some(need) => *need,
+            None => self.need_past_index(algorithm),
+        }
+    }
+
+    /// [`need_of_algorithm`](Self::need_of_algorithm) past the index: none
+    /// below [`INDEXED`], a pass over the list above it.
+    #[cold]
+    #[inline(never)]
+    fn need_past_index(&self, algorithm: u32) -> Option<usize> {
+        if (algorithm as usize) < INDEXED {
+            return None;
+        }
+        self.list.iter().filter(|s| s.algorithm == algorithm).map(|s| s.workspace).max()
     }
 
     fn need_of_id(&self, id: u64) -> Option<usize> {
@@ -204,5 +224,13 @@ mod tests {
         assert_eq!(solutions.need_of_algorithm(u32::MAX), None);
         assert_eq!(Solutions::of(Vec::new()).need_of_algorithm(0), None);
         assert_eq!(solutions.need_of_id(3), Some(256));
+        // An algorithm past the index (a Private reporting nonsense) sizes
+        // nothing and is still answered, from the list.
+        let far = Solutions::of(vec![s(1, u32::MAX, 32), s(2, 2, 8), s(3, u32::MAX, 48)]);
+        assert_eq!(far.need_by_algorithm.len(), 3);
+        assert_eq!(far.need_of_algorithm(u32::MAX), Some(48));
+        assert_eq!(far.need_of_algorithm(2), Some(8));
+        assert_eq!(far.need_of_algorithm(63), None);
+        assert_eq!(far.need_of_algorithm(64), None);
     }
 }
