@@ -41,7 +41,8 @@ struct Solution {
 
 /// Algorithms below this are indexed: the index is as long as the largest
 /// one listed, which MIOpen Private reports (MIOpen's are 0 to 5; a larger
-/// value must not size an allocation).
+/// value must not size an allocation). A call naming one past it is not
+/// found, so declined: MIOpen decides.
 const INDEXED: usize = 64;
 
 /// MIOpen Private's solutions for one problem on one handle, and the most
@@ -86,21 +87,7 @@ impl Solutions {
     /// The most workspace a solution of `algorithm` needs, or `None` when
     /// MIOpen lists none for the problem.
     fn need_of_algorithm(&self, algorithm: u32) -> Option<usize> {
-        match self.need_by_algorithm.get(algorithm as usize) {
-            Some(need) => *need,
-            None => self.need_past_index(algorithm),
-        }
-    }
-
-    /// [`need_of_algorithm`](Self::need_of_algorithm) past the index: none
-    /// below [`INDEXED`], a pass over the list above it.
-    #[cold]
-    #[inline(never)]
-    fn need_past_index(&self, algorithm: u32) -> Option<usize> {
-        if (algorithm as usize) < INDEXED {
-            return None;
-        }
-        self.list.iter().filter(|s| s.algorithm == algorithm).map(|s| s.workspace).max()
+        self.need_by_algorithm.get(algorithm as usize).copied().flatten()
     }
 
     fn need_of_id(&self, id: u64) -> Option<usize> {
@@ -225,10 +212,10 @@ mod tests {
         assert_eq!(Solutions::of(Vec::new()).need_of_algorithm(0), None);
         assert_eq!(solutions.need_of_id(3), Some(256));
         // An algorithm past the index (a Private reporting nonsense) sizes
-        // nothing and is still answered, from the list.
+        // nothing and is not found (the call is declined: MIOpen decides).
         let far = Solutions::of(vec![s(1, u32::MAX, 32), s(2, 2, 8), s(3, u32::MAX, 48)]);
         assert_eq!(far.need_by_algorithm.len(), 3);
-        assert_eq!(far.need_of_algorithm(u32::MAX), Some(48));
+        assert_eq!(far.need_of_algorithm(u32::MAX), None);
         assert_eq!(far.need_of_algorithm(2), Some(8));
         assert_eq!(far.need_of_algorithm(63), None);
         assert_eq!(far.need_of_algorithm(64), None);
