@@ -12,7 +12,9 @@ cmake --build "$BUILD" -j 2
 # Every test but the sanitizer runs (label `sanitize`): each builds a whole
 # instrumented tree of its own (docs/testing.md, "Sanitizers"). They run here
 # with MIOPEN_WRAP_SANITIZE_RUNS=1, or alone: scripts/sanitize.sh address|thread.
-ctest --test-dir "$BUILD" --output-on-failure -j 2 -LE sanitize
+# (label after-second-trees: tests of this tree that read a second tree's
+# library, run below once those trees are built.)
+ctest --test-dir "$BUILD" --output-on-failure -j 2 -LE 'sanitize|after-second-trees'
 if [ "${MIOPEN_WRAP_SANITIZE_RUNS:-0}" = 1 ]; then
   ctest --test-dir "$BUILD" --output-on-failure -L sanitize
 fi
@@ -31,3 +33,4 @@ for tree in "${trees[@]}"; do
   cmake --build "$BUILD-$group" -j 2 --target "${group}_tests"
   ctest --test-dir "$BUILD-$group" --output-on-failure -j 2 -L "$group"
 done
+MIOPEN_WRAP_SECOND_TREES_BUILT=1 ctest --test-dir "$BUILD" --output-on-failure -j 2 -L after-second-trees

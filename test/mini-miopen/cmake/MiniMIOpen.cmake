@@ -62,6 +62,14 @@ function(mini_miopen_add_library target)
     # warning by GCC; exports come from the version script anyway.
     target_compile_options(${target} PRIVATE -Wall -Wextra -Wno-attributes)
   endif()
+  # Under the sanitizer build: MIOpen's C API takes its enums (an algorithm,
+  # a mode) from a C caller, who may pass any int; MIOpen, and this test bed
+  # after it, loads the value and then rejects it (e.g. an algorithm of 99 in
+  # miopenConvolutionForward). C++ makes that load undefined and UBSan's
+  # `enum` check reports it, which would stop every parity case that passes
+  # an invalid enum on purpose. The wrapper reads these arguments as integers
+  # (bindgen constants), so the check stays on for it and everything else.
+  target_compile_options(${target} PRIVATE ${MIOPEN_WRAP_SANITIZE_MIOPEN_C_FLAGS})
   # MIOpen's default allocator calls HIP's hipMalloc / hipFree (the stand-in).
   target_link_libraries(${target} PRIVATE mini_hip_runtime)
   target_link_options(${target} PRIVATE
