@@ -46,7 +46,7 @@ pub const EVERY_FAMILY: &[Variable] = &[
         name: "MIOPEN_FIND_ENFORCE",
         applies: find_enforce_active,
         treatment: Treatment::Decline,
-        why: "MIOpen's tuning / perf-db and find-db enforcement has no hipDNN equivalent",
+        why: "MIOpen's tuning / find-db enforcement has no hipDNN equivalent",
     },
     Variable {
         name: "MIOPEN_DEBUG_FIND_ONLY_SOLVER",
