@@ -14,7 +14,7 @@ fn op(input: &mut Input, rank: usize) -> Op {
         }
         1 => Op::Bias { bias: input.tensor_near(rank) },
         2 => Op::Activation { mode: input.pick(&[3, 0, 1, 7, 9]) },
-        3 => Op::BatchNormInference,
+        3 => Op::BatchNormInference { mode: input.pick(&[0, 1, 2]), params: input.tensor_near(rank) },
         _ => Op::Unreadable("unreadable".into()),
     }
 }
