@@ -889,6 +889,30 @@ miopenBatchNormalizationForwardInference_V2(miopenHandle_t handle,
                                             void* estimatedVariance,
                                             double epsilon);
 
+/*! @brief Inference forward pass followed by an activation (null: none), in
+ * one kernel. Newer than MIOpen 3.3.0 (ROCm/rocm-libraries projects/miopen);
+ * hipDNN's MIOpen provider runs its batchnorm inference + activation graph
+ * with it. */
+MIOPEN_EXPORT miopenStatus_t
+miopenBatchNormForwardInferenceActivation(miopenHandle_t handle,
+                                          miopenBatchNormMode_t bn_mode,
+                                          void* alpha,
+                                          void* beta,
+                                          const miopenTensorDescriptor_t xDesc,
+                                          const void* x,
+                                          const miopenTensorDescriptor_t yDesc,
+                                          void* y,
+                                          const miopenTensorDescriptor_t scaleDesc,
+                                          const miopenTensorDescriptor_t biasDesc,
+                                          const miopenTensorDescriptor_t estMeanDesc,
+                                          const miopenTensorDescriptor_t estVarianceDesc,
+                                          void* bnScale,
+                                          void* bnBias,
+                                          void* estimatedMean,
+                                          void* estimatedVariance,
+                                          double epsilon,
+                                          const miopenActivationDescriptor_t activDesc);
+
 /*! @brief Backward pass with one parameter descriptor. */
 MIOPEN_EXPORT miopenStatus_t
 miopenBatchNormalizationBackward(miopenHandle_t handle,
