@@ -109,9 +109,6 @@ pub struct Translated {
     pub output: Tensor,
 }
 
-/// What a forwardable plan's operators say is forwardable, for a decline's text.
-pub const FORWARDABLE: &str = "conv -> [bias] -> activation, batchnorm inference -> activation";
-
 /// Translate a recorded plan with its activation arguments (a batchnorm
 /// operator's epsilon a placeholder: [`translate_with`]), or say why not.
 pub fn translate(plan: &Plan, args: ActivationArgs) -> Result<Translated, Decline> {
@@ -171,7 +168,10 @@ fn shape_of(ops: &[Op]) -> Result<Shape<'_>, Decline> {
         [Op::Conv { conv, w }, Op::Bias { bias }, Op::Activation { mode }] => Ok((conv, w, Some(bias), *mode)),
         _ => {
             let names: Vec<&str> = ops.iter().map(Op::name).collect();
-            decline(format!("operators {} (forwardable: {FORWARDABLE})", names.join(" -> ")))
+            decline(format!(
+                "operators {} (forwardable: conv -> [bias] -> activation, batchnorm inference -> activation)",
+                names.join(" -> ")
+            ))
         }
     }
 }
