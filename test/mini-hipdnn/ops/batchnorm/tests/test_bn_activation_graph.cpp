@@ -101,7 +101,8 @@ protected:
         keep(pl.plan);
         EXPECT_EQ(pl.engineName, engine);
         const int64_t n = count(p.x), c = p.x[1];
-        std::vector<float> xs(size_t(n)), stats[4];
+        std::vector<float> xs(static_cast<size_t>(n));
+        std::vector<float> stats[4];
         for(int64_t i = 0; i < n; ++i)
             xs[size_t(i)] = float(std::sin(0.37 * double(i)) * 3.0);
         for(int k = 0; k < 4; ++k)
