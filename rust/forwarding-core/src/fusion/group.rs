@@ -35,6 +35,9 @@ pub const ROW: GroupRow = GroupRow {
         ("miopenCreateOpBiasForward", RECORD),
         ("miopenCreateOpActivationForward", RECORD),
         ("miopenCreateOpBatchNormInference", RECORD),
+        // Recorded so that a plan holding them is declined naming them.
+        ("miopenCreateOpBatchNormBackward", RECORD),
+        ("miopenCreateOpActivationBackward", RECORD),
         ("miopenSetOpArgsConvForward", RECORD),
         ("miopenSetOpArgsBiasForward", RECORD),
         ("miopenSetOpArgsActivForward", RECORD),

@@ -41,6 +41,10 @@ pub enum Op {
     /// of scale, bias, mean and variance (its epsilon is an execute-time
     /// argument).
     BatchNormInference { mode: u32, params: Tensor },
+    /// `miopenCreateOpBatchNormBackward` (no hipDNN form built yet: declined).
+    BatchNormBackward,
+    /// `miopenCreateOpActivationBackward` (no hipDNN form built yet: declined).
+    ActivationBackward,
     /// An operator whose descriptors the wrapper could not read after
     /// MIOpen accepted them (the cause).
     Unreadable(String),
@@ -53,6 +57,8 @@ impl Op {
             Op::Bias { .. } => "bias",
             Op::Activation { .. } => "activation",
             Op::BatchNormInference { .. } => "batchnorm inference",
+            Op::BatchNormBackward => "batchnorm backward",
+            Op::ActivationBackward => "activation backward",
             Op::Unreadable(_) => "unreadable",
         }
     }

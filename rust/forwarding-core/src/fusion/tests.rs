@@ -267,6 +267,11 @@ fn batchnorm_plans_the_fused_kernel_or_the_provider_would_compute_otherwise_are_
     );
     let three = Plan { ops: [bn_relu().ops, vec![Op::Activation { mode: act::RELU }]].concat(), ..bn_relu() };
     assert!(d(&three).starts_with("operators batchnorm inference -> activation -> activation (forwardable: "));
+    let backward = Plan { ops: vec![Op::BatchNormBackward, Op::ActivationBackward], ..bn_relu() };
+    assert_eq!(
+        d(&backward),
+        "operators batchnorm backward -> activation backward (forwardable: conv -> [bias] -> activation, batchnorm inference -> activation)"
+    );
     // No driver line of the convolution's for it.
     assert_eq!(driver_line(&bn_relu()), None);
 }

@@ -1100,6 +1100,19 @@ miopenCreateOpBatchNormInference(miopenFusionPlanDescriptor_t fusePlanDesc,
                                  const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc);
 
 /*! @brief Allocates an (empty) argument pack for plan execution. */
+/*! @brief Adds a batch normalization backward operator (the parameters' shape
+ * is derived from the plan's input). */
+MIOPEN_EXPORT miopenStatus_t
+miopenCreateOpBatchNormBackward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                miopenFusionOpDescriptor_t* bnOp,
+                                const miopenBatchNormMode_t bn_mode);
+
+/*! @brief Adds an activation backward operator. */
+MIOPEN_EXPORT miopenStatus_t
+miopenCreateOpActivationBackward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                 miopenFusionOpDescriptor_t* activBwdOp,
+                                 miopenActivationMode_t mode);
+
 MIOPEN_EXPORT miopenStatus_t miopenCreateOperatorArgs(miopenOperatorArgs_t* args);
 
 /*! @brief Frees an argument pack. */
@@ -1135,6 +1148,33 @@ miopenSetOpArgsBatchNormInference(miopenOperatorArgs_t args,
                                   double epsilon);
 
 /*! @brief Arguments of a bias operator. */
+/*! @brief Arguments of a batch normalization backward operator (the saved
+ * statistics are always used). */
+MIOPEN_EXPORT miopenStatus_t
+miopenSetOpArgsBatchNormBackward(miopenOperatorArgs_t args,
+                                 const miopenFusionOpDescriptor_t bnBwdOp,
+                                 const void* alpha,
+                                 const void* beta,
+                                 const void* x,
+                                 const void* bnScale,
+                                 const void* bnBias,
+                                 void* resultBnScaleDiff,
+                                 void* resultBnBiasDiff,
+                                 const void* savedMean,
+                                 const void* savedInvVariance);
+
+/*! @brief Arguments of an activation backward operator. */
+MIOPEN_EXPORT miopenStatus_t
+miopenSetOpArgsActivBackward(miopenOperatorArgs_t args,
+                             const miopenFusionOpDescriptor_t activBwdOp,
+                             const void* alpha,
+                             const void* beta,
+                             const void* y,
+                             const void* reserved,
+                             double activAlpha,
+                             double activBeta,
+                             double activGamma);
+
 MIOPEN_EXPORT miopenStatus_t miopenSetOpArgsBiasForward(miopenOperatorArgs_t args,
                                                         const miopenFusionOpDescriptor_t biasOp,
                                                         const void* alpha,

@@ -327,6 +327,26 @@ pub fn miopenCreateOpBatchNormInference(
     })
 }
 
+pub fn miopenCreateOpBatchNormBackward(
+    config: &Config,
+    fusePlanDesc: sys::miopenFusionPlanDescriptor_t,
+    bnOp: *mut sys::miopenFusionOpDescriptor_t,
+    _bn_mode: sys::miopenBatchNormMode_t,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    observe(config, result, || add_op(fusePlanDesc as usize, handle_at(bnOp), Op::BatchNormBackward))
+}
+
+pub fn miopenCreateOpActivationBackward(
+    config: &Config,
+    fusePlanDesc: sys::miopenFusionPlanDescriptor_t,
+    activBwdOp: *mut sys::miopenFusionOpDescriptor_t,
+    _mode: sys::miopenActivationMode_t,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    observe(config, result, || add_op(fusePlanDesc as usize, handle_at(activBwdOp), Op::ActivationBackward))
+}
+
 fn set_arg(args: sys::miopenOperatorArgs_t, op: sys::miopenFusionOpDescriptor_t, a: Arg) {
     change(|b| {
         b.args.entry(args as usize).or_default().insert(op as usize, a);
