@@ -6,7 +6,7 @@ use miopen_forwarding_core::fusion::{self, ActivationArgs, Op, Plan};
 use crate::bytes::Input;
 
 fn op(input: &mut Input, rank: usize) -> Op {
-    match input.byte() % 5 {
+    match input.byte() % 7 {
         0 => {
             let spatial = input.rank(rank.saturating_sub(2));
             let conv = crate::conv::params(input, spatial);
@@ -14,7 +14,9 @@ fn op(input: &mut Input, rank: usize) -> Op {
         }
         1 => Op::Bias { bias: input.tensor_near(rank) },
         2 => Op::Activation { mode: input.pick(&[3, 0, 1, 7, 9]) },
-        3 => Op::BatchNormInference,
+        3 => Op::BatchNormInference { mode: input.pick(&[0, 1, 2]), params: input.tensor_near(rank) },
+        4 => Op::BatchNormBackward,
+        5 => Op::ActivationBackward,
         _ => Op::Unreadable("unreadable".into()),
     }
 }

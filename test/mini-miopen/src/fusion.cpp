@@ -196,6 +196,69 @@ void RunBatchNorm(const FusionOpDescriptor& op,
                              op.tensor.View(a.bn_var), a.bn_epsilon, 1.0f, 0.0f);
 }
 
+// MIOpen's BnBwdTrgActivationFused (its MIOpenBatchNormActivBwd kernels,
+// @2d1fd997): the batchnorm output recomputed from x and the saved statistics,
+// bn = scale * (x - savedMean) * savedInvVariance + bias (fp32); the
+// activation's derivative at it applied to the plan's input dy; then the
+// batchnorm backward with the saved statistics: the plan's output dx and the
+// parameter gradients.
+void RunBatchNormBackward(const FusionOpDescriptor& op,
+                          const FusionOpArgs& a,
+                          const FusionOpDescriptor& activ,
+                          const FusionOpArgs& act,
+                          const cpu::TensorView& dy,
+                          const cpu::TensorView& dx)
+{
+    for(const void* p : {a.bn_x, a.bn_scale, a.bn_bias, a.bn_mean, a.bn_var})
+        if(p == nullptr)
+            MIOPEN_THROW(miopenStatusBadParm, "Null batch normalization parameter");
+    if(a.bn_dscale == nullptr || a.bn_dbias == nullptr)
+        MIOPEN_THROW(miopenStatusBadParm, "Null batch normalization parameter gradient");
+    const TensorDescriptor params = DeriveBNTensorDescriptor(op.input, op.bn_mode);
+    CheckComputable(op.bn_mode, {op.input, {}, {&params}});
+    const auto x = op.input.View(a.bn_x);
+    const auto& lens = op.input.GetLengths();
+    const TensorDescriptor f32(miopenFloat, std::vector<std::size_t>(lens.begin(), lens.end()));
+    std::vector<float> bn(f32.GetElementSize()), dbn(f32.GetElementSize());
+    const auto bn_view = f32.View(bn.data()), dbn_view = f32.View(dbn.data());
+    const auto ps = params.View(nullptr);
+    const bool spatial = KernelMode(op.bn_mode) == cpu::BatchNormMode::Spatial;
+    std::int64_t idx[cpu::max_dims] = {};
+    const int nd = x.nd;
+    for(bool more = true; more;)
+    {
+        std::int64_t xo = 0, bo = 0, po = 0;
+        for(int d = 0; d < nd; ++d)
+        {
+            xo += idx[d] * x.strides[d];
+            bo += idx[d] * bn_view.strides[d];
+            if(d == 1 || (!spatial && d >= 2))
+                po += idx[d] * ps.strides[d];
+        }
+        const float xv = cpu::load(x.type, x.data, xo);
+        const float s  = cpu::load(ps.type, a.bn_scale, po), b = cpu::load(ps.type, a.bn_bias, po);
+        const float m  = cpu::load(ps.type, a.bn_mean, po), iv = cpu::load(ps.type, a.bn_var, po);
+        bn[std::size_t(bo)] = s * ((xv - m) * iv) + b;
+        more = false;
+        for(int d = nd - 1; d >= 0 && !more; --d)
+        {
+            if(++idx[d] < x.lens[d])
+                more = true;
+            else
+                idx[d] = 0;
+        }
+    }
+    const cpu::ActivationParams p{ToCpuActivationMode(activ.activ_mode), act.activ_alpha, act.activ_beta,
+                                  act.activ_gamma};
+    // The activation's output: the caller's y when given (the modes whose
+    // derivative reads it), else the recomputed input (RELU's does not read it).
+    const auto y = act.activ_y != nullptr ? op.input.View(act.activ_y) : bn_view;
+    cpu::activation_backward(p, y, dy, bn_view, dbn_view, 1.0f, 0.0f);
+    cpu::batchnorm_backward(KernelMode(op.bn_mode), x, dbn_view, dx, params.View(a.bn_scale),
+                            params.View(a.bn_dscale), params.View(a.bn_dbias), 0.0,
+                            params.View(a.bn_mean), params.View(a.bn_var), 1.0f, 0.0f, 1.0f, 0.0f);
+}
+
 std::unique_ptr<FusionOpDescriptor> MakeOp(FusionOpKind kind, const TensorDescriptor& tensor)
 {
     auto op    = std::make_unique<FusionOpDescriptor>();
@@ -312,6 +375,14 @@ void FusionPlanDescriptor::Execute(Handle& handle,
     {
         RunBatchNorm(*bn, ArgsOf(args, *bn), source, y);
         source = y;
+    }
+    if(const auto* bnb = Find(FusionOpKind::BatchNormBwdTrain))
+    {
+        const auto* activ = Find(FusionOpKind::ActivBackward);
+        if(activ == nullptr)
+            MIOPEN_THROW(miopenStatusBadParm, "No activation backward in the plan");
+        RunBatchNormBackward(*bnb, ArgsOf(args, *bnb), *activ, ArgsOf(args, *activ), source, y);
+        return;
     }
     if(const auto* activ = Find(FusionOpKind::ActivForward))
     {

@@ -108,6 +108,30 @@ miopenCreateOpBatchNormInference(miopenFusionPlanDescriptor_t fusePlanDesc,
     });
 }
 
+extern "C" miopenStatus_t miopenCreateOpBatchNormBackward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                                          miopenFusionOpDescriptor_t* bnOp,
+                                                          const miopenBatchNormMode_t bn_mode)
+{
+    MIOPEN_LOG_FUNCTION(fusePlanDesc, bnOp, bn_mode);
+    return AddNewOp(fusePlanDesc, bnOp, [&] {
+        auto op     = NewOp(miopen::FusionOpKind::BatchNormBwdTrain);
+        op->bn_mode = bn_mode;
+        return op;
+    });
+}
+
+extern "C" miopenStatus_t miopenCreateOpActivationBackward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                                           miopenFusionOpDescriptor_t* activBwdOp,
+                                                           miopenActivationMode_t mode)
+{
+    MIOPEN_LOG_FUNCTION(fusePlanDesc, activBwdOp, mode);
+    return AddNewOp(fusePlanDesc, activBwdOp, [&] {
+        auto op        = NewOp(miopen::FusionOpKind::ActivBackward);
+        op->activ_mode = mode;
+        return op;
+    });
+}
+
 extern "C" miopenStatus_t miopenCreateOperatorArgs(miopenOperatorArgs_t* args)
 {
     MIOPEN_LOG_FUNCTION(args);
@@ -175,6 +199,52 @@ extern "C" miopenStatus_t miopenSetOpArgsBatchNormInference(miopenOperatorArgs_t
         a.bn_mean    = estimatedMean;
         a.bn_var     = estimatedVariance;
         a.bn_epsilon = epsilon;
+    });
+}
+
+// alpha and beta are not read (MIOpen's SetArgs ignores them).
+extern "C" miopenStatus_t miopenSetOpArgsBatchNormBackward(miopenOperatorArgs_t args,
+                                                           const miopenFusionOpDescriptor_t bnBwdOp,
+                                                           const void* alpha,
+                                                           const void* beta,
+                                                           const void* x,
+                                                           const void* bnScale,
+                                                           const void* bnBias,
+                                                           void* resultBnScaleDiff,
+                                                           void* resultBnBiasDiff,
+                                                           const void* savedMean,
+                                                           const void* savedInvVariance)
+{
+    MIOPEN_LOG_FUNCTION(args, bnBwdOp, alpha, beta, x, bnScale, bnBias, resultBnScaleDiff, resultBnBiasDiff,
+                        savedMean, savedInvVariance);
+    return SetArgsFor(args, bnBwdOp, miopen::FusionOpKind::BatchNormBwdTrain, [&](auto& a) {
+        a.bn_x      = x;
+        a.bn_scale  = bnScale;
+        a.bn_bias   = bnBias;
+        a.bn_dscale = resultBnScaleDiff;
+        a.bn_dbias  = resultBnBiasDiff;
+        a.bn_mean   = savedMean;
+        a.bn_var    = savedInvVariance;
+    });
+}
+
+// alpha, beta and the reserved pointer are not read (MIOpen passes null for x).
+extern "C" miopenStatus_t miopenSetOpArgsActivBackward(miopenOperatorArgs_t args,
+                                                       const miopenFusionOpDescriptor_t activBwdOp,
+                                                       const void* alpha,
+                                                       const void* beta,
+                                                       const void* y,
+                                                       const void* /*reserved*/,
+                                                       double activAlpha,
+                                                       double activBeta,
+                                                       double activGamma)
+{
+    MIOPEN_LOG_FUNCTION(args, activBwdOp, alpha, beta, y, activAlpha, activBeta, activGamma);
+    return SetArgsFor(args, activBwdOp, miopen::FusionOpKind::ActivBackward, [&](auto& a) {
+        a.activ_y     = y;
+        a.activ_alpha = activAlpha;
+        a.activ_beta  = activBeta;
+        a.activ_gamma = activGamma;
     });
 }
 

@@ -1,5 +1,6 @@
 // Applicability of the fused solvers, after MIOpen's IsApplicable of each
-// (ConvBiasActivAsm1x1U, ConvOclDirectFwdFused, BnFwdInferActivationFused)
+// (ConvBiasActivAsm1x1U, ConvOclDirectFwdFused, BnFwdInferActivationFused,
+// BnBwdTrgActivationFused)
 // and of the plain convolution solvers they build on (ConvAsm1x1U,
 // ConvOclDirectFwd). Checks MIOpen makes about the device (gfx9, xnack, code
 // object version) hold for the target the test bed stands for.
@@ -127,12 +128,19 @@ bool BnFwdInferActivationFusedApplicable(const FusionPlanDescriptor& plan)
     return plan.ops.size() == 2 && SequenceIs(plan, {{K::BatchNormInference}, {K::ActivForward}});
 }
 
+// MIOpen's BnBwdTrgActivationFused: exactly batchnorm backward -> activation backward.
+bool BnBwdTrgActivationFusedApplicable(const FusionPlanDescriptor& plan)
+{
+    return plan.ops.size() == 2 && SequenceIs(plan, {{K::BatchNormBwdTrain}, {K::ActivBackward}});
+}
+
 } // namespace
 
 const std::vector<FusedSolver>& GetFusedSolvers()
 {
     static const std::vector<FusedSolver> solvers = {
         {132, "BnFwdInferActivationFused", BnFwdInferActivationFusedApplicable},
+        {134, "BnBwdTrgActivationFused", BnBwdTrgActivationFusedApplicable},
         {4, "ConvBiasActivAsm1x1U", ConvBiasActivAsm1x1UApplicable},
         {12, "ConvOclDirectFwdFused", ConvOclDirectFwdFusedApplicable},
     };

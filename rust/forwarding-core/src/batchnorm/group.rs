@@ -1,7 +1,7 @@
 //! The batchnorm group's data row (`batchnorm`: inference, training and
 //! backward, each with its `_V2`), and its three graph specs as plan keys.
 
-use super::{backward, miopen_bn_mode as bn, training, GraphSpec};
+use super::{backward, fused, miopen_bn_mode as bn, training, GraphSpec};
 use crate::graph_key::OwnedGraph;
 use crate::row::{Entry, GroupRow, Mirrored, Treatment, Variable};
 
@@ -72,6 +72,12 @@ impl OwnedGraph for training::GraphSpec {
 }
 
 impl OwnedGraph for backward::GraphSpec {
+    const GROUP: &'static GroupRow = &ROW;
+}
+
+/// A fusion plan's batchnorm inference -> activation graph: the batchnorm
+/// group's plan (its operation types are this group's probes).
+impl OwnedGraph for fused::GraphSpecActivation {
     const GROUP: &'static GroupRow = &ROW;
 }
 

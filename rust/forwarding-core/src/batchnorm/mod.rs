@@ -235,6 +235,7 @@ pub(crate) fn more_than_one_per_channel(x: &Tensor) -> Result<(), Decline> {
 }
 
 pub mod backward;
+pub mod fused;
 pub mod training;
 
 #[cfg(test)]

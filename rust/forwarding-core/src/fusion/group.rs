@@ -1,7 +1,9 @@
 //! The fusion-plan group's data row (`fusion`: MIOpen's fusion-plan API,
-//! whose forwarded plans are convolutions, so `convolution` is its umbrella).
-//! Its plans are the convolution group's fused graphs: it has no graph spec
-//! of its own.
+//! whose forwarded plans are convolutions, so `convolution` is its umbrella,
+//! and batchnorm inference -> activation, forwarded only where the build
+//! forwards the batchnorm group and its inference is not opted out).
+//! Its plans are the convolution group's fused graphs and the batchnorm
+//! group's two-node graph: it has no graph spec of its own.
 
 use super::miopen_direction;
 use crate::row::{Entry, GroupRow, Hook, Mirrored};
@@ -33,9 +35,13 @@ pub const ROW: GroupRow = GroupRow {
         ("miopenCreateOpBiasForward", RECORD),
         ("miopenCreateOpActivationForward", RECORD),
         ("miopenCreateOpBatchNormInference", RECORD),
+        // Recorded so that a plan holding them is declined naming them.
+        ("miopenCreateOpBatchNormBackward", RECORD),
+        ("miopenCreateOpActivationBackward", RECORD),
         ("miopenSetOpArgsConvForward", RECORD),
         ("miopenSetOpArgsBiasForward", RECORD),
         ("miopenSetOpArgsActivForward", RECORD),
+        ("miopenSetOpArgsBatchNormInference", RECORD),
         ("miopenDestroyFusionPlan", RECORD),
         ("miopenDestroyOperatorArgs", RECORD),
     ],

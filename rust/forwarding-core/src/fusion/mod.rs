@@ -5,13 +5,16 @@
 //! A fusion plan is opaque: MIOpen has no getter for its operators, so the
 //! wrapper records each `miopenCreateOp*` call's descriptors (read through
 //! Private's getters right after the call, as MIOpen copies them then) and
-//! each `miopenSetOpArgs*` call's values. Only the plan MIOpen's
-//! `miopenConvolutionBiasActivationForward` also is (conv -> [bias] ->
-//! RELU / CLIPPEDRELU / CLAMP) maps to a hipDNN graph: a convolution with
-//! an epilogue in the shared op layer ([`crate::ops::conv`]), the same
-//! graph, so both APIs share plans. This front end holds what a plan adds:
-//! its operators, the output MIOpen derives for it, its driver line's kind.
+//! each `miopenSetOpArgs*` call's values. Two plans map to a hipDNN graph:
+//! the plan MIOpen's `miopenConvolutionBiasActivationForward` also is
+//! (conv -> [bias] -> RELU / CLIPPEDRELU / CLAMP), a convolution with an
+//! epilogue in the shared op layer ([`crate::ops::conv`]), the same graph,
+//! so both APIs share plans; and batchnorm inference -> activation, the
+//! batchnorm group's two-node graph ([`crate::batchnorm::fused`]). This front
+//! end holds what a plan adds: its operators, the output MIOpen derives for
+//! it, its driver line's kind.
 
+use crate::batchnorm::fused;
 use crate::ops::conv::driver_line::{self, CmdKind};
 use crate::ops::conv::{translate_fused, Activation, ConvParams, Direction, Epilogue, GraphSpec, Problem};
 use crate::print::Int;
@@ -34,8 +37,14 @@ pub enum Op {
     /// `miopenCreateOpActivationForward`: the mode (its alpha, beta, gamma
     /// are execute-time arguments).
     Activation { mode: u32 },
-    /// `miopenCreateOpBatchNormInference`: no hipDNN form in the fused graph.
-    BatchNormInference,
+    /// `miopenCreateOpBatchNormInference`: the mode and the one descriptor
+    /// of scale, bias, mean and variance (its epsilon is an execute-time
+    /// argument).
+    BatchNormInference { mode: u32, params: Tensor },
+    /// `miopenCreateOpBatchNormBackward` (no hipDNN form built yet: declined).
+    BatchNormBackward,
+    /// `miopenCreateOpActivationBackward` (no hipDNN form built yet: declined).
+    ActivationBackward,
     /// An operator whose descriptors the wrapper could not read after
     /// MIOpen accepted them (the cause).
     Unreadable(String),
@@ -47,7 +56,9 @@ impl Op {
             Op::Conv { .. } => "conv",
             Op::Bias { .. } => "bias",
             Op::Activation { .. } => "activation",
-            Op::BatchNormInference => "batchnorm inference",
+            Op::BatchNormInference { .. } => "batchnorm inference",
+            Op::BatchNormBackward => "batchnorm backward",
+            Op::ActivationBackward => "activation backward",
             Op::Unreadable(_) => "unreadable",
         }
     }
@@ -76,24 +87,59 @@ impl ActivationArgs {
     pub const AT_COMPILE: ActivationArgs = ActivationArgs { alpha: 0.0, beta: 0.0 };
 }
 
-/// What a forwardable plan translates to: the fused graph, and the output
+/// The hipDNN graph of a forwardable plan.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Graph {
+    /// conv -> [bias] -> activation: the convolution group's fused graph.
+    Conv(GraphSpec),
+    /// batchnorm inference -> activation: the batchnorm group's two-node graph.
+    BatchNormActivation(fused::GraphSpecActivation),
+}
+
+impl Graph {
+    /// The convolution's fused graph, if it is one.
+    pub fn conv(&self) -> Option<&GraphSpec> {
+        match self {
+            Graph::Conv(g) => Some(g),
+            Graph::BatchNormActivation(_) => None,
+        }
+    }
+}
+
+/// What a forwardable plan translates to: its graph, and the output
 /// descriptor MIOpen derives for the plan (which `miopenExecuteFusionPlan`
 /// requires the caller's to equal).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Translated {
-    pub spec: GraphSpec,
+    pub spec: Graph,
     pub output: Tensor,
 }
 
-/// Translate a recorded plan with its activation arguments, or say why not.
+/// Translate a recorded plan with its activation arguments (a batchnorm
+/// operator's epsilon a placeholder: [`translate_with`]), or say why not.
 pub fn translate(plan: &Plan, args: ActivationArgs) -> Result<Translated, Decline> {
+    translate_with(plan, args, fused::EPSILON_AT_COMPILE)
+}
+
+/// [`translate`] with the batchnorm operator's epsilon
+/// (`miopenSetOpArgsBatchNormInference`'s).
+pub fn translate_with(plan: &Plan, args: ActivationArgs, epsilon: f64) -> Result<Translated, Decline> {
     if plan.direction != miopen_direction::VERTICAL {
         return decline(format!("fusion direction {} (forwardable: vertical fusion only)", Int(plan.direction)));
+    }
+    if let Some(Op::Unreadable(why)) = plan.ops.iter().find(|o| matches!(o, Op::Unreadable(_))) {
+        return decline(why.clone());
+    }
+    if let [Op::BatchNormInference { mode, params }, Op::Activation { mode: act }] = plan.ops.as_slice() {
+        let activation = Activation { mode: *act, alpha: args.alpha, beta: args.beta };
+        let p = fused::Problem { x: &plan.input, mode: *mode, params, epsilon, activation };
+        // Both operators keep the plan input's descriptor (MIOpen's GetOutputDesc).
+        return Ok(Translated { spec: Graph::BatchNormActivation(fused::translate(&p)?), output: plan.input.clone() });
     }
     let (p, bias, mode) = convolution_of(plan)?;
     let activation = Activation { mode, alpha: args.alpha, beta: args.beta };
     let spec = translate_fused(&p, &Epilogue { bias: bias.cloned(), has_z: false, activation })?;
-    Ok(Translated { spec, output: p.y })
+    Ok(Translated { spec: Graph::Conv(spec), output: p.y })
 }
 
 /// The line MIOpen logs under `MIOPEN_ENABLE_LOGGING_CMD` for an execute of
@@ -128,7 +174,10 @@ fn shape_of(ops: &[Op]) -> Result<Shape<'_>, Decline> {
         [Op::Conv { conv, w }, Op::Bias { bias }, Op::Activation { mode }] => Ok((conv, w, Some(bias), *mode)),
         _ => {
             let names: Vec<&str> = ops.iter().map(Op::name).collect();
-            decline(format!("operators {} (forwardable: conv -> [bias] -> activation)", names.join(" -> ")))
+            decline(format!(
+                "operators {} (forwardable: conv -> [bias] -> activation, batchnorm inference -> activation)",
+                names.join(" -> ")
+            ))
         }
     }
 }

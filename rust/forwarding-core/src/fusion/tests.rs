@@ -1,6 +1,6 @@
 use super::*;
 use crate::ops::conv::{miopen_activation as act, ConvParams};
-use crate::tensor::miopen_type;
+use crate::tensor::{miopen_type, ElemType};
 
 fn packed(dims: &[i64]) -> Vec<i64> {
     packed_strides(dims, false)
@@ -53,18 +53,19 @@ fn conv_bias_relu_is_the_fused_graph_of_conv_bias_activation_forward() {
     };
     let relu = Activation { mode: act::RELU, alpha: 0.0, beta: 0.0 };
     let e = Epilogue { bias: Some(t(&[1, 6, 1, 1])), has_z: false, activation: relu };
-    assert_eq!(tr.spec, translate_fused(&p, &e).unwrap());
+    assert_eq!(tr.spec, Graph::Conv(translate_fused(&p, &e).unwrap()));
 }
 
 #[test]
 fn without_bias_and_with_clips_from_the_arguments() {
     let p = plan(vec![conv_op(), Op::Activation { mode: act::CLIPPEDRELU }]);
     let tr = translate(&p, ActivationArgs { alpha: 6.0, beta: 0.0 }).unwrap();
-    let fu = tr.spec.fused.unwrap();
+    let fu = tr.spec.conv().unwrap().fused.clone().unwrap();
     assert!(fu.bias.is_none());
     assert_eq!(fu.upper_clip, Some(6f32.to_bits()));
     let p = plan(vec![conv_op(), Op::Activation { mode: act::CLAMP }]);
-    let fu = translate(&p, ActivationArgs { alpha: -1.0, beta: 2.0 }).unwrap().spec.fused.unwrap();
+    let fu =
+        translate(&p, ActivationArgs { alpha: -1.0, beta: 2.0 }).unwrap().spec.conv().unwrap().fused.clone().unwrap();
     assert_eq!((fu.lower_clip, fu.upper_clip), (Some((-1f32).to_bits()), Some(2f32.to_bits())));
     assert!(cause(translate(&p, ActivationArgs { alpha: 0.1, beta: 2.0 })).contains("not exact"));
 }
@@ -75,10 +76,14 @@ fn other_plans_are_declined_with_their_operators() {
         cause(translate(&plan(vec![]), ActivationArgs::AT_COMPILE)),
         "the plan has no operators (MIOpen decides)"
     );
-    let bn = plan(vec![conv_op(), Op::BatchNormInference, Op::Activation { mode: act::RELU }]);
+    let bn = plan(vec![
+        conv_op(),
+        Op::BatchNormInference { mode: 1, params: t(&[1, 3, 1, 1]) },
+        Op::Activation { mode: act::RELU },
+    ]);
     assert_eq!(
         cause(translate(&bn, ActivationArgs::AT_COMPILE)),
-        "operators conv -> batchnorm inference -> activation (forwardable: conv -> [bias] -> activation)"
+        "operators conv -> batchnorm inference -> activation (forwardable: conv -> [bias] -> activation, batchnorm inference -> activation)"
     );
     let alone = plan(vec![conv_op()]);
     assert!(cause(translate(&alone, ActivationArgs::AT_COMPILE)).starts_with("operators conv ("));
@@ -157,6 +162,116 @@ fn driver_line_of_a_conv_activation_plan_names_the_type_and_layouts() {
 
 #[test]
 fn no_driver_line_for_a_plan_the_wrapper_does_not_forward() {
-    assert_eq!(driver_line(&plan(vec![conv_op(), Op::BatchNormInference, Op::Activation { mode: act::RELU }])), None);
+    assert_eq!(
+        driver_line(&plan(vec![
+            conv_op(),
+            Op::BatchNormInference { mode: 1, params: t(&[1, 3, 1, 1]) },
+            Op::Activation { mode: act::RELU }
+        ])),
+        None
+    );
     assert_eq!(driver_line(&plan(vec![conv_op()])), None);
+}
+
+fn bn_plan(x: Tensor, params: Tensor, mode: u32, act_mode: u32) -> Plan {
+    Plan {
+        direction: miopen_direction::VERTICAL,
+        input: x,
+        ops: vec![Op::BatchNormInference { mode, params }, Op::Activation { mode: act_mode }],
+    }
+}
+
+fn bn_relu() -> Plan {
+    bn_plan(t(&[2, 3, 4, 5]), t(&[1, 3, 1, 1]), 1, act::RELU)
+}
+
+fn bn_graph(tr: &Translated) -> &crate::batchnorm::fused::GraphSpecActivation {
+    match &tr.spec {
+        Graph::BatchNormActivation(g) => g,
+        other => panic!("not the batchnorm graph: {other:?}"),
+    }
+}
+
+#[test]
+fn batchnorm_inference_then_activation_is_the_batchnorm_two_node_graph() {
+    use crate::batchnorm::{fused, uid};
+    let tr = translate_with(&bn_relu(), ActivationArgs::AT_COMPILE, 1e-3).unwrap();
+    assert_eq!(tr.output, t(&[2, 3, 4, 5]), "the output is the plan's input descriptor");
+    let g = bn_graph(&tr);
+    assert!(g.bn.y.is_virtual && g.bn.y.dtype == ElemType::F32, "y is the virtual FLOAT intermediate");
+    assert_eq!((g.bn.y.uid, g.out.uid, g.out.is_virtual), (uid::Y, fused::OUT, false));
+    assert_eq!(g.bn.epsilon_bits, 1e-3f64.to_bits());
+    assert_eq!((g.lower_clip, g.upper_clip), (None, None));
+    for (name, s) in [("scale", &g.bn.scale), ("bias", &g.bn.bias), ("mean", &g.bn.mean), ("variance", &g.bn.variance)]
+    {
+        assert_eq!((s.name, s.dims.as_slice(), s.dtype), (name, &[1, 3, 1, 1][..], ElemType::F32));
+    }
+    // translate() compiles with the placeholder epsilon.
+    let at_compile = translate(&bn_relu(), ActivationArgs::AT_COMPILE).unwrap();
+    assert_eq!(bn_graph(&at_compile).bn.epsilon_bits, fused::EPSILON_AT_COMPILE.to_bits());
+    // The clips come from the activation's arguments, as the convolution's.
+    let clipped = bn_plan(t(&[2, 3, 4, 5]), t(&[1, 3, 1, 1]), 1, act::CLIPPEDRELU);
+    let g = translate_with(&clipped, ActivationArgs { alpha: 6.0, beta: 0.0 }, 1e-5).unwrap();
+    assert_eq!((bn_graph(&g).lower_clip, bn_graph(&g).upper_clip), (Some(0f32.to_bits()), Some(6f32.to_bits())));
+    let clamp = bn_plan(t(&[2, 3, 4, 5]), t(&[1, 3, 1, 1]), 1, act::CLAMP);
+    let g = translate_with(&clamp, ActivationArgs { alpha: -1.0, beta: 2.0 }, 1e-5).unwrap();
+    assert_eq!((bn_graph(&g).lower_clip, bn_graph(&g).upper_clip), (Some((-1f32).to_bits()), Some(2f32.to_bits())));
+    // fp16 x with fp32 parameters is forwarded; the output keeps x's type.
+    let mut x16 = t(&[2, 3, 4, 5]);
+    x16.dtype = miopen_type::HALF;
+    let g = translate_with(&bn_plan(x16, t(&[1, 3, 1, 1]), 1, act::RELU), ActivationArgs::AT_COMPILE, 1e-5).unwrap();
+    assert_eq!((bn_graph(&g).bn.x.dtype, bn_graph(&g).out.dtype), (ElemType::F16, ElemType::F16));
+}
+
+#[test]
+fn the_batchnorm_graph_key_tells_apart_epsilon_and_clips() {
+    let key = |mode, a: f64, eps: f64| {
+        let p = bn_plan(t(&[2, 3, 4, 5]), t(&[1, 3, 1, 1]), 1, mode);
+        bn_graph(&translate_with(&p, ActivationArgs { alpha: a, beta: 0.0 }, eps).unwrap()).clone()
+    };
+    assert_eq!(key(act::RELU, 0.0, 1e-5), key(act::RELU, 0.0, 1e-5));
+    assert_ne!(key(act::RELU, 0.0, 1e-5), key(act::RELU, 0.0, 1e-5 + 1e-20), "epsilon's bits");
+    assert_ne!(key(act::CLIPPEDRELU, 6.0, 1e-5), key(act::CLIPPEDRELU, 5.0, 1e-5), "the clip");
+    assert_ne!(key(act::CLIPPEDRELU, 6.0, 1e-5), key(act::RELU, 6.0, 1e-5), "the mode");
+}
+
+#[test]
+fn batchnorm_plans_the_fused_kernel_or_the_provider_would_compute_otherwise_are_declined() {
+    let d = |p: &Plan| cause(translate_with(p, ActivationArgs::AT_COMPILE, 1e-5));
+    let p = |x: Tensor, params: Tensor, mode: u32, act_mode: u32| bn_plan(x, params, mode, act_mode);
+    assert!(d(&p(t(&[2, 3, 4, 5]), t(&[1, 3, 4, 5]), 0, act::RELU)).starts_with("per-activation batchnorm"));
+    assert!(d(&p(t(&[2, 3, 4, 5]), t(&[1, 3, 1, 1]), 5, act::RELU)).starts_with("batchnorm mode 5"));
+    assert!(d(&p(t(&[2, 3, 2, 4, 5]), t(&[1, 3, 1, 1, 1]), 1, act::RELU)).starts_with("x has 5 dimensions"));
+    let nhwc =
+        Tensor { dtype: miopen_type::FLOAT, dims: vec![2, 3, 4, 5], strides: packed_strides(&[2, 3, 4, 5], true) };
+    assert!(d(&p(nhwc, t(&[1, 3, 1, 1]), 1, act::RELU)).starts_with("x is not packed NCHW"));
+    let mut bf16 = t(&[2, 3, 4, 5]);
+    bf16.dtype = miopen_type::BFLOAT16;
+    assert!(d(&p(bf16, t(&[1, 3, 1, 1]), 1, act::RELU)).contains("fp32 and fp16 only"));
+    let mut half_params = t(&[1, 3, 1, 1]);
+    half_params.dtype = miopen_type::HALF;
+    assert!(d(&p(t(&[2, 3, 4, 5]), half_params, 1, act::RELU)).contains("fp32 scale, bias, mean and variance only"));
+    assert!(d(&p(t(&[2, 3, 4, 5]), t(&[1, 4, 1, 1]), 1, act::RELU)).contains("is not the (1, 3, 1, ...) tensor"));
+    assert!(d(&p(t(&[2, 3, 4, 5]), t(&[1, 3, 1, 1]), 1, act::PASTHRU)).contains("PASTHRU"));
+    assert!(cause(translate_with(
+        &p(t(&[2, 3, 4, 5]), t(&[1, 3, 1, 1]), 1, act::CLIPPEDRELU),
+        ActivationArgs { alpha: 0.1, beta: 0.0 },
+        1e-5
+    ))
+    .contains("not exact"));
+    // Other batchnorm plans name their operators and what is forwardable.
+    let alone = Plan { ops: vec![bn_relu().ops[0].clone()], ..bn_relu() };
+    assert_eq!(
+        d(&alone),
+        "operators batchnorm inference (forwardable: conv -> [bias] -> activation, batchnorm inference -> activation)"
+    );
+    let three = Plan { ops: [bn_relu().ops, vec![Op::Activation { mode: act::RELU }]].concat(), ..bn_relu() };
+    assert!(d(&three).starts_with("operators batchnorm inference -> activation -> activation (forwardable: "));
+    let backward = Plan { ops: vec![Op::BatchNormBackward, Op::ActivationBackward], ..bn_relu() };
+    assert_eq!(
+        d(&backward),
+        "operators batchnorm backward -> activation backward (forwardable: conv -> [bias] -> activation, batchnorm inference -> activation)"
+    );
+    // No driver line of the convolution's for it.
+    assert_eq!(driver_line(&bn_relu()), None);
 }

@@ -889,6 +889,30 @@ miopenBatchNormalizationForwardInference_V2(miopenHandle_t handle,
                                             void* estimatedVariance,
                                             double epsilon);
 
+/*! @brief Inference forward pass followed by an activation (null: none), in
+ * one kernel. Newer than MIOpen 3.3.0 (ROCm/rocm-libraries projects/miopen);
+ * hipDNN's MIOpen provider runs its batchnorm inference + activation graph
+ * with it. */
+MIOPEN_EXPORT miopenStatus_t
+miopenBatchNormForwardInferenceActivation(miopenHandle_t handle,
+                                          miopenBatchNormMode_t bn_mode,
+                                          void* alpha,
+                                          void* beta,
+                                          const miopenTensorDescriptor_t xDesc,
+                                          const void* x,
+                                          const miopenTensorDescriptor_t yDesc,
+                                          void* y,
+                                          const miopenTensorDescriptor_t scaleDesc,
+                                          const miopenTensorDescriptor_t biasDesc,
+                                          const miopenTensorDescriptor_t estMeanDesc,
+                                          const miopenTensorDescriptor_t estVarianceDesc,
+                                          void* bnScale,
+                                          void* bnBias,
+                                          void* estimatedMean,
+                                          void* estimatedVariance,
+                                          double epsilon,
+                                          const miopenActivationDescriptor_t activDesc);
+
 /*! @brief Backward pass with one parameter descriptor. */
 MIOPEN_EXPORT miopenStatus_t
 miopenBatchNormalizationBackward(miopenHandle_t handle,
@@ -1076,6 +1100,19 @@ miopenCreateOpBatchNormInference(miopenFusionPlanDescriptor_t fusePlanDesc,
                                  const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc);
 
 /*! @brief Allocates an (empty) argument pack for plan execution. */
+/*! @brief Adds a batch normalization backward operator (the parameters' shape
+ * is derived from the plan's input). */
+MIOPEN_EXPORT miopenStatus_t
+miopenCreateOpBatchNormBackward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                miopenFusionOpDescriptor_t* bnOp,
+                                const miopenBatchNormMode_t bn_mode);
+
+/*! @brief Adds an activation backward operator. */
+MIOPEN_EXPORT miopenStatus_t
+miopenCreateOpActivationBackward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                 miopenFusionOpDescriptor_t* activBwdOp,
+                                 miopenActivationMode_t mode);
+
 MIOPEN_EXPORT miopenStatus_t miopenCreateOperatorArgs(miopenOperatorArgs_t* args);
 
 /*! @brief Frees an argument pack. */
@@ -1111,6 +1148,33 @@ miopenSetOpArgsBatchNormInference(miopenOperatorArgs_t args,
                                   double epsilon);
 
 /*! @brief Arguments of a bias operator. */
+/*! @brief Arguments of a batch normalization backward operator (the saved
+ * statistics are always used). */
+MIOPEN_EXPORT miopenStatus_t
+miopenSetOpArgsBatchNormBackward(miopenOperatorArgs_t args,
+                                 const miopenFusionOpDescriptor_t bnBwdOp,
+                                 const void* alpha,
+                                 const void* beta,
+                                 const void* x,
+                                 const void* bnScale,
+                                 const void* bnBias,
+                                 void* resultBnScaleDiff,
+                                 void* resultBnBiasDiff,
+                                 const void* savedMean,
+                                 const void* savedInvVariance);
+
+/*! @brief Arguments of an activation backward operator. */
+MIOPEN_EXPORT miopenStatus_t
+miopenSetOpArgsActivBackward(miopenOperatorArgs_t args,
+                             const miopenFusionOpDescriptor_t activBwdOp,
+                             const void* alpha,
+                             const void* beta,
+                             const void* y,
+                             const void* reserved,
+                             double activAlpha,
+                             double activBeta,
+                             double activGamma);
+
 MIOPEN_EXPORT miopenStatus_t miopenSetOpArgsBiasForward(miopenOperatorArgs_t args,
                                                         const miopenFusionOpDescriptor_t biasOp,
                                                         const void* alpha,

@@ -56,8 +56,9 @@ pub fn translate_fused(p: &Problem, e: &Epilogue) -> Result<GraphSpec, Decline> 
     Ok(spec)
 }
 
-/// MIOpen's activation as hipDNN's RELU_FWD clips (lower, upper).
-fn activation_clips(a: &Activation) -> Result<(Option<f32>, Option<f32>), Decline> {
+/// MIOpen's activation as hipDNN's RELU_FWD clips (lower, upper); also the
+/// batchnorm inference -> activation fusion plan's (`batchnorm::fused`).
+pub fn activation_clips(a: &Activation) -> Result<(Option<f32>, Option<f32>), Decline> {
     let exact = |v: f64, what: &str| -> Result<f32, Decline> {
         let f = v as f32;
         if f64::from(f) == v {

@@ -19,7 +19,7 @@ mod problem;
 mod spec;
 mod translate;
 
-pub use epilogue::{miopen_activation, translate_fused, Activation, Epilogue};
+pub use epilogue::{activation_clips, miopen_activation, translate_fused, Activation, Epilogue};
 pub use problem::{miopen_mode, output_len, ConvParams, Direction, Problem};
 pub use spec::{uid, FusedSpec, GraphSpec};
 pub use translate::{translate, MAX_SPATIAL};

@@ -20,14 +20,21 @@ pub fn operations(b: &mut Builder, key: &dyn GraphKey) -> Result<Vec<Descriptor>
     let Some(g) = key.downcast::<GraphSpec>() else {
         return Err(not_this_group("batchnorm operations"));
     };
+    Ok(vec![inference(b, g)?.0])
+}
+
+/// The inference operation of `g`, and its y tensor's descriptor (a
+/// fused graph's next operation reads it).
+pub fn inference(b: &mut Builder, g: &GraphSpec) -> Result<(Descriptor, Descriptor), Failure> {
     let epsilon = g.epsilon().to_ne_bytes();
+    let y = b.tensor(&g.y)?;
     let tensors = [
         (attr::OPERATION_BATCHNORM_INFERENCE_VARIANCE_X_EXT, b.tensor(&g.x)?),
         (attr::OPERATION_BATCHNORM_INFERENCE_VARIANCE_MEAN_EXT, b.tensor(&g.mean)?),
         (attr::OPERATION_BATCHNORM_INFERENCE_VARIANCE_VARIANCE_EXT, b.tensor(&g.variance)?),
         (attr::OPERATION_BATCHNORM_INFERENCE_VARIANCE_SCALE_EXT, b.tensor(&g.scale)?),
         (attr::OPERATION_BATCHNORM_INFERENCE_VARIANCE_BIAS_EXT, b.tensor(&g.bias)?),
-        (attr::OPERATION_BATCHNORM_INFERENCE_VARIANCE_Y_EXT, b.tensor(&g.y)?),
+        (attr::OPERATION_BATCHNORM_INFERENCE_VARIANCE_Y_EXT, y),
         (
             attr::OPERATION_BATCHNORM_INFERENCE_VARIANCE_EPSILON_EXT,
             b.value_tensor(uid::EPSILON, "epsilon", data_type::DOUBLE, &epsilon)?,
@@ -40,7 +47,7 @@ pub fn operations(b: &mut Builder, key: &dyn GraphKey) -> Result<Vec<Descriptor>
     let comp = [data_type::FLOAT];
     b.set(d, attr::BATCHNORM_INF_VAR_COMP_TYPE_EXT, attr_type::DATA_TYPE, &comp, "batchnorm compute type")?;
     b.finalize(d, "finalize batchnorm inference")?;
-    Ok(vec![d])
+    Ok((d, y))
 }
 
 /// Sets each tensor on `d`, then the compute type FLOAT, and finalizes.

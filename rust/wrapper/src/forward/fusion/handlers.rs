@@ -12,13 +12,16 @@ use std::cell::RefCell;
 use std::ffi::c_void;
 use std::rc::Rc;
 
-use miopen_forwarding_core::fusion::{self, ActivationArgs};
+use miopen_forwarding_core::batchnorm::fused::EPSILON_AT_COMPILE;
+use miopen_forwarding_core::fusion::{self, ActivationArgs, Graph};
 use miopen_forwarding_core::graph_key::PlanKey;
-use miopen_forwarding_core::ops::conv::GraphSpec;
+use miopen_forwarding_core::routing::{self, Route};
 use miopen_forwarding_core::status::miopen;
-use miopen_forwarding_core::Config;
+use miopen_forwarding_core::{Config, Family};
 
-use super::record::{self, Arg, Compiled, ExecuteView, OpKind, Recorded};
+use super::record::{self, Arg, BatchNormArgs, Compiled, ExecuteView, OpKind, Recorded};
+use crate::entry_points;
+use crate::forward::batchnorm::fused as bn_fused;
 use crate::forward::common::memo::{DescriptorMemo, Seen};
 use crate::forward::common::steps::{declined, flatten, misaligned, private_ok, success, Ready, Step};
 use crate::forward::common::{handle_workspace, note, read, Outcome, Workspace};
@@ -59,12 +62,59 @@ fn not_recorded<T>(plan: usize) -> Step<T> {
     declined("fusePlanDesc is not a plan the wrapper saw created (MIOpen decides)")
 }
 
-fn ready(c: &Call, spec: GraphSpec) -> Step<Ready> {
-    ready_conv(c.config, &Rc::new(plan_key(c.handle as usize, spec)))
+/// The plan key of a plan's graph on the call's handle.
+fn key_of(c: &Call, spec: Graph) -> Rc<PlanKey> {
+    let handle = c.handle as usize;
+    Rc::new(match spec {
+        Graph::Conv(g) => plan_key(handle, g),
+        Graph::BatchNormActivation(g) => bn_fused::plan_key(handle, g),
+    })
 }
 
-fn translated(r: &Recorded, args: ActivationArgs) -> Step<fusion::Translated> {
-    fusion::translate(&r.plan, args).or_else(|d| declined(d.0))
+/// The plan of `key`, with its graph's operations.
+fn ready_key(config: &Config, key: &Rc<PlanKey>) -> Step<Ready> {
+    if bn_fused::is_key(key) {
+        bn_fused::ready(config, key)
+    } else {
+        ready_conv(config, key)
+    }
+}
+
+fn ready(c: &Call, spec: Graph) -> Step<Ready> {
+    ready_key(c.config, &key_of(c, spec))
+}
+
+fn translated(c: &Call, r: &Recorded, args: ActivationArgs, epsilon: f64) -> Step<fusion::Translated> {
+    let t = fusion::translate_with(&r.plan, args, epsilon).or_else(|d| declined(d.0))?;
+    if matches!(t.spec, Graph::BatchNormActivation(_)) {
+        batchnorm_forwarded(c.config)?;
+    }
+    Ok(t)
+}
+
+/// A batchnorm plan reaches hipDNN only where a batchnorm inference call
+/// would: the build forwards the batchnorm group's inference and the
+/// configuration routes it to hipDNN (not opted out). And not while MIOpen's
+/// driver line is asked for: the wrapper does not write the fusion line of
+/// a batchnorm plan yet.
+fn batchnorm_forwarded(config: &Config) -> Step<()> {
+    const BN_FWD_INFERENCE: Family = Family::named("bn_fwd_inference");
+    static BUILT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let built = *BUILT.get_or_init(|| entry_points::all().iter().any(|e| e.forward == Some(BN_FWD_INFERENCE)));
+    if !built {
+        return declined(
+            "operators batchnorm inference -> activation (the build does not forward the batchnorm group)",
+        );
+    }
+    if routing::decide(config, Some(BN_FWD_INFERENCE)).route != Route::Hipdnn {
+        return declined("operators batchnorm inference -> activation (family bn_fwd_inference routes to MIOpen Private in this process)");
+    }
+    if config.env.log_driver_cmd {
+        return declined(
+            "MIOPEN_ENABLE_LOGGING_CMD is set (the wrapper does not write MIOpen's line for a batchnorm fusion plan yet)",
+        );
+    }
+    Ok(())
 }
 
 /// `miopenCompileFusionPlan`: the hipDNN plan of the plan's graph (built
@@ -82,7 +132,8 @@ fn translated(r: &Recorded, args: ActivationArgs) -> Step<fusion::Translated> {
 pub fn compile(c: &Call) -> Outcome {
     flatten((|| {
         let r = recorded(c)?;
-        let built = translated(&r, ActivationArgs::AT_COMPILE).and_then(|t| Ok((ready(c, t.spec.clone())?, t.spec)));
+        let built = translated(c, &r, ActivationArgs::AT_COMPILE, EPSILON_AT_COMPILE)
+            .and_then(|t| Ok((ready(c, t.spec.clone())?, t.spec)));
         let (ready, spec) = match built {
             Ok(b) => b,
             Err(Outcome::Declined(why)) => {
@@ -156,16 +207,24 @@ struct Data {
     w: usize,
     bias: Option<usize>,
     activation: ActivationArgs,
+    bn: Option<BatchNormArgs>,
+}
+
+impl Data {
+    fn epsilon(&self) -> f64 {
+        self.bn.map_or(EPSILON_AT_COMPILE, |b| b.epsilon)
+    }
 }
 
 /// Every operator's arguments, as MIOpen requires them at execute.
 fn data_of(args: &[(OpKind, Option<Arg>)]) -> Step<Data> {
-    let mut d = Data { w: 0, bias: None, activation: ActivationArgs::AT_COMPILE };
+    let mut d = Data { w: 0, bias: None, activation: ActivationArgs::AT_COMPILE, bn: None };
     for (i, arg) in args.iter().enumerate() {
         match *arg {
             (OpKind::Conv, Some(Arg::Conv { w })) => d.w = w,
             (OpKind::Bias, Some(Arg::Bias { bias })) => d.bias = Some(bias),
             (OpKind::Activation, Some(Arg::Activation(a))) => d.activation = a,
+            (OpKind::BatchNorm, Some(Arg::BatchNorm(a))) => d.bn = Some(a),
             _ => return declined(format!("no arguments of its kind set for operator {i} (MIOpen decides)")),
         }
     }
@@ -179,6 +238,7 @@ fn data_of(args: &[(OpKind, Option<Arg>)]) -> Step<Data> {
 struct Prepared {
     revision: u64,
     activation: ActivationArgs,
+    epsilon_bits: u64,
     key: Rc<PlanKey>,
     private_workspace: usize,
 }
@@ -191,21 +251,26 @@ thread_local! {
 /// The execute's [`Prepared`]: remembered, or derived (the descriptors
 /// checked against the plan's, the graph translated, MIOpen asked for its
 /// workspace) and remembered.
-fn prepared(c: &Call, io: &Io, view: &ExecuteView, activation: ActivationArgs) -> Step<Rc<Prepared>> {
+fn prepared(c: &Call, io: &Io, view: &ExecuteView, activation: ActivationArgs, epsilon: f64) -> Step<Rc<Prepared>> {
     let seen = Seen::now(c.handle as usize, 0, [c.plan, io.input_desc as usize, io.output_desc as usize]);
-    let hit = PREPARED
-        .with(|m| m.borrow().get(&seen).filter(|p| p.revision == view.revision && p.activation == activation).cloned());
+    let epsilon_bits = epsilon.to_bits();
+    let hit = PREPARED.with(|m| {
+        m.borrow()
+            .get(&seen)
+            .filter(|p| p.revision == view.revision && p.activation == activation && p.epsilon_bits == epsilon_bits)
+            .cloned()
+    });
     if let Some(p) = hit {
         return Ok(p);
     }
     let taken = seen.take();
     let r = recorded(c)?;
     same_descriptor(io.input_desc, "input", &r.plan.input)?;
-    let t = translated(&r, activation)?;
+    let t = translated(c, &r, activation, epsilon)?;
     same_descriptor(io.output_desc, "output", &t.output)?;
     let private_workspace = private_workspace(c, sys::miopenConvolutionFwdAlgoDirect)?;
-    let key = Rc::new(plan_key(c.handle as usize, t.spec));
-    let p = Rc::new(Prepared { revision: r.revision, activation, key, private_workspace });
+    let key = key_of(c, t.spec);
+    let p = Rc::new(Prepared { revision: r.revision, activation, epsilon_bits, key, private_workspace });
     PREPARED.with(|m| m.borrow_mut().put(taken, Rc::clone(&p)));
     Ok(p)
 }
@@ -221,9 +286,22 @@ fn same_descriptor(desc: sys::miopenTensorDescriptor_t, what: &str, want: &fusio
 fn pointers(io: &Io, d: &Data) -> Step<()> {
     // A fixed array: an execute allocates nothing for its checks.
     let bias = d.bias.map_or(std::ptr::null(), |b| b as *const c_void);
-    let all =
+    let conv =
         [(io.input, "input"), (io.output as *const c_void, "output"), (d.w as *const c_void, "w"), (bias, "bias")];
-    let named = &all[..if d.bias.is_some() { 4 } else { 3 }];
+    let bn_all = d.bn.map(|b| {
+        [
+            (io.input, "input"),
+            (io.output as *const c_void, "output"),
+            (b.scale as *const c_void, "bnScale"),
+            (b.bias as *const c_void, "bnBias"),
+            (b.mean as *const c_void, "estimatedMean"),
+            (b.variance as *const c_void, "estimatedVariance"),
+        ]
+    });
+    let named: &[(*const c_void, &str)] = match &bn_all {
+        Some(all) => all,
+        None => &conv[..if d.bias.is_some() { 4 } else { 3 }],
+    };
     if named.iter().any(|(p, _)| p.is_null()) {
         return declined("a data pointer is null (MIOpen decides)");
     }
@@ -265,7 +343,7 @@ fn run_plan(c: &Call, io: &Io, ws: Option<&Workspace>) -> Step<Outcome> {
     let view = record::execute_view(c.plan, io.args).map_or_else(|| not_recorded(c.plan), Ok)?;
     view.compiled.clone().or_else(declined)?;
     let d = data_of(&view.args)?;
-    let p = prepared(c, io, &view, d.activation)?;
+    let p = prepared(c, io, &view, d.activation, d.epsilon())?;
     pointers(io, &d)?;
     let none = Workspace { ptr: std::ptr::null_mut(), size: 0 };
     let given = ws.unwrap_or(&none);
@@ -276,29 +354,48 @@ fn run_plan(c: &Call, io: &Io, ws: Option<&Workspace>) -> Step<Outcome> {
     if given.size < private {
         return declined(format!("workspace of {} bytes < the {private} MIOpen requires (MIOpen decides)", given.size));
     }
-    let ready = ready_conv(c.config, &p.key)?;
-    let data = Buffers { x: io.input as *mut c_void, w: d.w as *mut c_void, y: io.output };
+    let ready = ready_key(c.config, &p.key)?;
+    let data = match d.bn {
+        Some(b) => PlanBuffers::Bn(bn_fused::Buffers {
+            x: io.input as *mut c_void,
+            out: io.output,
+            scale: b.scale as *mut c_void,
+            bias: b.bias as *mut c_void,
+            mean: b.mean as *mut c_void,
+            variance: b.variance as *mut c_void,
+        }),
+        None => PlanBuffers::Conv(Buffers { x: io.input as *mut c_void, w: d.w as *mut c_void, y: io.output }, d.bias),
+    };
     match ws {
         // miopenExecuteFusionPlan passes none: the handle's own.
-        None if ready.plan.workspace > 0 => run_with_handle_workspace(c, &ready, &data, d.bias),
-        _ => run_with(&ready, &data, d.bias, given),
+        None if ready.plan.workspace > 0 => run_with_handle_workspace(c, &ready, &data),
+        _ => run_with(&ready, &data, given),
     }
+}
+
+/// The buffers of the plan's graph.
+enum PlanBuffers {
+    Conv(Buffers, Option<usize>),
+    Bn(bn_fused::Buffers),
 }
 
 /// [`run_plan`]'s last step with the handle's own workspace. Out of line, as
 /// [`run_with`] is: each step's decline stays in its own function, so that
 /// the compiler does not merge the declines of both into the steady path.
 #[inline(never)]
-fn run_with_handle_workspace(c: &Call, ready: &Ready, data: &Buffers, bias: Option<usize>) -> Step<Outcome> {
+fn run_with_handle_workspace(c: &Call, ready: &Ready, data: &PlanBuffers) -> Step<Outcome> {
     let owned = handle_workspace::at_least(c.handle as usize, ready.plan.workspace, c.config.workspace_limit)
         .or_else(declined)?;
-    run_with(ready, data, bias, &owned)
+    run_with(ready, data, &owned)
 }
 
 /// The plan run on `ws` (the caller's, or the handle's own).
 #[inline(never)]
-fn run_with(ready: &Ready, data: &Buffers, bias: Option<usize>, ws: &Workspace) -> Step<Outcome> {
+fn run_with(ready: &Ready, data: &PlanBuffers, ws: &Workspace) -> Step<Outcome> {
     ready.fits(ws)?;
-    execute_conv(ready, data, bias.map(|b| b as *mut c_void), ws.ptr)?;
+    match data {
+        PlanBuffers::Conv(b, bias) => execute_conv(ready, b, bias.map(|b| b as *mut c_void), ws.ptr)?,
+        PlanBuffers::Bn(b) => bn_fused::execute(ready, b, ws.ptr)?,
+    }
     Ok(success(ready.note()))
 }

@@ -15,8 +15,7 @@ use std::sync::OnceLock;
 
 use miopen_forwarding_core::sync::Mutex;
 
-use miopen_forwarding_core::fusion::{group, ActivationArgs, Op, Plan};
-use miopen_forwarding_core::ops::conv::GraphSpec;
+use miopen_forwarding_core::fusion::{group, ActivationArgs, Graph, Op, Plan};
 use miopen_forwarding_core::routing::{self, Route};
 use miopen_forwarding_core::status::miopen;
 use miopen_forwarding_core::{Config, Family};
@@ -36,7 +35,7 @@ pub enum Compiled {
     /// `miopenCompileFusionPlan` was declined (the cause): MIOpen Private compiled it.
     Private(String),
     /// Compiled for hipDNN, with the graph it was compiled with.
-    Hipdnn(Box<GraphSpec>),
+    Hipdnn(Box<Graph>),
 }
 
 /// One recorded plan.
@@ -69,6 +68,7 @@ pub enum OpKind {
     Conv,
     Bias,
     Activation,
+    BatchNorm,
     Other,
 }
 
@@ -81,9 +81,26 @@ fn next_revision() -> u64 {
 /// One operator's arguments (`miopenSetOpArgs*`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Arg {
-    Conv { w: usize },
-    Bias { bias: usize },
+    Conv {
+        w: usize,
+    },
+    Bias {
+        bias: usize,
+    },
     Activation(ActivationArgs),
+    /// `miopenSetOpArgsBatchNormInference`: the four per-channel buffers and
+    /// epsilon (its alpha and beta are ignored by MIOpen's fused kernel).
+    BatchNorm(BatchNormArgs),
+}
+
+/// A batchnorm inference operator's arguments.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BatchNormArgs {
+    pub scale: usize,
+    pub bias: usize,
+    pub mean: usize,
+    pub variance: usize,
+    pub epsilon: f64,
 }
 
 #[derive(Default)]
@@ -150,6 +167,7 @@ fn look_up_view(p: usize, args: usize) -> Option<ExecuteView> {
             Op::Conv { .. } => OpKind::Conv,
             Op::Bias { .. } => OpKind::Bias,
             Op::Activation { .. } => OpKind::Activation,
+            Op::BatchNormInference { .. } => OpKind::BatchNorm,
             _ => OpKind::Other,
         });
         let args = kinds.zip(&r.ops).map(|(k, op)| (k, set.and_then(|s| s.get(op)).copied())).collect();
@@ -158,7 +176,7 @@ fn look_up_view(p: usize, args: usize) -> Option<ExecuteView> {
 }
 
 /// A plan compiled for hipDNN (and on MIOpen Private too, or not yet).
-pub fn compiled_for_hipdnn(p: usize, spec: GraphSpec, private_compiled: bool) {
+pub fn compiled_for_hipdnn(p: usize, spec: Graph, private_compiled: bool) {
     change(|b| {
         if let Some(r) = b.plans.get_mut(&p) {
             r.compiled = Compiled::Hipdnn(Box::new(spec));
@@ -298,11 +316,35 @@ pub fn miopenCreateOpBatchNormInference(
     config: &Config,
     fusePlanDesc: sys::miopenFusionPlanDescriptor_t,
     bnOp: *mut sys::miopenFusionOpDescriptor_t,
-    _bn_mode: sys::miopenBatchNormMode_t,
-    _bnScaleBiasMeanVarDesc: sys::miopenTensorDescriptor_t,
+    bn_mode: sys::miopenBatchNormMode_t,
+    bnScaleBiasMeanVarDesc: sys::miopenTensorDescriptor_t,
     result: sys::miopenStatus_t,
 ) -> sys::miopenStatus_t {
-    observe(config, result, || add_op(fusePlanDesc as usize, handle_at(bnOp), Op::BatchNormInference))
+    observe(config, result, || {
+        let op = read::tensor(bnScaleBiasMeanVarDesc, "bnScaleBiasMeanVar")
+            .map_or_else(unreadable, |params| Op::BatchNormInference { mode: bn_mode, params });
+        add_op(fusePlanDesc as usize, handle_at(bnOp), op)
+    })
+}
+
+pub fn miopenCreateOpBatchNormBackward(
+    config: &Config,
+    fusePlanDesc: sys::miopenFusionPlanDescriptor_t,
+    bnOp: *mut sys::miopenFusionOpDescriptor_t,
+    _bn_mode: sys::miopenBatchNormMode_t,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    observe(config, result, || add_op(fusePlanDesc as usize, handle_at(bnOp), Op::BatchNormBackward))
+}
+
+pub fn miopenCreateOpActivationBackward(
+    config: &Config,
+    fusePlanDesc: sys::miopenFusionPlanDescriptor_t,
+    activBwdOp: *mut sys::miopenFusionOpDescriptor_t,
+    _mode: sys::miopenActivationMode_t,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    observe(config, result, || add_op(fusePlanDesc as usize, handle_at(activBwdOp), Op::ActivationBackward))
 }
 
 fn set_arg(args: sys::miopenOperatorArgs_t, op: sys::miopenFusionOpDescriptor_t, a: Arg) {
@@ -350,6 +392,30 @@ pub fn miopenSetOpArgsActivForward(
 ) -> sys::miopenStatus_t {
     let a = ActivationArgs { alpha: activAlpha, beta: activBeta };
     observe(config, result, || set_arg(args, activFwdOp, Arg::Activation(a)))
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn miopenSetOpArgsBatchNormInference(
+    config: &Config,
+    args: sys::miopenOperatorArgs_t,
+    bnOp: sys::miopenFusionOpDescriptor_t,
+    _alpha: *const c_void,
+    _beta: *const c_void,
+    bnScale: *const c_void,
+    bnBias: *const c_void,
+    estimatedMean: *const c_void,
+    estimatedVariance: *const c_void,
+    epsilon: f64,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    let a = BatchNormArgs {
+        scale: bnScale as usize,
+        bias: bnBias as usize,
+        mean: estimatedMean as usize,
+        variance: estimatedVariance as usize,
+        epsilon,
+    };
+    observe(config, result, || set_arg(args, bnOp, Arg::BatchNorm(a)))
 }
 
 fn forget_plan(b: &mut Book, p: usize) {

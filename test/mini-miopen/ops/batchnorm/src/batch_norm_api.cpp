@@ -5,6 +5,7 @@
 // definitions is mixed on purpose: miopenBatchNormalizationForwardTraining
 // comes before the _V2 it calls, miopenBatchNormalizationForwardInference
 // after its _V2.
+#include <miopen/activ.hpp>
 #include <miopen/batch_norm.hpp>
 #include <miopen/batchnorm/driver_arguments.hpp>
 #include <miopen/errors.hpp>
@@ -149,28 +150,32 @@ miopenBatchNormalizationForwardTraining_V2(miopenHandle_t handle,
     });
 }
 
-extern "C" miopenStatus_t
-miopenBatchNormalizationForwardInference_V2(miopenHandle_t handle,
-                                            miopenBatchNormMode_t bn_mode,
-                                            void* alpha,
-                                            void* beta,
-                                            const miopenTensorDescriptor_t xDesc,
-                                            const void* x,
-                                            const miopenTensorDescriptor_t yDesc,
-                                            void* y,
-                                            const miopenTensorDescriptor_t scaleDesc,
-                                            const miopenTensorDescriptor_t biasDesc,
-                                            const miopenTensorDescriptor_t estMeanDesc,
-                                            const miopenTensorDescriptor_t estVarianceDesc,
-                                            void* bnScale,
-                                            void* bnBias,
-                                            void* estimatedMean,
-                                            void* estimatedVariance,
-                                            double epsilon)
+namespace {
+
+// The inference of both entry points: MIOpen's checks, the kernel, then the
+// activation (if any) over y, as the fused kernel applies it to each value
+// before storing it (for fp16 y the value is rounded before the activation
+// here; RELU, CLIPPEDRELU and CLAMP with representable clips commute with
+// that rounding).
+miopenStatus_t ForwardInference(miopenHandle_t handle,
+                                miopenBatchNormMode_t bn_mode,
+                                void* alpha,
+                                void* beta,
+                                const miopenTensorDescriptor_t xDesc,
+                                const void* x,
+                                const miopenTensorDescriptor_t yDesc,
+                                void* y,
+                                const miopenTensorDescriptor_t scaleDesc,
+                                const miopenTensorDescriptor_t biasDesc,
+                                const miopenTensorDescriptor_t estMeanDesc,
+                                const miopenTensorDescriptor_t estVarianceDesc,
+                                void* bnScale,
+                                void* bnBias,
+                                void* estimatedMean,
+                                void* estimatedVariance,
+                                double epsilon,
+                                const miopenActivationDescriptor_t activDesc)
 {
-    MIOPEN_LOG_FUNCTION(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc,
-                        estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean,
-                        estimatedVariance, epsilon);
     // The estimates stand in MIOpen's running-statistics slots (-s 1).
     miopen::debug::LogCmdBNorm(xDesc, estMeanDesc, bn_mode, estimatedMean, estimatedVariance, nullptr,
                                nullptr, miopen::debug::BatchNormDirection_t::ForwardInference);
@@ -196,6 +201,11 @@ miopenBatchNormalizationForwardInference_V2(miopenHandle_t handle,
             miopen::cpu::batchnorm_training(miopen::KernelMode(bn_mode), xd.View(x), yd.View(y),
                                             miopen::ParamView(sd, bnScale), miopen::ParamView(bd, bnBias), 0.0,
                                             epsilon, none, none, none, none, 1.0f, 0.0f);
+            if(activDesc != nullptr)
+            {
+                const auto& act = miopen::deref(activDesc);
+                miopen::cpu::activation_forward(act.GetParams(), yd.View(y), yd.View(y), 1.0f, 0.0f);
+            }
             return;
         }
         miopen::CheckForward(miopen::ForwardPass::Inference, t, {x, y, bnScale, bnBias}, alpha, beta);
@@ -211,7 +221,70 @@ miopenBatchNormalizationForwardInference_V2(miopenHandle_t handle,
                                          epsilon,
                                          1.0f,
                                          0.0f);
+        if(activDesc != nullptr)
+        {
+            const auto& act = miopen::deref(activDesc);
+            miopen::cpu::activation_forward(act.GetParams(), yd.View(y), yd.View(y), 1.0f, 0.0f);
+        }
     });
+}
+
+
+} // namespace
+
+extern "C" miopenStatus_t
+miopenBatchNormalizationForwardInference_V2(miopenHandle_t handle,
+                                            miopenBatchNormMode_t bn_mode,
+                                            void* alpha,
+                                            void* beta,
+                                            const miopenTensorDescriptor_t xDesc,
+                                            const void* x,
+                                            const miopenTensorDescriptor_t yDesc,
+                                            void* y,
+                                            const miopenTensorDescriptor_t scaleDesc,
+                                            const miopenTensorDescriptor_t biasDesc,
+                                            const miopenTensorDescriptor_t estMeanDesc,
+                                            const miopenTensorDescriptor_t estVarianceDesc,
+                                            void* bnScale,
+                                            void* bnBias,
+                                            void* estimatedMean,
+                                            void* estimatedVariance,
+                                            double epsilon)
+{
+    MIOPEN_LOG_FUNCTION(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc,
+                        estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean,
+                        estimatedVariance, epsilon);
+    return ForwardInference(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc,
+                            estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean,
+                            estimatedVariance, epsilon, nullptr);
+}
+
+extern "C" miopenStatus_t
+miopenBatchNormForwardInferenceActivation(miopenHandle_t handle,
+                                          miopenBatchNormMode_t bn_mode,
+                                          void* alpha,
+                                          void* beta,
+                                          const miopenTensorDescriptor_t xDesc,
+                                          const void* x,
+                                          const miopenTensorDescriptor_t yDesc,
+                                          void* y,
+                                          const miopenTensorDescriptor_t scaleDesc,
+                                          const miopenTensorDescriptor_t biasDesc,
+                                          const miopenTensorDescriptor_t estMeanDesc,
+                                          const miopenTensorDescriptor_t estVarianceDesc,
+                                          void* bnScale,
+                                          void* bnBias,
+                                          void* estimatedMean,
+                                          void* estimatedVariance,
+                                          double epsilon,
+                                          const miopenActivationDescriptor_t activDesc)
+{
+    MIOPEN_LOG_FUNCTION(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc,
+                        estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean,
+                        estimatedVariance, epsilon, activDesc);
+    return ForwardInference(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc,
+                            estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean,
+                            estimatedVariance, epsilon, activDesc);
 }
 
 extern "C" miopenStatus_t

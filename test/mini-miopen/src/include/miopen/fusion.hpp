@@ -29,6 +29,9 @@ enum class FusionOpKind
     BiasForward,
     ActivForward,
     BatchNormInference,
+    // Backward: the plan's input is dy and its output dx.
+    BatchNormBwdTrain,
+    ActivBackward,
     // Not created through the API: the z addition of the plan that
     // miopenConvolutionBiasActivationForward builds (its output is z's descriptor).
     TensorScaleAdd,
@@ -66,6 +69,14 @@ struct FusionOpArgs
     const void* bn_mean  = nullptr;
     const void* bn_var   = nullptr;
     double bn_epsilon    = 0.0;
+    // BatchNormBwdTrain: x, the parameter gradients' outputs, the saved
+    // statistics (bn_mean, bn_var hold the saved mean and inverse variance).
+    const void* bn_x  = nullptr;
+    void* bn_dscale   = nullptr;
+    void* bn_dbias    = nullptr;
+    // ActivBackward: the activation's output (read by the modes whose
+    // derivative uses it; RELU's does not).
+    const void* activ_y = nullptr;
 };
 
 // Keyed by operator index, so one pack serves any plan whose operators sit at

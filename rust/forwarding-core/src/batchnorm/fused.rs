@@ -1,0 +1,93 @@
+//! MIOpen's batchnorm inference -> activation fusion plan (its
+//! `BnFwdInferActivationFused`, ROCm/MIOpen @2d1fd997
+//! `src/solver/batchnorm/forward_inference_fused.cpp`) as the MIOpen
+//! provider's two-node graph: batchnorm inference with variance (type 21,
+//! its y virtual and FLOAT) -> pointwise `RELU_FWD` writing the plan's output
+//! (rocm-libraries `MiopenBatchnormPlanBuilder.cpp` @86387662, its two-node
+//! case; `docs/forwarding.md`, "Fused batchnorm plans").
+//!
+//! The fusion group records the plan and calls [`translate`]; the graph's
+//! batchnorm node is this group's inference spec ([`super::GraphSpec`]), so the
+//! rules it shares with `miopenBatchNormalizationForwardInference` are the
+//! same functions. What the fused kernel adds: it reads the plan's input as
+//! packed 4-D NCHW (`tien<4>` of its lengths, NCHW indexing) and runs fp32
+//! and fp16 only.
+
+use super::{
+    check_param, io_type, miopen_type, packed_as, spatial, spec, uid, Decline, ElemType, GraphSpec, Tensor, TensorSpec,
+};
+use crate::ops::conv::{activation_clips, Activation};
+use crate::tensor::decline;
+
+/// The uid of the fused graph's output (the activation's out_0); the
+/// batchnorm's y keeps [`uid::Y`], virtual.
+pub const OUT: i64 = 13;
+
+/// The placeholder epsilon a plan is compiled with before its arguments
+/// exist (the graph's shape, not its value, decides which engine runs it).
+pub const EPSILON_AT_COMPILE: f64 = 1e-5;
+
+/// A batchnorm inference -> activation plan: the plan's input, the
+/// batchnorm operator's mode and parameter descriptor (one for scale, bias,
+/// mean and variance, as `miopenCreateOpBatchNormInference` takes it), the
+/// operator arguments' epsilon and the activation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem<'a> {
+    pub x: &'a Tensor,
+    pub mode: u32,
+    pub params: &'a Tensor,
+    pub epsilon: f64,
+    pub activation: Activation,
+}
+
+/// The two-node graph: the batchnorm (y virtual FLOAT), then RELU_FWD with
+/// its clips (f32 bit patterns) writing `out`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct GraphSpecActivation {
+    pub bn: GraphSpec,
+    pub out: TensorSpec,
+    pub lower_clip: Option<u32>,
+    pub upper_clip: Option<u32>,
+}
+
+/// Translate the plan, or say why not.
+pub fn translate(p: &Problem) -> Result<GraphSpecActivation, Decline> {
+    spatial(p.mode)?;
+    let x = p.x;
+    if x.dims.len() != 4 {
+        return decline(format!(
+            "x has {} dimensions (MIOpen's fused batchnorm kernel reads 4-D NCHW; forwardable: 4)",
+            x.dims.len()
+        ));
+    }
+    let io = io_type(x, x)?;
+    if !matches!(io, ElemType::F32 | ElemType::F16) {
+        return decline(format!(
+            "x is {} (MIOpen's fused batchnorm kernels run fp32 and fp16 only; MIOpen decides)",
+            miopen_type::name(x.dtype)
+        ));
+    }
+    if !packed_as(x, false) {
+        return decline("x is not packed NCHW (MIOpen's fused batchnorm kernel reads its input as packed NCHW)");
+    }
+    check_param("bnScaleBiasMeanVarDesc", p.params, x)?;
+    let (lower, upper) = activation_clips(&p.activation)?;
+    let mut y = spec(uid::Y, "y", x, ElemType::F32);
+    y.is_virtual = true;
+    let param = |id, name| spec(id, name, p.params, ElemType::F32);
+    let bn = GraphSpec {
+        x: spec(uid::X, "x", x, io),
+        y,
+        scale: param(uid::SCALE, "scale"),
+        bias: param(uid::BIAS, "bias"),
+        mean: param(uid::MEAN, "mean"),
+        variance: param(uid::VARIANCE, "variance"),
+        epsilon_bits: p.epsilon.to_bits(),
+    };
+    Ok(GraphSpecActivation {
+        bn,
+        out: spec(OUT, "out", x, io),
+        lower_clip: lower.map(f32::to_bits),
+        upper_clip: upper.map(f32::to_bits),
+    })
+}

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""The routing of the batchnorm inference -> activation fusion plan (issue 31
+item 1) in a build whose forwarding set has batchnorm, run on
+bn_fusion_differential (one plan per case; its execute is the compute call):
+
+  * enabled: some executes -> hipDNN, every other one declined with a reason;
+  * a batchnorm plan reaches hipDNN only where a batchnorm inference call
+    would: MIOPEN_DISABLE_HIPDNN_FOR=bn_fwd_inference or =batchnorm -> no
+    execute forwarded, each declined naming the family; =* and =convolution
+    (the fusion group's umbrella) -> every execute opted out;
+    =bn_fwd_training (another batchnorm family) keeps them forwarded;
+  * MIOPEN_ENABLE_LOGGING_CMD=1 -> none forwarded, declined naming the variable.
+
+--expect-not-forwarded <value> (negative control) requires no execute to
+reach hipDNN under that value of MIOPEN_DISABLE_HIPDNN_FOR.
+"""
+import argparse
+import collections
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from wrapper_test import HIPDNN, PRIVATE, checked, fail, run, traces  # noqa: E402
+
+ENTRIES = ("miopenExecuteFusionPlan", "miopenExecuteFusionPlan_v2")
+
+
+def executes(binary, cases, backend, extra):
+    env = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "MIOPEN_LOG_LEVEL": "5",
+           "HIPDNN_BACKEND_LIBRARY_PATH": backend, **extra}
+    r = run([binary, "--cases", str(cases), "--seed", "5"], env, timeout=120)
+    if r.returncode != 0:
+        fail(f"{binary} exited {r.returncode} under {extra}:\n{r.stderr[-2000:]}")
+    ex = [t for t in traces(r.stderr) if t.entry in ENTRIES]
+    if len(ex) != cases:
+        fail(f"{len(ex)} execute trace lines for {cases} plans under {extra}")
+    return ex
+
+
+def summary(ex):
+    return dict(collections.Counter(f"{t.target}: {t.reason.split(' (')[0]}" for t in ex))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--binary", required=True)
+    ap.add_argument("--cases", type=int, default=60)
+    ap.add_argument("--backend-dir", required=True, help="HIPDNN_BACKEND_LIBRARY_PATH")
+    ap.add_argument("--expect-not-forwarded")
+    a = ap.parse_args()
+
+    def go(extra):
+        return executes(a.binary, a.cases, a.backend_dir, extra)
+
+    def body():
+        if a.expect_not_forwarded is not None:
+            ex = go({"MIOPEN_DISABLE_HIPDNN_FOR": a.expect_not_forwarded})
+            if any(t.target == HIPDNN for t in ex):
+                return [f"MIOPEN_DISABLE_HIPDNN_FOR={a.expect_not_forwarded} left executes forwarded: {summary(ex)}"]
+            return []
+        problems = []
+        ex = go({})
+        if not any(t.target == HIPDNN for t in ex) or any(t.target != HIPDNN and not t.declined for t in ex):
+            problems.append(f"enabled: every execute forwarded or declined, some forwarded: {summary(ex)}")
+        for value in ("bn_fwd_inference", "batchnorm"):
+            ex = go({"MIOPEN_DISABLE_HIPDNN_FOR": value})
+            named = [t for t in ex if t.target == PRIVATE and "bn_fwd_inference" in t.reason]
+            if any(t.target == HIPDNN for t in ex) or not named:
+                problems.append(f"MIOPEN_DISABLE_HIPDNN_FOR={value}: {summary(ex)}")
+        for value in ("*", "convolution"):
+            ex = go({"MIOPEN_DISABLE_HIPDNN_FOR": value})
+            if not all(t.target == PRIVATE and t.reason.startswith("opted out") for t in ex):
+                problems.append(f"MIOPEN_DISABLE_HIPDNN_FOR={value}: not every execute opted out: {summary(ex)}")
+        ex = go({"MIOPEN_DISABLE_HIPDNN_FOR": "bn_fwd_training"})
+        if not any(t.target == HIPDNN for t in ex):
+            problems.append(f"MIOPEN_DISABLE_HIPDNN_FOR=bn_fwd_training switched the fusion plans off: {summary(ex)}")
+        ex = go({"MIOPEN_ENABLE_LOGGING_CMD": "1"})
+        if any(t.target == HIPDNN for t in ex) or not any("MIOPEN_ENABLE_LOGGING_CMD" in t.reason for t in ex):
+            problems.append(f"MIOPEN_ENABLE_LOGGING_CMD=1: {summary(ex)}")
+        return problems
+
+    return checked("check_bn_fusion_routing", body)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
