@@ -359,6 +359,8 @@ fn plan_for(
 /// The steady state's path: one variant pack per call, owned by a guard
 /// rather than a [`Builder`] (no list to allocate or drain), and each
 /// step's status tested inline; the failure's text is built only on failure.
+/// Inlined into each caller (see `steps::ready`).
+#[inline(always)]
 pub fn execute(
     plan: &Plan,
     h: Handle,

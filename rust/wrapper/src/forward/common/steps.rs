@@ -129,6 +129,10 @@ fn unavailable(e: &str) -> Outcome {
 /// The plan of `key`: from this thread's slot, else the plan cache, else
 /// built with the group's `ops`. hipDNN having no engine for the problem
 /// (nothing ran) is a decline; any other failure is the call's.
+/// Inlined into each group's own `ready`: with a second caller (a fused
+/// batchnorm plan) LLVM called it out of line, which cost Find 2.0 and
+/// fusion plans' steady path 12 to 90 instructions.
+#[inline(always)]
 pub fn ready(config: &Config, key: &Rc<PlanKey>, ops: Operations) -> Step<Ready> {
     if let Some((hd, plan)) = state::from_slot(key) {
         return Ok(Ready { hd, plan, hit: true });
