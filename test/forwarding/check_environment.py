@@ -3,7 +3,9 @@
 
 Runs test/consumers/conv_differential (random convolution problems in all
 three directions, 2-D/3-D, NCHW/NHWC/padded, fp32/fp16/bf16) from the
-installed tree against
+installed tree (or another group's consumer: --group names the group whose
+calls are checked, --consumer-arg passes its options; a group's own cases:
+test/groups/<group>/environment_cases.txt) against
   baseline  the pre-wrapper libMIOpen.so.1 (LD_LIBRARY_PATH)
   disabled  the wrapper, MIOPEN_HIPDNN_FORWARDING=disabled
   enabled   the wrapper, forwarding enabled on the reference engine, with the
@@ -15,7 +17,7 @@ removed first.
 
 Subcommands (one CTest each):
   variable NAME=VALUE --expect decline|warn|none [--with NAME2=VALUE2]
-      set, enabled:  decline -> every convolution call stays on MIOpen
+      set, enabled:  decline -> every call of the group stays on MIOpen
                      Private and the trace names NAME=VALUE, results equal the
                      disabled run's; warn -> exactly one warning naming
                      NAME=VALUE and how to silence it, and forwarding goes
@@ -54,6 +56,7 @@ Subcommands (one CTest each):
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -64,7 +67,6 @@ from wrapper_test import (DECLINED, DRIVER, HIPDNN, PRIVATE, WRAPPER, checked, d
                           fail, families, miopen_lines, run as run_scrubbed, traces, unified_diff as diff, user_db,
                           without_pointers as scrub, wrapper_lines)
 
-CONV_FAMILIES = families("convolution")
 # Each kind of driver line the wrapper writes for conv_differential's calls.
 CONV_DRIVER_KINDS = ["[LogCmdConvolution]", "[LogCmdFindConvolution]", " -S 0", " -F 1 ", " -F 2 ", " -F 4 "]
 
@@ -92,7 +94,8 @@ class Runner:
         if mode == "enabled":
             env["MIOPEN_HIPDNN_LOG_ROUTING"] = "1"
         env.update(extra or {})
-        cmd = [self.a.consumer, "--cases", str(self.a.cases), "--seed", str(self.a.seed), *args]
+        cmd = [self.a.consumer, "--cases", str(self.a.cases), "--seed", str(self.a.seed), *self.a.consumer_arg,
+               *args]
         with user_db(seed=self.seeded_db, keep=keep_db) as db:
             p = run_scrubbed(cmd, dict(env, **db), timeout=300)
         if p.returncode != 0:
@@ -102,8 +105,13 @@ class Runner:
         return p.stdout, p.stderr
 
 
+GROUP = ["convolution"]  # the group whose calls are checked (--group)
+
+
 def conv_traces(err):
-    return [t for t in traces(err) if t.family in CONV_FAMILIES]
+    """The trace lines of the checked group's calls (the convolution's by default)."""
+    fams = families(GROUP[0])
+    return [t for t in traces(err) if t.family in fams]
 
 
 # --- one variable ----------------------------------------------------------------
@@ -121,7 +129,7 @@ def check_unset(r, name):
     convs = conv_traces(err)
     forwarded = sum(1 for t in convs if t.forwarded)
     if forwarded < 10:
-        fail(f"unset: only {forwarded} convolution calls forwarded (expected most of {len(convs)})")
+        fail(f"unset: only {forwarded} {GROUP[0]} calls forwarded (expected most of {len(convs)})")
     named = [l for l in wrapper_lines(err) if name in l]
     if named:
         fail(f"unset: wrapper lines name {name}: {named[:3]}")
@@ -134,13 +142,13 @@ def check_decline(r, name, value, d_out):
     reason = f"{DECLINED}{name}={value} ("
     wrong = [t for t in convs if t.target != PRIVATE or not t.reason.startswith(reason)]
     if not convs or wrong:
-        fail(f"{name}={value}: expected every convolution call '-> MIOpen Private ({reason}...)', "
+        fail(f"{name}={value}: expected every {GROUP[0]} call '-> MIOpen Private ({reason}...)', "
              f"{len(wrong)} of {len(convs)} are not: {wrong[:3]}")
-    if not any(f"the convolution families stay on MIOpen while {name}={value} (" in l for l in wrapper_lines(err)):
-        fail(f"{name}={value}: the banner does not say the convolution families stay on MIOpen")
+    if not any(f"the {GROUP[0]} families stay on MIOpen while {name}={value} (" in l for l in wrapper_lines(err)):
+        fail(f"{name}={value}: the banner does not say the {GROUP[0]} families stay on MIOpen")
     if out != d_out:
         fail(f"{name}={value}: results differ from the disabled run's:\n{diff(d_out, out, 'disabled', 'enabled')}")
-    return f"{len(convs)} convolution calls declined naming {name}={value}"
+    return f"{len(convs)} {GROUP[0]} calls declined naming {name}={value}"
 
 
 SILENCE = "; to silence this, "
@@ -155,8 +163,8 @@ def check_warn(r, name, value, extra):
         fail(f"{name}={value}: the warning does not say how to silence it ({SILENCE.strip()!r}): {warnings[0]}")
     forwarded = sum(1 for t in conv_traces(err) if t.forwarded)
     if forwarded < 10:
-        fail(f"{name}={value}: forwarding should go on, only {forwarded} convolution calls forwarded")
-    return f"one warning ({warnings[0][len(WRAPPER) + 1:]}); {forwarded} convolution calls forwarded"
+        fail(f"{name}={value}: forwarding should go on, only {forwarded} {GROUP[0]} calls forwarded")
+    return f"one warning ({warnings[0][len(WRAPPER) + 1:]}); {forwarded} {GROUP[0]} calls forwarded"
 
 
 def route(trace):
@@ -179,10 +187,13 @@ def same_routing_as_unset(label, routes, unset, err, needle):
         first = next((i for i, (a, b) in enumerate(zip(unset, routes)) if a != b), min(len(unset), len(routes)))
         fail(f"{label}: routing differs from the unset run's at call {first} of {len(unset)}: "
              f"unset {unset[first:first + 1]} vs set {routes[first:first + 1]}")
-    named = [l for l in wrapper_lines(err) if needle in l]
+    # The banner may say another group's families stay on MIOpen while it is
+    # set (a variable of that group's); nothing may name it about this group.
+    others = re.compile(r"the (?!%s )\S+ families stay on MIOpen while %s=" % (re.escape(GROUP[0]), re.escape(needle)))
+    named = [l for l in wrapper_lines(err) if needle in others.sub("", l)]
     if named:
         fail(f"{label}: wrapper lines name it: {named[:3]}")
-    return f"routing identical to the unset run ({len(routes)} convolution calls)"
+    return f"routing identical to the unset run ({len(routes)} {GROUP[0]} calls)"
 
 
 def variable(r, a):
@@ -338,6 +349,9 @@ def main():
     ap.add_argument("--backend-dir", required=True)
     ap.add_argument("--cases", type=int, default=40)
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--group", default="convolution", help="the group whose calls are checked (variable)")
+    ap.add_argument("--consumer-arg", action="append", default=[], metavar="ARG",
+                    help="an option passed to the consumer on every run (e.g. --op=training)")
     sub = ap.add_subparsers(dest="check", required=True)
     v = sub.add_parser("variable")
     v.add_argument("assignment")
@@ -357,6 +371,7 @@ def main():
     d.add_argument("--driver", required=True, help="the installed MIOpenDriver")
     d.add_argument("--run-sample", required=True, help="driver/tests/run_sample.py")
     a = ap.parse_args()
+    GROUP[0] = a.group
     checks = {"variable": variable, "descriptor-find-mode": descriptor_find_mode, "driver-line": driver_line,
               "driver-replay": driver_replay}
     return checked("check_environment", lambda: checks[a.check](Runner(a), a))

@@ -10,8 +10,10 @@ The tests keep what must be true; this says where that and the code part:
   coverage   every MIOpen variable the code audits has a CTest that sets it
              to a value the code acts on, expecting what the code does
              (--environment-case, the list test/forwarding/CMakeLists.txt
-             makes one CTest of each), and no such CTest names a variable the
-             code does not audit or expects another treatment;
+             makes one CTest of each, and each group's
+             test/groups/<group>/environment_cases.txt, which the group's own
+             tree runs), and no such CTest names a variable the code does not
+             audit or expects another treatment;
   scrub      every variable the test beds and MIOpenDriver read is in the
              tests' scrub list (test/lib/test-environment.json) or kept on
              purpose, and every test-bed variable listed is read.
@@ -25,6 +27,7 @@ Negative controls: --corrupt-fact KEY (a text fact changed), --forget NAME
 from __future__ import annotations
 
 import argparse
+import glob
 import os
 import re
 import sys
@@ -53,6 +56,19 @@ def audited_entry(f: dict, name: str) -> dict | None:
 # What an environment CTest expects of a variable the code treats so
 # (a variable kept under forwarding prints nothing and routes as unset).
 EXPECTED = {"decline": "decline", "warn": "warn", "kept": "none"}
+
+
+def group_cases() -> list[str]:
+    """The cases of every group's test/groups/<group>/environment_cases.txt
+    (`EXPECT:NAME=VALUE` a line; `#` starts a comment): its folder's
+    CMakeLists.txt makes one CTest of each in a build whose forwarding set
+    has the group."""
+    cases = []
+    for path in sorted(glob.glob(os.path.join(wt.REPO, "test", "groups", "*", "environment_cases.txt"))):
+        with open(path) as fh:
+            # A line's first word is the case; the rest is the group's (its consumer's options).
+            cases += [l.split("#")[0].split()[0] for l in fh if l.split("#")[0].strip()]
+    return cases
 
 
 def check_coverage(f: dict, cases: list[str]) -> list[str]:
@@ -119,7 +135,11 @@ def main() -> int:
                     help="negative control: change this fact before comparing")
     ap.add_argument("--forget", action="append", default=[], metavar="NAME",
                     help="negative control: leave this variable out of the scrub list")
+    ap.add_argument("--without-group-cases", action="store_true",
+                    help="negative control: leave out the groups' environment_cases.txt")
     a = ap.parse_args()
+    if not a.without_group_cases:
+        a.environment_case += group_cases()
     f = dict(wt.facts())
     if a.corrupt_fact:
         f[a.corrupt_fact] = f[a.corrupt_fact] + " (changed)"

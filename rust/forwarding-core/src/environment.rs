@@ -30,9 +30,30 @@ fn switched_on(v: &str) -> bool {
     matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "yes" | "true" | "on" | "enable" | "enabled")
 }
 
+/// MIOpen's Find enforcement: anything but `1`/`NONE` asks for tuning or db work.
+fn find_enforce_active(v: &str) -> bool {
+    !matches!(v.trim().to_ascii_uppercase().as_str(), "" | "1" | "NONE")
+}
+
 /// The audited variables about every family (a group's own are in its row;
 /// the others of the audit are honoured as before; see `docs/environment.md`).
 pub const EVERY_FAMILY: &[Variable] = &[
+    // MIOpen's generic solver machinery reads these for every primitive that
+    // picks a solver (`SolverContainer`'s search and `FindSolution`, MIOpen
+    // `src/include/miopen/find_solution.hpp`, `src/find_controls.cpp` @ 2d1fd997):
+    // convolution, its fusion plans, batchnorm alike.
+    Variable {
+        name: "MIOPEN_FIND_ENFORCE",
+        applies: find_enforce_active,
+        treatment: Treatment::Decline,
+        why: "MIOpen's tuning / find-db enforcement has no hipDNN equivalent",
+    },
+    Variable {
+        name: "MIOPEN_DEBUG_FIND_ONLY_SOLVER",
+        applies: any,
+        treatment: Treatment::Decline,
+        why: "selects one MIOpen solver; hipDNN engines cannot honour it",
+    },
     Variable {
         name: "MIOPEN_CHECK_NUMERICS",
         applies: switched_on,
@@ -206,6 +227,20 @@ mod tests {
             p.decline_reason(g),
             Some("MIOPEN_CHECK_NUMERICS=yes (MIOpen checks the outputs of its own kernels only)")
         );
+    }
+
+    #[test]
+    fn find_enforce_and_the_one_solver_decline_every_family() {
+        for v in ["2", "3", "SEARCH", "4", "5", "db_update"] {
+            let p = policy(&[("MIOPEN_FIND_ENFORCE", v)]);
+            assert_eq!(p.declines.len(), 1, "{v}");
+            assert!(Group::all().all(|g| p.decline_reason(g).is_some()), "{v}");
+        }
+        for v in ["NONE", "none", "1", ""] {
+            assert_eq!(policy(&[("MIOPEN_FIND_ENFORCE", v)]), EnvPolicy::default(), "{v}");
+        }
+        let p = policy(&[("MIOPEN_DEBUG_FIND_ONLY_SOLVER", "BnFwdTrainingSpatialSingle")]);
+        assert!(Group::all().all(|g| p.decline_reason(g).is_some()));
     }
 
     #[test]

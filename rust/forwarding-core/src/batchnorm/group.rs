@@ -3,7 +3,7 @@
 
 use super::{backward, miopen_bn_mode as bn, training, GraphSpec};
 use crate::graph_key::OwnedGraph;
-use crate::row::{Entry, GroupRow, Mirrored};
+use crate::row::{Entry, GroupRow, Mirrored, Treatment, Variable};
 
 const INFERENCE: &str = "bn_fwd_inference";
 const TRAINING: &str = "bn_fwd_training";
@@ -27,8 +27,41 @@ pub const ROW: GroupRow = GroupRow {
         Mirrored::required("miopenBNPerActivation", bn::PER_ACTIVATION),
         Mirrored::required("miopenBNSpatial", bn::SPATIAL),
     ],
+    // MIOpen's batchnorm switches (the audit: `docs/forwarding.md`, "The
+    // batchnorm family", "MIOpen's variables"). Each turns one of MIOpen's
+    // Composable Kernel batchnorm solvers off (`src/solver/batchnorm/*_ck.cpp`
+    // @ 2d1fd997): a forwarded call would not see it. The fused
+    // batchnorm-activation switches concern fusion plans, not these calls.
+    variables: &[
+        Variable {
+            name: "MIOPEN_DEBUG_CK_BN_INFER",
+            applies: not_on,
+            treatment: Treatment::Decline,
+            why: "switches off MIOpen's Composable Kernel batchnorm inference solver; hipDNN engines cannot honour it",
+        },
+        Variable {
+            name: "MIOPEN_DEBUG_CK_BN_FWD_TRAINING",
+            applies: not_on,
+            treatment: Treatment::Decline,
+            why: "switches off MIOpen's Composable Kernel batchnorm training solver; hipDNN engines cannot honour it",
+        },
+        Variable {
+            name: "MIOPEN_DEBUG_CK_BN_BACK",
+            applies: not_on,
+            treatment: Treatment::Decline,
+            why: "switches off MIOpen's Composable Kernel batchnorm backward solver; hipDNN engines cannot honour it",
+        },
+    ],
     ..GroupRow::new("batchnorm", "batchnorm")
 };
+
+/// A value of one of MIOpen's boolean switches other than on: off (`0`,
+/// `off`, `no`, `false`, `disable(d)`), or one MIOpen refuses at the call
+/// (it throws InvalidValue for an unknown spelling: `src/include/miopen/env.hpp`
+/// @ 2d1fd997). On (`1`, `on`, `yes`, `true`, `enable(d)`) is the default.
+fn not_on(v: &str) -> bool {
+    v != "1" && !matches!(v.to_ascii_lowercase().as_str(), "enable" | "enabled" | "yes" | "on" | "true")
+}
 
 impl OwnedGraph for GraphSpec {
     const GROUP: &'static GroupRow = &ROW;
@@ -40,4 +73,29 @@ impl OwnedGraph for training::GraphSpec {
 
 impl OwnedGraph for backward::GraphSpec {
     const GROUP: &'static GroupRow = &ROW;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::environment::EnvPolicy;
+    use crate::family::Group;
+
+    #[test]
+    fn a_ck_switch_declines_batchnorm_only_when_not_on() {
+        let bn = Group::of(&ROW);
+        for name in ["MIOPEN_DEBUG_CK_BN_INFER", "MIOPEN_DEBUG_CK_BN_FWD_TRAINING", "MIOPEN_DEBUG_CK_BN_BACK"] {
+            for v in ["0", "off", "No", "FALSE", "disabled", "2", ""] {
+                let p = EnvPolicy::from_vars([(name, v)]);
+                let reason = p.decline_reason(bn).unwrap_or_else(|| panic!("{name}={v}"));
+                assert!(reason.starts_with(&format!("{name}={v} (switches off MIOpen's")), "{reason}");
+                // Only batchnorm's calls stay on MIOpen.
+                assert!(Group::all().filter(|&g| g != bn).all(|g| p.decline_reason(g).is_none()), "{name}");
+            }
+            for v in ["1", "on", "Yes", "TRUE", "enabled"] {
+                assert_eq!(EnvPolicy::from_vars([(name, v)]), EnvPolicy::default(), "{name}={v}");
+            }
+        }
+    }
 }

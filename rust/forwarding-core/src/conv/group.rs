@@ -69,22 +69,10 @@ pub const ROW: GroupRow = GroupRow {
             why: "MIOpen's exhaustive Find; hipDNN picks its engine by heuristic",
         },
         Variable {
-            name: "MIOPEN_FIND_ENFORCE",
-            applies: find_enforce_active,
-            treatment: Treatment::Decline,
-            why: "MIOpen's tuning / find-db enforcement has no hipDNN equivalent",
-        },
-        Variable {
             name: "MIOPEN_DEBUG_CONV_",
             applies: any,
             treatment: Treatment::Decline,
             why: "selects MIOpen convolution solvers; hipDNN engines cannot honour it",
-        },
-        Variable {
-            name: "MIOPEN_DEBUG_FIND_ONLY_SOLVER",
-            applies: any,
-            treatment: Treatment::Decline,
-            why: "selects one MIOpen solver; hipDNN engines cannot honour it",
         },
     ],
     ..GroupRow::new("convolution", "conv")
@@ -101,11 +89,6 @@ fn any(_: &str) -> bool {
 /// MIOpen's Find modes: `1`/`NORMAL` asks for the exhaustive search.
 fn find_mode_normal(v: &str) -> bool {
     matches!(v.trim().to_ascii_uppercase().as_str(), "1" | "NORMAL")
-}
-
-/// MIOpen's Find enforcement: anything but `1`/`NONE` asks for tuning or db work.
-fn find_enforce_active(v: &str) -> bool {
-    !matches!(v.trim().to_ascii_uppercase().as_str(), "" | "1" | "NONE")
 }
 
 /// MIOpen's Normal Find mode (`miopenConvolutionFindModeNormal`), as the
@@ -146,18 +129,15 @@ mod tests {
     }
 
     #[test]
-    fn find_enforce_and_solver_selection_decline() {
-        for v in ["2", "3", "SEARCH", "4", "5"] {
-            assert_eq!(policy(&[("MIOPEN_FIND_ENFORCE", v)]).declines.len(), 1, "{v}");
-        }
-        assert_eq!(policy(&[("MIOPEN_FIND_ENFORCE", "NONE")]), EnvPolicy::default());
+    fn solver_selection_declines() {
+        // MIOPEN_FIND_ENFORCE and MIOPEN_DEBUG_FIND_ONLY_SOLVER concern every
+        // family (`crate::environment::EVERY_FAMILY`).
         let p = policy(&[("MIOPEN_DEBUG_CONV_WINOGRAD", "0"), ("MIOPEN_DEBUG_CONV_GEMM", "0")]);
         assert_eq!(p.declines.len(), 2);
         assert_eq!(
             p.decline_reason(Group::of(&ROW)),
             Some("MIOPEN_DEBUG_CONV_GEMM=0 (selects MIOpen convolution solvers; hipDNN engines cannot honour it)")
         );
-        assert_eq!(policy(&[("MIOPEN_DEBUG_FIND_ONLY_SOLVER", "ConvDirectNaiveConvFwd")]).declines.len(), 1);
     }
 
     #[test]
