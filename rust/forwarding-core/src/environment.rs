@@ -30,6 +30,13 @@ fn switched_on(v: &str) -> bool {
     matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "yes" | "true" | "on" | "enable" | "enabled")
 }
 
+/// Any value of one of MIOpen's boolean switches but on: off, or a spelling
+/// MIOpen refuses at the call (it throws InvalidValue for an unknown one:
+/// `src/include/miopen/env.hpp` @ 2d1fd997). On is such a switch's default.
+pub(crate) fn not_switched_on(v: &str) -> bool {
+    !switched_on(v)
+}
+
 /// MIOpen's Find enforcement: anything but `1`/`NONE` asks for tuning or db work.
 fn find_enforce_active(v: &str) -> bool {
     !matches!(v.trim().to_ascii_uppercase().as_str(), "" | "1" | "NONE")
