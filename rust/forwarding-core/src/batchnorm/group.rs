@@ -2,9 +2,8 @@
 //! backward, each with its `_V2`), and its three graph specs as plan keys.
 
 use super::{backward, miopen_bn_mode as bn, training, GraphSpec};
-use crate::environment::not_switched_on;
 use crate::graph_key::OwnedGraph;
-use crate::row::{Entry, GroupRow, Mirrored, Treatment, Variable};
+use crate::row::{not_switched_on, Entry, GroupRow, Mirrored, Treatment, Variable};
 
 const INFERENCE: &str = "bn_fwd_inference";
 const TRAINING: &str = "bn_fwd_training";
