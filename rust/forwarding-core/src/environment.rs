@@ -11,6 +11,7 @@
 //! counterpart, if any.
 
 use crate::family::Group;
+use crate::row::switched_on;
 pub use crate::row::{Silence, Treatment, Variable};
 
 /// One audited variable and the families it concerns.
@@ -23,11 +24,6 @@ pub struct Audited {
 
 fn any(_: &str) -> bool {
     true
-}
-
-/// A boolean in MIOpen's spelling that is on.
-fn switched_on(v: &str) -> bool {
-    matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "yes" | "true" | "on" | "enable" | "enabled")
 }
 
 /// MIOpen's Find enforcement: anything but `1`/`NONE` asks for tuning or db work.

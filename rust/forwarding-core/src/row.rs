@@ -160,6 +160,22 @@ pub struct Variable {
     pub why: &'static str,
 }
 
+/// A boolean in MIOpen's spelling that is on: a row's `applies` for a
+/// switch whose on value matters.
+pub fn switched_on(v: &str) -> bool {
+    matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "yes" | "true" | "on" | "enable" | "enabled")
+}
+
+/// Any value of one of MIOpen's boolean switches but on: off, or a spelling
+/// MIOpen refuses at the call (it throws InvalidValue for an unknown one:
+/// `src/include/miopen/env.hpp` @ 2d1fd997). On is such a switch's default.
+/// Here, in the leaf module that defines [`Variable`], so that a group's row
+/// can use it without depending on `environment` (which depends on every
+/// group through `family`).
+pub fn not_switched_on(v: &str) -> bool {
+    !switched_on(v)
+}
+
 /// `a == b`, usable in `const` items (the registry's checks run when the
 /// crate compiles).
 pub const fn same(a: &str, b: &str) -> bool {

@@ -3,7 +3,7 @@
 
 use super::{backward, fused, miopen_bn_mode as bn, training, GraphSpec};
 use crate::graph_key::OwnedGraph;
-use crate::row::{Entry, GroupRow, Mirrored, Treatment, Variable};
+use crate::row::{not_switched_on, Entry, GroupRow, Mirrored, Treatment, Variable};
 
 const INFERENCE: &str = "bn_fwd_inference";
 const TRAINING: &str = "bn_fwd_training";
@@ -35,33 +35,25 @@ pub const ROW: GroupRow = GroupRow {
     variables: &[
         Variable {
             name: "MIOPEN_DEBUG_CK_BN_INFER",
-            applies: not_on,
+            applies: not_switched_on,
             treatment: Treatment::Decline,
             why: "switches off MIOpen's Composable Kernel batchnorm inference solver; hipDNN engines cannot honour it",
         },
         Variable {
             name: "MIOPEN_DEBUG_CK_BN_FWD_TRAINING",
-            applies: not_on,
+            applies: not_switched_on,
             treatment: Treatment::Decline,
             why: "switches off MIOpen's Composable Kernel batchnorm training solver; hipDNN engines cannot honour it",
         },
         Variable {
             name: "MIOPEN_DEBUG_CK_BN_BACK",
-            applies: not_on,
+            applies: not_switched_on,
             treatment: Treatment::Decline,
             why: "switches off MIOpen's Composable Kernel batchnorm backward solver; hipDNN engines cannot honour it",
         },
     ],
     ..GroupRow::new("batchnorm", "batchnorm")
 };
-
-/// A value of one of MIOpen's boolean switches other than on: off (`0`,
-/// `off`, `no`, `false`, `disable(d)`), or one MIOpen refuses at the call
-/// (it throws InvalidValue for an unknown spelling: `src/include/miopen/env.hpp`
-/// @ 2d1fd997). On (`1`, `on`, `yes`, `true`, `enable(d)`) is the default.
-fn not_on(v: &str) -> bool {
-    v != "1" && !matches!(v.to_ascii_lowercase().as_str(), "enable" | "enabled" | "yes" | "on" | "true")
-}
 
 impl OwnedGraph for GraphSpec {
     const GROUP: &'static GroupRow = &ROW;
