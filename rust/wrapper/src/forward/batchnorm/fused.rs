@@ -17,8 +17,10 @@ use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
 use miopen_forwarding_core::Config;
 
 use super::graph::inference;
-use crate::forward::common::graph::{self as common_graph, not_this_group, Builder, Failure};
-use crate::forward::common::steps::{self, failed, Ready, Step};
+use super::handlers;
+use crate::forward::common::graph::{not_this_group, Builder, Failure};
+use crate::forward::common::steps::{self, Ready, Step};
+use crate::forward::common::Outcome;
 
 /// The graph's operations ([`crate::forward::common::graph::Operations`]).
 pub fn operations(b: &mut Builder, key: &dyn GraphKey) -> Result<Vec<Descriptor>, Failure> {
@@ -53,9 +55,12 @@ pub fn is_key(key: &PlanKey) -> bool {
     key.is::<GraphSpecActivation>()
 }
 
-/// The plan of `key`: from the thread's slot, the plan cache, or built.
+/// The plan of `key`, from the plan cache or built: for a compile and a
+/// workspace query, never the steady path, so past the thread's slot. (A
+/// third caller of `steps::ready` made LLVM call it out of line in every
+/// group, which cost every forwarded call's steady path.)
 pub fn ready(config: &Config, key: &Rc<PlanKey>) -> Step<Ready> {
-    steps::ready(config, key, operations)
+    steps::ready_past_slot(config, key, operations)
 }
 
 /// The plan's buffers: the plan's input and output, the operator's four.
@@ -70,8 +75,14 @@ pub struct Buffers {
 
 const UIDS: [i64; 6] = [uid::X, OUT, uid::SCALE, uid::BIAS, uid::MEAN, uid::VARIANCE];
 
-/// Runs the plan on `b` with `workspace` (the engine's; the provider's needs none).
-pub fn execute(r: &Ready, b: &Buffers, workspace: *mut c_void) -> Step<()> {
+const NAMES: [&str; 6] = ["input", "output", "bnScale", "bnBias", "estimatedMean", "estimatedVariance"];
+
+/// Runs the plan of `key` on `b` as the batchnorm group runs a plain
+/// inference's: the same checks (non-null, aligned) and the same run, with
+/// no workspace (the provider's plan needs none; one that needs one is
+/// declined).
+pub fn run(config: &Config, key: &Rc<PlanKey>, b: &Buffers) -> Step<Outcome> {
     let ptrs = [b.x, b.out, b.scale, b.bias, b.mean, b.variance];
-    common_graph::execute(&r.plan, r.hd, &UIDS, &ptrs, workspace).map_err(failed)
+    handlers::buffers_usable(&ptrs, &NAMES)?;
+    handlers::run_plan(config, key, operations, &UIDS, &ptrs)
 }

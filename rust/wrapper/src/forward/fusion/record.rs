@@ -78,8 +78,11 @@ fn next_revision() -> u64 {
     REVISIONS.fetch_add(1, Ordering::Relaxed)
 }
 
-/// One operator's arguments (`miopenSetOpArgs*`).
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// One operator's arguments (`miopenSetOpArgs*`). Small: an execute's view
+/// holds one per operator, and a convolution plan's steady execute pays for
+/// every byte of it (`bench_steady_instructions`), so a larger operator's
+/// arguments are boxed.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Arg {
     Conv {
         w: usize,
@@ -90,7 +93,7 @@ pub enum Arg {
     Activation(ActivationArgs),
     /// `miopenSetOpArgsBatchNormInference`: the four per-channel buffers and
     /// epsilon (its alpha and beta are ignored by MIOpen's fused kernel).
-    BatchNorm(BatchNormArgs),
+    BatchNorm(Box<BatchNormArgs>),
 }
 
 /// A batchnorm inference operator's arguments.
@@ -170,7 +173,7 @@ fn look_up_view(p: usize, args: usize) -> Option<ExecuteView> {
             Op::BatchNormInference { .. } => OpKind::BatchNorm,
             _ => OpKind::Other,
         });
-        let args = kinds.zip(&r.ops).map(|(k, op)| (k, set.and_then(|s| s.get(op)).copied())).collect();
+        let args = kinds.zip(&r.ops).map(|(k, op)| (k, set.and_then(|s| s.get(op)).cloned())).collect();
         Some(ExecuteView { revision: r.revision, compiled, args })
     })
 }
@@ -415,7 +418,7 @@ pub fn miopenSetOpArgsBatchNormInference(
         variance: estimatedVariance as usize,
         epsilon,
     };
-    observe(config, result, || set_arg(args, bnOp, Arg::BatchNorm(a)))
+    observe(config, result, || set_arg(args, bnOp, Arg::BatchNorm(Box::new(a))))
 }
 
 fn forget_plan(b: &mut Book, p: usize) {
