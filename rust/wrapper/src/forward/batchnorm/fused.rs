@@ -18,9 +18,9 @@ use miopen_forwarding_core::Config;
 
 use super::graph::inference;
 use super::handlers;
-use crate::forward::common::graph::{not_this_group, Builder, Failure};
-use crate::forward::common::steps::{self, Ready, Step};
-use crate::forward::common::Outcome;
+use crate::forward::common::graph::{self as common_graph, not_this_group, Builder, Failure};
+use crate::forward::common::steps::{self, failed, success, Ready, Step};
+use crate::forward::common::{Outcome, Workspace};
 
 /// The graph's operations ([`crate::forward::common::graph::Operations`]).
 pub fn operations(b: &mut Builder, key: &dyn GraphKey) -> Result<Vec<Descriptor>, Failure> {
@@ -55,12 +55,9 @@ pub fn is_key(key: &PlanKey) -> bool {
     key.is::<GraphSpecActivation>()
 }
 
-/// The plan of `key`, from the plan cache or built: for a compile and a
-/// workspace query, never the steady path, so past the thread's slot. (A
-/// third caller of `steps::ready` made LLVM call it out of line in every
-/// group, which cost every forwarded call's steady path.)
+/// The plan of `key`: from the thread's slot, the plan cache, or built.
 pub fn ready(config: &Config, key: &Rc<PlanKey>) -> Step<Ready> {
-    steps::ready_past_slot(config, key, operations)
+    steps::ready(config, key, operations)
 }
 
 /// The plan's buffers: the plan's input and output, the operator's four.
@@ -77,12 +74,13 @@ const UIDS: [i64; 6] = [uid::X, OUT, uid::SCALE, uid::BIAS, uid::MEAN, uid::VARI
 
 const NAMES: [&str; 6] = ["input", "output", "bnScale", "bnBias", "estimatedMean", "estimatedVariance"];
 
-/// Runs the plan of `key` on `b` as the batchnorm group runs a plain
-/// inference's: the same checks (non-null, aligned) and the same run, with
-/// no workspace (the provider's plan needs none; one that needs one is
-/// declined).
-pub fn run(config: &Config, key: &Rc<PlanKey>, b: &Buffers) -> Step<Outcome> {
+/// Runs the plan on `b` with `ws` (the caller's or the handle's: the
+/// reference engine's plan needs one for its virtual y, the provider's
+/// none), after the batchnorm group's pointer checks (non-null, aligned).
+pub fn run(r: &Ready, b: &Buffers, ws: &Workspace) -> Step<Outcome> {
     let ptrs = [b.x, b.out, b.scale, b.bias, b.mean, b.variance];
     handlers::buffers_usable(&ptrs, &NAMES)?;
-    handlers::run_plan(config, key, operations, &UIDS, &ptrs)
+    r.fits(ws)?;
+    common_graph::execute(&r.plan, r.hd, &UIDS, &ptrs, ws.ptr).map_err(failed)?;
+    Ok(success(r.note()))
 }

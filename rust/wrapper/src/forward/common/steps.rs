@@ -137,16 +137,14 @@ pub fn ready(config: &Config, key: &Rc<PlanKey>, ops: Operations) -> Step<Ready>
     if let Some((hd, plan)) = state::from_slot(key) {
         return Ok(Ready { hd, plan, hit: true });
     }
-    ready_past_slot(config, key, ops)
+    ready_from_cache(config, key, ops)
 }
 
 /// [`ready`] past the thread's slot: the plan cache, or a build. Out of
-/// line, so that a slot's hit stays short. Also the plan of a call off the
-/// steady path (a fusion plan's compile), whose caller would otherwise be
-/// one more of [`ready`]'s, which LLVM then stops inlining everywhere.
+/// line, so that a slot's hit stays short.
 #[cold]
 #[inline(never)]
-pub fn ready_past_slot(config: &Config, key: &Rc<PlanKey>, ops: Operations) -> Step<Ready> {
+fn ready_from_cache(config: &Config, key: &Rc<PlanKey>, ops: Operations) -> Step<Ready> {
     let api = backend_for(key.graph.group())?;
     match state::ready(config, api, key, ops) {
         Ok((hd, l)) => {

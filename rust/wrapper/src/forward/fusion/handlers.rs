@@ -377,10 +377,10 @@ fn run_plan(c: &Call, io: &Io, ws: Option<&Workspace>) -> Step<Outcome> {
 }
 
 /// [`run_plan`] for a batchnorm inference -> activation plan. Out of line,
-/// and sharing no inlined step with a convolution plan's execute (its own
-/// [`prepared`] instance; the batchnorm group's checks and run): that
-/// execute, the steady path `bench_steady_instructions` measures, compiles
-/// as it did before this graph.
+/// and sharing no out-of-line step with a convolution plan's execute (its
+/// own [`prepared`] instance, its own workspace step, the batchnorm group's
+/// pointer checks): that execute, the steady path `bench_steady_instructions`
+/// measures, compiles as it did before this graph.
 #[inline(never)]
 fn run_batchnorm_plan(
     c: &Call,
@@ -400,6 +400,17 @@ fn run_batchnorm_plan(
     if given.size < private {
         return declined(format!("workspace of {} bytes < the {private} MIOpen requires (MIOpen decides)", given.size));
     }
+    let ready = bn_fused::ready(c.config, &p.key)?;
+    let owned;
+    let ws = match ws {
+        // miopenExecuteFusionPlan passes none: the handle's own.
+        None if ready.plan.workspace > 0 => {
+            owned = handle_workspace::at_least(c.handle as usize, ready.plan.workspace, c.config.workspace_limit)
+                .or_else(declined)?;
+            &owned
+        }
+        _ => given,
+    };
     let buffers = bn_fused::Buffers {
         x: io.input as *mut c_void,
         out: io.output,
@@ -408,7 +419,7 @@ fn run_batchnorm_plan(
         mean: b.mean as *mut c_void,
         variance: b.variance as *mut c_void,
     };
-    bn_fused::run(c.config, &p.key, &buffers)
+    bn_fused::run(&ready, &buffers, ws)
 }
 
 /// [`run_plan`]'s last step with the handle's own workspace. Out of line, as
