@@ -88,7 +88,12 @@ def main():
     with tempfile.TemporaryDirectory(prefix="user-db-") as db:  # MIOpen's user db, out of $HOME
         for family in limits:
             wrapper, backend, env_name = FAMILIES[family]
-            env = {**envs[env_name], "MIOPEN_USER_DB_PATH": db}
+            # glibc's fast bins off, in both runs: with them, whether a call
+            # consolidates them depends on the heap's layout, which the
+            # environment's size moves; a fresh clone's suite once measured the
+            # backend alone 375 instructions per call over another tree's
+            # (malloc_consolidate on every call), which passed a negative.
+            env = {**envs[env_name], "MIOPEN_USER_DB_PATH": db, "GLIBC_TUNABLES": "glibc.malloc.mxfast=0"}
             per_call = [measure.instructions_per_call(fw, env, n=a.calls, args=args, tail=tail)
                         for args, tail in (wrapper, backend)]
             added[family] = per_call[0] - per_call[1]
