@@ -62,6 +62,14 @@ def environments(a):
     return envs
 
 
+def minimal_environment(extra):
+    """Only PATH and the run's own variables: the backend alone's count
+    moved by up to 1,000 instructions per call with the environment it
+    inherited (by hand, under CTest, another checkout's path), so every
+    measurement runs in the same small one."""
+    return {k: v for k, v in {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **extra}.items() if v is not None}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bench-dir", required=True)
@@ -83,16 +91,13 @@ def main():
               f"({a.batchnorm_lib} has no libMIOpen.so.1)")
         sys.exit(1 if built else 77)
     envs = environments(a)
+    measure.environment = minimal_environment
     fw = os.path.join(a.bench_dir, "forwarded")
     added = {}
     with tempfile.TemporaryDirectory(prefix="user-db-") as db:  # MIOpen's user db, out of $HOME
         for family in limits:
             wrapper, backend, env_name = FAMILIES[family]
-            # glibc's fast bins off, in both runs: with them, whether a call
-            # consolidates them depends on the heap's layout, which the
-            # environment's size moves; a fresh clone's suite once measured the
-            # backend alone 375 instructions per call over another tree's
-            # (malloc_consolidate on every call), which passed a negative.
+            # glibc's fast bins off in both runs: fewer heap-layout effects.
             env = {**envs[env_name], "MIOPEN_USER_DB_PATH": db, "GLIBC_TUNABLES": "glibc.malloc.mxfast=0"}
             per_call = [measure.instructions_per_call(fw, env, n=a.calls, args=args, tail=tail)
                         for args, tail in (wrapper, backend)]
