@@ -130,7 +130,7 @@ def check_variables(f: dict, docs: dict[str, Doc]) -> list[str]:
         for n in TICKED.findall(r[0]):
             if re.fullmatch(r"MIOPEN_[A-Z0-9_]+\*?", n):
                 claims.setdefault(n, []).append(r[2])
-    word = {"decline": "declined", "warn": "one warning", "kept": "no warning"}
+    word = {"decline": "declined", "warn": "one warning", "kept": "no warning", "decline_plan": "plans declined"}
     for name, a in audited.items():
         if not any(word[a["treatment"]] in c for c in claims.get(name, [])):
             problems.append(f"docs/environment.md: the classification table has no row saying "

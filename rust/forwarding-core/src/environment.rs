@@ -125,6 +125,9 @@ pub struct EnvPolicy {
     /// The one-time warnings (without the wrapper's prefix): each variable
     /// that loses something under forwarding, and how to silence it.
     pub warnings: Vec<String>,
+    /// Each variable that declines a kind of fusion plan: the kind and
+    /// `NAME=value (why)`.
+    pub plan_declines: Vec<(&'static str, String)>,
     /// `MIOPEN_ENABLE_LOGGING_CMD` is on: a forwarded call of a group that has
     /// a driver line writes the one MIOpen would have.
     pub log_driver_cmd: bool,
@@ -148,6 +151,7 @@ impl EnvPolicy {
             let text = format!("{name}={value} ({})", a.variable.why);
             match a.variable.treatment {
                 Treatment::Decline => policy.declines.push((a.scope, text)),
+                Treatment::DeclinePlan(kind) => policy.plan_declines.push((kind, text)),
                 Treatment::Warn(silence) if !silence.by.is_some_and(on) => {
                     policy.warnings.push(format!("{text}; forwarding goes on; to silence this, {}", silence.how))
                 }
@@ -164,6 +168,12 @@ impl EnvPolicy {
     pub fn decline_reason(&self, group: Group) -> Option<&str> {
         let applies = |g: Group| g == group || g == group.umbrella();
         self.declines.iter().find(|(scope, _)| scope.is_none_or(applies)).map(|(_, t)| t.as_str())
+    }
+
+    /// The routing-trace reason of a declined fusion plan of `kind` (the
+    /// name a group's fused graph gives its plans), if any.
+    pub fn plan_decline_reason(&self, kind: &str) -> Option<&str> {
+        self.plan_declines.iter().find(|(k, _)| *k == kind).map(|(_, t)| t.as_str())
     }
 }
 
@@ -212,6 +222,25 @@ mod tests {
         assert!(seen > 0);
         assert_eq!(policy(&[("MIOPEN_CHECK_NUMERICS", "1")]).declines.len(), 1);
         assert_eq!(policy(&[("MIOPEN_CHECK_NUMERICS", "0")]), EnvPolicy::default());
+    }
+
+    #[test]
+    fn a_plan_switch_declines_its_kind_of_plan_only() {
+        let mut seen = 0;
+        for a in all() {
+            let Treatment::DeclinePlan(kind) = a.variable.treatment else { continue };
+            let (name, value) = applying(a.variable);
+            let p = policy(&[(&name, value)]);
+            assert!(p.declines.is_empty(), "{name}: no family is declined");
+            assert!(Group::all().all(|g| p.decline_reason(g).is_none()), "{name}");
+            let want = format!("{name}={value} ({})", a.variable.why);
+            assert_eq!(p.plan_decline_reason(kind), Some(want.as_str()), "{name}");
+            assert_eq!(p.plan_decline_reason("some other plan"), None, "{name}");
+            // On (MIOpen's default for its switches) changes nothing.
+            assert_eq!(policy(&[(&name, "1")]), EnvPolicy::default(), "{name}");
+            seen += 1;
+        }
+        assert!(seen > 0, "some group audits a fused solver's switch");
     }
 
     #[test]

@@ -137,6 +137,11 @@ pub enum Treatment {
     Warn(Silence),
     /// Forwarding goes on and loses nothing of it: nothing is printed.
     Kept,
+    /// It switches off one of MIOpen's fused solvers: the fusion plans of
+    /// that kind (the name its group's fused graph gives them) stay on
+    /// MIOpen Private while it is set, so the plan fails to compile as it
+    /// does on MIOpen; the group's plain calls are not concerned.
+    DeclinePlan(&'static str),
 }
 
 /// How a warning about a variable is silenced.

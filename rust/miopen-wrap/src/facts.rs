@@ -56,6 +56,7 @@ fn treatment_name(t: Treatment) -> &'static str {
         Treatment::Decline => "decline",
         Treatment::Warn(_) => "warn",
         Treatment::Kept => "kept",
+        Treatment::DeclinePlan(_) => "decline_plan",
     }
 }
 

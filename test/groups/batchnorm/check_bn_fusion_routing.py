@@ -9,7 +9,12 @@ bn_fusion_differential (one plan per case; its execute is the compute call):
     execute forwarded, each declined naming the family; =* and =convolution
     (the fusion group's umbrella) -> every execute opted out;
     =bn_fwd_training (another batchnorm family) keeps them forwarded;
-  * MIOPEN_ENABLE_LOGGING_CMD=1 -> none forwarded, declined naming the variable.
+  * MIOPEN_ENABLE_LOGGING_CMD=1 -> still forwarded (the wrapper writes
+    MIOpen's line: check_bn_driver_line.py compares them);
+  * MIOPEN_DEBUG_BN_FWDINFER_ACTIV_FUSED=0 (MIOpen's fused solver off) -> no
+    compile forwarded, each declined naming the variable, and every plan
+    fails to compile with miopenStatusUnsupportedOp, as on MIOpen (so no
+    execute); =1 changes nothing.
 
 --expect-not-forwarded <value> (negative control) requires no execute to
 reach hipDNN under that value of MIOPEN_DISABLE_HIPDNN_FOR.
@@ -20,21 +25,44 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from protocol import records  # noqa: E402
 from wrapper_test import HIPDNN, PRIVATE, checked, fail, run, traces  # noqa: E402
 
 ENTRIES = ("miopenExecuteFusionPlan", "miopenExecuteFusionPlan_v2")
+SWITCH = "MIOPEN_DEBUG_BN_FWDINFER_ACTIV_FUSED"
 
 
-def executes(binary, cases, backend, extra):
+def ran(binary, cases, backend, extra):
     env = {"MIOPEN_HIPDNN_FORWARDING": "enabled", "MIOPEN_LOG_LEVEL": "5",
            "HIPDNN_BACKEND_LIBRARY_PATH": backend, **extra}
     r = run([binary, "--cases", str(cases), "--seed", "5"], env, timeout=120)
     if r.returncode != 0:
         fail(f"{binary} exited {r.returncode} under {extra}:\n{r.stderr[-2000:]}")
-    ex = [t for t in traces(r.stderr) if t.entry in ENTRIES]
+    return r
+
+
+def executes(binary, cases, backend, extra):
+    ex = [t for t in traces(ran(binary, cases, backend, extra).stderr) if t.entry in ENTRIES]
     if len(ex) != cases:
         fail(f"{len(ex)} execute trace lines for {cases} plans under {extra}")
     return ex
+
+
+def switched_off(binary, cases, backend, value):
+    """MIOpen's fused solver switched off: the problems (none expected)."""
+    r = ran(binary, cases, backend, {SWITCH: value})
+    compiles = [t for t in traces(r.stderr) if t.entry == "miopenCompileFusionPlan"]
+    named = [t for t in compiles if t.target == PRIVATE and f"{SWITCH}={value} (" in t.reason]
+    steps = collections.Counter((c.get("step"), c.get("status")) for c in records(r.stdout, "case"))
+    problems = []
+    if any(t.target == HIPDNN for t in traces(r.stderr)) or not named:
+        problems.append(f"{SWITCH}={value}: a call forwarded, or no compile declined naming it: "
+                        f"{summary(compiles)}")
+    if any(t.entry in ENTRIES for t in traces(r.stderr)) or len(compiles) != cases or \
+            set(steps) != {("compile", "miopenStatusUnsupportedOp")}:
+        problems.append(f"{SWITCH}={value}: every plan must fail to compile as on MIOpen "
+                        f"(UnsupportedOp, no execute): {len(compiles)} compiles, outcomes {dict(steps)}")
+    return problems
 
 
 def summary(ex):
@@ -47,6 +75,8 @@ def main():
     ap.add_argument("--cases", type=int, default=60)
     ap.add_argument("--backend-dir", required=True, help="HIPDNN_BACKEND_LIBRARY_PATH")
     ap.add_argument("--expect-not-forwarded")
+    ap.add_argument("--switch-value", default="0",
+                    help=f"the value of {SWITCH} that must switch the plans off (negative control: 1)")
     a = ap.parse_args()
 
     def go(extra):
@@ -75,8 +105,12 @@ def main():
         if not any(t.target == HIPDNN for t in ex):
             problems.append(f"MIOPEN_DISABLE_HIPDNN_FOR=bn_fwd_training switched the fusion plans off: {summary(ex)}")
         ex = go({"MIOPEN_ENABLE_LOGGING_CMD": "1"})
-        if any(t.target == HIPDNN for t in ex) or not any("MIOPEN_ENABLE_LOGGING_CMD" in t.reason for t in ex):
-            problems.append(f"MIOPEN_ENABLE_LOGGING_CMD=1: {summary(ex)}")
+        if not any(t.target == HIPDNN for t in ex) or any("MIOPEN_ENABLE_LOGGING_CMD" in t.reason for t in ex):
+            problems.append(f"MIOPEN_ENABLE_LOGGING_CMD=1 kept the plans off hipDNN: {summary(ex)}")
+        problems += switched_off(a.binary, a.cases, a.backend_dir, a.switch_value)
+        ex = go({SWITCH: "1"})
+        if not any(t.target == HIPDNN for t in ex):
+            problems.append(f"{SWITCH}=1 (MIOpen's default) switched the fusion plans off: {summary(ex)}")
         return problems
 
     return checked("check_bn_fusion_routing", body)

@@ -4,6 +4,7 @@
 // and of the plain convolution solvers they build on (ConvAsm1x1U,
 // ConvOclDirectFwd). Checks MIOpen makes about the device (gfx9, xnack, code
 // object version) hold for the target the test bed stands for.
+#include <miopen/env.hpp>
 #include <miopen/fusion.hpp>
 #include <miopen/fusion_solvers.hpp>
 
@@ -123,14 +124,19 @@ bool ConvOclDirectFwdFusedApplicable(const FusionPlanDescriptor& plan)
            LeadingConv2d(plan, conv) && OclDirectConvApplicable(conv);
 }
 
+// MIOpen's switch comes first, after the empty plan (which Compile refuses).
 bool BnFwdInferActivationFusedApplicable(const FusionPlanDescriptor& plan)
 {
+    if(env::disabled("MIOPEN_DEBUG_BN_FWDINFER_ACTIV_FUSED"))
+        return false;
     return plan.ops.size() == 2 && SequenceIs(plan, {{K::BatchNormInference}, {K::ActivForward}});
 }
 
 // MIOpen's BnBwdTrgActivationFused: exactly batchnorm backward -> activation backward.
 bool BnBwdTrgActivationFusedApplicable(const FusionPlanDescriptor& plan)
 {
+    if(env::disabled("MIOPEN_DEBUG_BN_BWDTRG_ACTIV_FUSED"))
+        return false;
     return plan.ops.size() == 2 && SequenceIs(plan, {{K::BatchNormBwdTrain}, {K::ActivBackward}});
 }
 

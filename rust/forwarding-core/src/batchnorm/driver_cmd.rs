@@ -51,13 +51,7 @@ pub fn arguments(c: &Cmd) -> Option<String> {
     if d.len() < 4 {
         return None;
     }
-    let mut s = format!("{} -n {} -c {}", driver_name(c.x.dtype, c.stats_dtype), d[0], d[1]);
-    if d.len() == 5 {
-        s += &format!(" -D {} -H {} -W {}", d[2], d[3], d[4]);
-    } else {
-        s += &format!(" -H {} -W {}", d[2], d[3]);
-    }
-    s += &format!(" -m {}", Int(c.mode));
+    let mut s = format!("{}{}", driver_name(c.x.dtype, c.stats_dtype), shape_and_mode(c.x, c.mode));
     s += match c.direction {
         Direction::ForwardInference => " --forw 2 -b 0",
         Direction::ForwardTraining => " --forw 1 -b 0",
@@ -71,6 +65,20 @@ pub fn arguments(c: &Cmd) -> Option<String> {
     }
     s += &format!(" --layout {}", layout_name(c.x));
     Some(s)
+}
+
+/// `-n -c [-D] -H -W` of x (at least 4-D) and `-m <mode>`: MIOpen's
+/// `BnormArgsForMIOpenDriver` without the driver's own flags, which the
+/// fused plan's line shares (`super::fused::driver_line`).
+pub(crate) fn shape_and_mode(x: &Tensor, mode: u32) -> String {
+    let d = &x.dims;
+    let mut s = format!(" -n {} -c {}", d[0], d[1]);
+    if d.len() == 5 {
+        s += &format!(" -D {} -H {} -W {}", d[2], d[3], d[4]);
+    } else {
+        s += &format!(" -H {} -W {}", d[2], d[3]);
+    }
+    s + &format!(" -m {}", Int(mode))
 }
 
 /// MIOpenDriver's sub-command, after x's type and the statistics' type.

@@ -19,6 +19,30 @@ use super::{
 use crate::ops::conv::{activation_clips, Activation};
 use crate::tensor::decline;
 
+/// The kind of plan this graph computes, as the routing trace and
+/// [`crate::environment::EnvPolicy::plan_decline_reason`] name it.
+pub const INFERENCE_ACTIVATION_PLAN: &str = "batchnorm inference -> activation";
+
+/// MIOpen's fusion mode of this plan (its `GetFusionMode`: batchnorm
+/// inference -> activation is 2).
+const FUSION_MODE: u32 = 2;
+
+/// The line MIOpen logs under `MIOPEN_ENABLE_LOGGING_CMD` for an execute of
+/// the plan, newline included (`LogCmdFusion`, mode 2: `LogCmdBnormFusion`,
+/// rocm-libraries `projects/miopen/src/fusion.cpp` @ 14386ac and
+/// `projects/miopen/src/driver_arguments.cpp` @ 60d7c5f): `CBAInfer`
+/// (`CBAInferfp16` for a bf16 plan, MIOpen's test), ` -J 2`, the batchnorm
+/// input's shape and mode, ` -I 0` (no inverse variance). `None` for an x
+/// of fewer than four dimensions (MIOpen reads past its lengths).
+pub fn driver_line(x: &Tensor, mode: u32) -> Option<String> {
+    if x.dims.len() < 4 {
+        return None;
+    }
+    let command = if x.dtype == crate::tensor::miopen_type::BFLOAT16 { "CBAInferfp16" } else { "CBAInfer" };
+    let args = super::driver_cmd::shape_and_mode(x, mode);
+    Some(format!("MIOpen(HIP): Command [LogCmdFusion] ./bin/MIOpenDriver {command} -J {FUSION_MODE}{args} -I 0\n"))
+}
+
 /// The uid of the fused graph's output (the activation's out_0); the
 /// batchnorm's y keeps [`uid::Y`], virtual.
 pub const OUT: i64 = 13;

@@ -31,8 +31,18 @@ pub const ROW: GroupRow = GroupRow {
     // batchnorm family", "MIOpen's variables"). Each turns one of MIOpen's
     // Composable Kernel batchnorm solvers off (`src/solver/batchnorm/*_ck.cpp`
     // @ 2d1fd997): a forwarded call would not see it. The fused
-    // batchnorm-activation switches concern fusion plans, not these calls.
+    // batchnorm-activation switches concern fusion plans, not these calls:
+    // each turns one fused solver off (`src/solver/batchnorm/*_fused.cpp`
+    // @ 2d1fd997, its IsApplicable), so MIOpen fails to compile that kind
+    // of plan; the wrapper declines the plans of that kind.
     variables: &[
+        Variable {
+            name: "MIOPEN_DEBUG_BN_FWDINFER_ACTIV_FUSED",
+            applies: not_switched_on,
+            treatment: Treatment::DeclinePlan(fused::INFERENCE_ACTIVATION_PLAN),
+            why:
+                "switches off MIOpen's fused batchnorm inference -> activation solver, so MIOpen compiles no such plan",
+        },
         Variable {
             name: "MIOPEN_DEBUG_CK_BN_INFER",
             applies: not_switched_on,
@@ -94,6 +104,20 @@ mod tests {
             for v in ["1", "on", "Yes", "TRUE", "enabled"] {
                 assert_eq!(EnvPolicy::from_vars([(name, v)]), EnvPolicy::default(), "{name}={v}");
             }
+        }
+    }
+
+    #[test]
+    fn the_fused_inference_switch_declines_that_plan_only_when_not_on() {
+        let name = "MIOPEN_DEBUG_BN_FWDINFER_ACTIV_FUSED";
+        for v in ["0", "off", "disabled", "bogus"] {
+            let p = EnvPolicy::from_vars([(name, v)]);
+            assert!(Group::all().all(|g| p.decline_reason(g).is_none()), "{name}={v}: no family is declined");
+            let reason = p.plan_decline_reason(fused::INFERENCE_ACTIVATION_PLAN).unwrap_or_else(|| panic!("{v}"));
+            assert!(reason.starts_with(&format!("{name}={v} (switches off MIOpen's fused")), "{reason}");
+        }
+        for v in ["1", "on", "enable"] {
+            assert_eq!(EnvPolicy::from_vars([(name, v)]), EnvPolicy::default(), "{name}={v}");
         }
     }
 }

@@ -144,9 +144,13 @@ pub fn translate_with(plan: &Plan, args: ActivationArgs, epsilon: f64) -> Result
 
 /// The line MIOpen logs under `MIOPEN_ENABLE_LOGGING_CMD` for an execute of
 /// a plan the wrapper forwards (its `LogCmdFusion`: conv -> bias ->
-/// activation is MIOpen's fusion mode 4, conv -> activation mode 5); None
-/// for any other plan (MIOpen Private runs those and writes their line).
+/// activation is MIOpen's fusion mode 4, conv -> activation mode 5,
+/// batchnorm inference -> activation mode 2, the batchnorm group's line);
+/// None for any other plan (MIOpen Private runs those and writes their line).
 pub fn driver_line(plan: &Plan) -> Option<String> {
+    if let [Op::BatchNormInference { mode, .. }, Op::Activation { .. }] = plan.ops.as_slice() {
+        return fused::driver_line(&plan.input, *mode);
+    }
     let (p, bias, _) = convolution_of(plan).ok()?;
     let kind = if bias.is_some() { CmdKind::FusionConvBiasActivation } else { CmdKind::FusionConvActivation };
     Some(driver_line::line(&p, kind))

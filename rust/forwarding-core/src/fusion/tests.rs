@@ -272,6 +272,19 @@ fn batchnorm_plans_the_fused_kernel_or_the_provider_would_compute_otherwise_are_
         d(&backward),
         "operators batchnorm backward -> activation backward (forwardable: conv -> [bias] -> activation, batchnorm inference -> activation)"
     );
-    // No driver line of the convolution's for it.
-    assert_eq!(driver_line(&bn_relu()), None);
+    // MIOpen's mode-2 line (LogCmdBnormFusion), not the convolution's; none
+    // for another batchnorm plan (MIOpen Private runs it).
+    assert_eq!(
+        driver_line(&bn_relu()).unwrap(),
+        "MIOpen(HIP): Command [LogCmdFusion] ./bin/MIOpenDriver CBAInfer -J 2 -n 2 -c 3 -H 4 -W 5 -m 1 -I 0\n"
+    );
+    let mut bf16 = bn_relu();
+    bf16.input.dtype = crate::tensor::miopen_type::BFLOAT16;
+    bf16.input.dims = vec![1, 2, 3, 4, 5];
+    assert!(driver_line(&bf16).unwrap().contains("CBAInferfp16 -J 2 -n 1 -c 2 -D 3 -H 4 -W 5 -m 1 -I 0\n"));
+    assert_eq!(driver_line(&alone), None);
+    assert_eq!(driver_line(&backward), None);
+    let mut two_d = bn_relu();
+    two_d.input.dims = vec![2, 3];
+    assert_eq!(driver_line(&two_d), None, "MIOpen reads past the lengths: no line to copy");
 }

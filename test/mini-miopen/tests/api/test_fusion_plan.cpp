@@ -359,6 +359,30 @@ TEST(FusionPlan, CompileTakesTheSequencesOfMIOpensFusedSolvers)
     EXPECT_EQ(CompileStatus(k3, ""), miopenStatusUnknownError);
 }
 
+// MIOPEN_DEBUG_BN_FWDINFER_ACTIV_FUSED off: BnFwdInferActivationFused does
+// not apply (its IsApplicable, after the empty plan), so nothing compiles a
+// batchnorm inference -> activation plan; MIOpen's boolean spellings, and
+// an unknown one throws InvalidValue.
+TEST(FusionPlan, TheFusedBatchNormInferenceSwitchTurnsItsSolverOff)
+{
+    ConvSpec bn_input;
+    bn_input.k = 4;
+    const char* name = "MIOPEN_DEBUG_BN_FWDINFER_ACTIV_FUSED";
+    for(const char* v : {"0", "off", "Disabled", "FALSE", "no"})
+    {
+        mmt::ScopedEnv off(name, v);
+        EXPECT_EQ(CompileStatus(bn_input, "na"), miopenStatusUnsupportedOp) << v;
+        EXPECT_EQ(CompileStatus(ConvSpec{}, "ca"), miopenStatusSuccess) << v << ": another solver's plan";
+    }
+    for(const char* v : {"1", "on", "Enabled", "true", "yes"})
+    {
+        mmt::ScopedEnv on(name, v);
+        EXPECT_EQ(CompileStatus(bn_input, "na"), miopenStatusSuccess) << v;
+    }
+    mmt::ScopedEnv bogus(name, "maybe");
+    EXPECT_EQ(CompileStatus(bn_input, "na"), miopenStatusInvalidValue);
+}
+
 TEST(FusionPlan, CompileAppliesTheConvolutionLimitsOfTheFusedSolvers)
 {
     auto with = [](auto change) {

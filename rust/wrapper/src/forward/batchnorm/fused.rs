@@ -11,15 +11,17 @@ use std::ffi::c_void;
 use std::rc::Rc;
 
 use hipdnn_backend::abi::{attr, attr_type, data_type, descriptor_type, pointwise_mode, Descriptor};
-use miopen_forwarding_core::batchnorm::fused::{GraphSpecActivation, OUT};
+use miopen_forwarding_core::batchnorm::fused::{GraphSpecActivation, INFERENCE_ACTIVATION_PLAN as PLAN, OUT};
 use miopen_forwarding_core::batchnorm::uid;
 use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
-use miopen_forwarding_core::Config;
+use miopen_forwarding_core::routing::{self, Route};
+use miopen_forwarding_core::{Config, Family};
 
 use super::graph::inference;
 use super::handlers;
+use crate::entry_points;
 use crate::forward::common::graph::{self as common_graph, not_this_group, Builder, Failure};
-use crate::forward::common::steps::{self, failed, success, Ready, Step};
+use crate::forward::common::steps::{self, declined, failed, success, Ready, Step};
 use crate::forward::common::{Outcome, Workspace};
 
 /// The graph's operations ([`crate::forward::common::graph::Operations`]).
@@ -43,6 +45,29 @@ pub fn operations(b: &mut Builder, key: &dyn GraphKey) -> Result<Vec<Descriptor>
     b.set(d, attr::OPERATION_POINTWISE_OUT_0_EXT, bd, &[out], "pointwise out")?;
     b.finalize(d, "finalize pointwise")?;
     Ok(vec![bn, d])
+}
+
+/// A plan of this graph reaches hipDNN only where a batchnorm inference
+/// call would: the build forwards the batchnorm group's inference and the
+/// configuration routes it to hipDNN (not opted out). And not while
+/// MIOpen's switch for its fused solver is off: MIOpen compiles no such
+/// plan then, so the plan stays on MIOpen Private and fails as it does there.
+pub fn forwarded(config: &Config) -> Step<()> {
+    const INFERENCE: Family = Family::named("bn_fwd_inference");
+    static BUILT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let built = *BUILT.get_or_init(|| entry_points::all().iter().any(|e| e.forward == Some(INFERENCE)));
+    if !built {
+        return declined(format!("operators {PLAN} (the build does not forward the batchnorm group)"));
+    }
+    if routing::decide(config, Some(INFERENCE)).route != Route::Hipdnn {
+        return declined(format!(
+            "operators {PLAN} (family bn_fwd_inference routes to MIOpen Private in this process)"
+        ));
+    }
+    if let Some(why) = config.env.plan_decline_reason(PLAN) {
+        return declined(why);
+    }
+    Ok(())
 }
 
 /// The plan key of the graph on MIOpen handle `handle`.

@@ -15,12 +15,10 @@ use std::rc::Rc;
 use miopen_forwarding_core::batchnorm::fused::EPSILON_AT_COMPILE;
 use miopen_forwarding_core::fusion::{self, ActivationArgs, Graph};
 use miopen_forwarding_core::graph_key::PlanKey;
-use miopen_forwarding_core::routing::{self, Route};
 use miopen_forwarding_core::status::miopen;
-use miopen_forwarding_core::{Config, Family};
+use miopen_forwarding_core::Config;
 
 use super::record::{self, Arg, BatchNormArgs, Compiled, ExecuteView, OpKind, Recorded};
-use crate::entry_points;
 use crate::forward::batchnorm::fused as bn_fused;
 use crate::forward::common::graph::DATA_ALIGNMENT;
 use crate::forward::common::memo::{DescriptorMemo, Seen};
@@ -88,34 +86,9 @@ fn ready(c: &Call, spec: Graph) -> Step<Ready> {
 fn translated(c: &Call, r: &Recorded, args: ActivationArgs, epsilon: f64) -> Step<fusion::Translated> {
     let t = fusion::translate_with(&r.plan, args, epsilon).or_else(|d| declined(d.0))?;
     if matches!(t.spec, Graph::BatchNormActivation(_)) {
-        batchnorm_forwarded(c.config)?;
+        bn_fused::forwarded(c.config)?;
     }
     Ok(t)
-}
-
-/// A batchnorm plan reaches hipDNN only where a batchnorm inference call
-/// would: the build forwards the batchnorm group's inference and the
-/// configuration routes it to hipDNN (not opted out). And not while MIOpen's
-/// driver line is asked for: the wrapper does not write the fusion line of
-/// a batchnorm plan yet.
-fn batchnorm_forwarded(config: &Config) -> Step<()> {
-    const BN_FWD_INFERENCE: Family = Family::named("bn_fwd_inference");
-    static BUILT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let built = *BUILT.get_or_init(|| entry_points::all().iter().any(|e| e.forward == Some(BN_FWD_INFERENCE)));
-    if !built {
-        return declined(
-            "operators batchnorm inference -> activation (the build does not forward the batchnorm group)",
-        );
-    }
-    if routing::decide(config, Some(BN_FWD_INFERENCE)).route != Route::Hipdnn {
-        return declined("operators batchnorm inference -> activation (family bn_fwd_inference routes to MIOpen Private in this process)");
-    }
-    if config.env.log_driver_cmd {
-        return declined(
-            "MIOPEN_ENABLE_LOGGING_CMD is set (the wrapper does not write MIOpen's line for a batchnorm fusion plan yet)",
-        );
-    }
-    Ok(())
 }
 
 /// `miopenCompileFusionPlan`: the hipDNN plan of the plan's graph (built
