@@ -12,6 +12,11 @@ each family given a ceiling with --max FAMILY=LIMIT:
   fusion_v1     miopenExecuteFusionPlan (the handle's own workspace)
   bn_inference, bn_training, bn_backward   batchnorm through the library of a
                 build whose forwarding set has batchnorm (--batchnorm-lib)
+  bn_fused      a batchnorm inference -> RELU fusion plan's
+                miopenExecuteFusionPlan_v2, through that library
+
+Each family's call must be forwarded (its routing trace, one call): a
+declined one would measure MIOpen Private.
 
 A family over its ceiling fails with "FAIL: instruction regression: <family>
 adds ...". Exit 77 (CTest: skipped) when valgrind is missing, or when a
@@ -38,6 +43,7 @@ FAMILIES = {
     "bn_inference": ((["batchnorm"], ["1"]), (["bn_backend"], ["1"]), "batchnorm"),
     "bn_training": ((["bn_training"], ["1"]), (["bn_training_backend"], ["1"]), "batchnorm"),
     "bn_backward": ((["bn_backward"], ["1"]), (["bn_backward_backend"], ["1"]), "batchnorm"),
+    "bn_fused": ((["bn_fused"], ["1"]), (["bn_fused_backend"], ["1"]), "batchnorm"),
 }
 
 
@@ -99,6 +105,12 @@ def main():
             wrapper, backend, env_name = FAMILIES[family]
             # glibc's fast bins off in both runs: fewer heap-layout effects.
             env = {**envs[env_name], "MIOPEN_USER_DB_PATH": db, "GLIBC_TUNABLES": "glibc.malloc.mxfast=0"}
+            # A declined call would measure MIOpen Private, which may cost less than the backend: the
+            # wrapper's run must forward (its routing trace says so) for the figure to mean anything.
+            trace = measure.run([fw, *wrapper[0], "1", *wrapper[1]], {**env, "MIOPEN_HIPDNN_LOG_ROUTING": "1"})
+            if "-> hipDNN" not in trace:
+                sys.exit(f"FAIL: {family}: the call was not forwarded, so nothing of the wrapper's is measured:\n"
+                         + trace[-2000:])
             per_call = [measure.instructions_per_call(fw, env, n=a.calls, args=args, tail=tail)
                         for args, tail in (wrapper, backend)]
             added[family] = per_call[0] - per_call[1]

@@ -42,6 +42,10 @@
 //   forwarded bn_training_backend|bn_backward_backend <calls> <threads>   the
 //       backend alone running the same training (type 27) / backward (type
 //       20) graph on a plan built once, with the same engine
+//   forwarded bn_fused <calls> <threads>   the same inference as a batchnorm
+//       inference -> RELU fusion plan, miopenExecuteFusionPlan_v2 per call
+//   forwarded bn_fused_backend <calls> <threads>   the backend alone running
+//       that plan's two-node graph (type 21 with y virtual -> RELU_FWD)
 //
 // bench/run.sh runs both; the difference is the wrapper's share: the routing
 // decision, descriptor reads, plan-cache lookup and variant pack assembly.
@@ -374,22 +378,28 @@ hipdnnBackendDescriptor_t plan_of(hipdnnHandle_t h, std::vector<hipdnnBackendDes
 
 using BnTensors = std::vector<std::pair<hipdnnBackendAttributeName_t, hipdnnBackendDescriptor_t>>;
 
-// A batchnorm operation of `type` on `tensors`, compute type FLOAT, run
-// `calls` times on `ptrs` (tensor i's data, tensor i with uid uids[i]) on a
-// plan built once.
-double time_bn_backend(hipdnnBackendDescriptorType_t type, const BnTensors& tensors,
-                       hipdnnBackendAttributeName_t comp_attr, std::vector<void*> ptrs,
-                       const std::vector<int64_t>& uids, long calls)
+// A batchnorm operation of `type` on `tensors`, compute type FLOAT.
+hipdnnBackendDescriptor_t bn_operation(hipdnnBackendDescriptorType_t type, const BnTensors& tensors,
+                                       hipdnnBackendAttributeName_t comp_attr)
 {
-    hipdnnHandle_t h;
-    must(hipdnnCreate(&h) == HIPDNN_STATUS_SUCCESS, "hipdnnCreate");
     auto op = make(type);
     for(const auto& [name, t] : tensors)
         set(op, name, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &t);
     hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
     set(op, comp_attr, HIPDNN_TYPE_DATA_TYPE, 1, &comp);
     must(hipdnnBackendFinalize(op) == HIPDNN_STATUS_SUCCESS, "finalize batchnorm");
-    auto plan = plan_of(h, {op});
+    return op;
+}
+
+// The batchnorm operation run `calls` times on `ptrs` (tensor i's data,
+// tensor i with uid uids[i]) on a plan built once.
+double time_bn_backend(hipdnnBackendDescriptorType_t type, const BnTensors& tensors,
+                       hipdnnBackendAttributeName_t comp_attr, std::vector<void*> ptrs,
+                       const std::vector<int64_t>& uids, long calls)
+{
+    hipdnnHandle_t h;
+    must(hipdnnCreate(&h) == HIPDNN_STATUS_SUCCESS, "hipdnnCreate");
+    auto plan = plan_of(h, {bn_operation(type, tensors, comp_attr)});
     return time_executes(h, plan, int64_t(ptrs.size()), uids.data(), ptrs.data(), calls);
 }
 
@@ -412,21 +422,29 @@ enum BnUid : int64_t
     BN_DY,
     BN_DX,
     BN_DSCALE,
-    BN_DBIAS
+    BN_DBIAS,
+    // The fused batchnorm inference -> activation graph's output (its y is virtual).
+    BN_FUSED_OUT
 };
 
-double bn_backend_thread(long calls)
+// The batchnorm inference operation's tensors with y (uid BN_Y) as given.
+BnTensors bn_inference_tensors(hipdnnBackendDescriptor_t y)
 {
-    BnProblem b;
-    const BnTensors tensors = {
+    return {
         {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_X_EXT, tensor(BN_X, BN_XD)},
         {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_MEAN_EXT, tensor(BN_MEAN, BN_PD)},
         {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_VARIANCE_EXT, tensor(BN_VARIANCE, BN_PD)},
         {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_SCALE_EXT, tensor(BN_SCALE, BN_PD)},
         {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_BIAS_EXT, tensor(BN_BIAS, BN_PD)},
-        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_Y_EXT, tensor(BN_Y, BN_XD)},
+        {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_Y_EXT, y},
         {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_VARIANCE_EPSILON_EXT, bn_epsilon(BN_EPSILON_UID, BN_EPSILON)},
     };
+}
+
+double bn_backend_thread(long calls)
+{
+    BnProblem b;
+    const BnTensors tensors = bn_inference_tensors(tensor(BN_Y, BN_XD));
     const double ns = time_bn_backend(HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT, tensors,
                                       HIPDNN_ATTR_BATCHNORM_INF_VAR_COMP_TYPE_EXT,
                                       {b.xv.data(), b.mean.data(), b.var.data(), b.scale.data(), b.bias.data(),
@@ -540,6 +558,67 @@ hipdnnBackendDescriptor_t pointwise(hipdnnPointwiseMode_t mode, hipdnnBackendDes
     return d;
 }
 
+// The batchnorm problem as a batchnorm inference -> RELU fusion plan,
+// compiled once and executed `calls` times with miopenExecuteFusionPlan_v2
+// and the workspace MIOpen reports (forwarded: the batchnorm group's
+// two-node graph, whose reference-engine plan needs workspace for its
+// virtual y). y = relu(0.5) = 0.5, as the plain inference.
+double bn_fused_thread(long calls)
+{
+    BnProblem b;
+    miopenFusionPlanDescriptor_t plan;
+    miopenFusionOpDescriptor_t bn_op, act_op;
+    miopenOperatorArgs_t args;
+    must(miopenCreateFusionPlan(&plan, miopenVerticalFusion, b.x) == miopenStatusSuccess, "create bn plan");
+    must(miopenCreateOpBatchNormInference(plan, &bn_op, miopenBNSpatial, b.p) == miopenStatusSuccess, "bn op");
+    must(miopenCreateOpActivationForward(plan, &act_op, miopenActivationRELU) == miopenStatusSuccess, "act op");
+    must(miopenCompileFusionPlan(b.h, plan) == miopenStatusSuccess, "compile bn plan");
+    must(miopenCreateOperatorArgs(&args) == miopenStatusSuccess, "operator args");
+    must(miopenSetOpArgsBatchNormInference(args, bn_op, &b.alpha, &b.beta, b.scale.data(), b.bias.data(),
+                                           b.mean.data(), b.var.data(), BN_EPSILON) == miopenStatusSuccess,
+         "bn args");
+    must(miopenSetOpArgsActivForward(args, act_op, &b.alpha, &b.beta, 0.0, 0.0, 0.0) == miopenStatusSuccess,
+         "act args");
+    size_t size = 0;
+    must(miopenFusionPlanGetWorkSpaceSize(b.h, plan, &size, miopenConvolutionFwdAlgoDirect) == miopenStatusSuccess,
+         "bn plan workspace");
+    std::vector<unsigned char> ws(size + 1);
+    auto call = [&] {
+        return miopenExecuteFusionPlan_v2(b.h, plan, b.x, b.xv.data(), b.x, b.yv.data(), args, ws.data(), size);
+    };
+    must(call() == miopenStatusSuccess, "first bn fusion execute");
+    const double ns = timed(calls, call);
+    b.check(&BnProblem::inference);
+    miopenDestroyOperatorArgs(args);
+    miopenDestroyFusionPlan(plan);
+    return ns;
+}
+
+// The same graph on the backend alone: batchnorm inference (y virtual) ->
+// RELU_FWD, with the wrapper's uids in its order (x, output, scale, bias,
+// mean, variance), its plan built once and run with the plan's workspace.
+double bn_fused_backend_thread(long calls)
+{
+    BnProblem b;
+    hipdnnHandle_t h;
+    must(hipdnnCreate(&h) == HIPDNN_STATUS_SUCCESS, "hipdnnCreate");
+    auto y  = tensor(BN_Y, BN_XD, true);
+    auto bn = bn_operation(HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT,
+                           bn_inference_tensors(y), HIPDNN_ATTR_BATCHNORM_INF_VAR_COMP_TYPE_EXT);
+    auto relu = pointwise(HIPDNN_POINTWISE_MODE_RELU_FWD, y, nullptr, tensor(BN_FUSED_OUT, BN_XD));
+    auto plan = plan_of(h, {bn, relu});
+    int64_t size = 0;
+    must(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, nullptr,
+                                   &size) == HIPDNN_STATUS_SUCCESS,
+         "bn plan workspace");
+    std::vector<unsigned char> ws(size_t(size) + 1);
+    const int64_t uids[6] = {BN_X, BN_FUSED_OUT, BN_SCALE, BN_BIAS, BN_MEAN, BN_VARIANCE};
+    void* ptrs[6] = {b.xv.data(), b.yv.data(), b.scale.data(), b.bias.data(), b.mean.data(), b.var.data()};
+    const double ns = time_executes(h, plan, 6, uids, ptrs, calls, ws.data());
+    b.check(&BnProblem::inference);
+    return ns;
+}
+
 // The fused problem's conv -> ADD bias -> RELU_FWD graph on the backend
 // alone, its plan built once and run `calls` times with the plan's workspace.
 int fused_backend(long calls)
@@ -598,7 +677,9 @@ int main(int argc, char** argv)
                                                                {"bn_training", bn_training_thread},
                                                                {"bn_training_backend", bn_training_backend_thread},
                                                                {"bn_backward", bn_backward_thread},
-                                                               {"bn_backward_backend", bn_backward_backend_thread}};
+                                                               {"bn_backward_backend", bn_backward_backend_thread},
+                                                               {"bn_fused", bn_fused_thread},
+                                                               {"bn_fused_backend", bn_fused_backend_thread}};
     double (*thread_body)(long) = nullptr;
     for(const auto& [name, body] : modes)
         if(argc == 4 && std::strcmp(argv[1], name) == 0)
@@ -606,7 +687,8 @@ int main(int argc, char** argv)
     if(thread_body == nullptr)
     {
         std::fprintf(stderr, "usage: forwarded wrapper|find2|find2_tuned|backend|batchnorm|bn_backend|bn_training|"
-                             "bn_training_backend|bn_backward|bn_backward_backend <calls> <threads> | fused <calls> "
+                             "bn_training_backend|bn_backward|bn_backward_backend|bn_fused|bn_fused_backend <calls> "
+                             "<threads> | fused <calls> "
                              "plan|onecall|backend\n");
         return 2;
     }

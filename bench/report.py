@@ -221,7 +221,8 @@ def batchnorm_section(b):
     lines = head + [
         "Instructions per call (callgrind, 5,000 calls, a 1x1x4x4 fp32 spatial problem: "
         "`miopenBatchNormalizationForwardInference_V2`, `miopenBatchNormalizationForwardTraining_V2` saving the "
-        "batch statistics, `miopenBatchNormalizationBackward_V2` with them) through the library of the second "
+        "batch statistics, `miopenBatchNormalizationBackward_V2` with them, and the inference as a batchnorm "
+        "inference -> RELU fusion plan executed by `miopenExecuteFusionPlan_v2`) through the library of the second "
         "build tree (forwarding set with `batchnorm`): disabled runs MIOpen Private's CPU kernel; enabled forwards "
         "it to hipDNN (reference engine); the backend alone runs the same batchnorm graph's plan with the same "
         "engine (variant pack, execute per call), with the wrapper's uids and in the enabled run's environment "

@@ -1,9 +1,6 @@
 // Environment variable access.
 #include <miopen/env.hpp>
-#include <miopen/errors.hpp>
 
-#include <algorithm>
-#include <cctype>
 #include <cstdlib>
 
 namespace miopen {
@@ -27,24 +24,6 @@ long long numeric(const char* name, long long fallback)
     if(end == v->c_str())
         return fallback;
     return n;
-}
-
-bool disabled(const char* name)
-{
-    const auto v = value(name);
-    if(!v || *v == "1")
-        return false;
-    if(*v == "0")
-        return true;
-    std::string s = *v;
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    for(const char* off : {"disable", "disabled", "no", "off", "false"})
-        if(s == off)
-            return true;
-    for(const char* on : {"enable", "enabled", "yes", "on", "true"})
-        if(s == on)
-            return false;
-    MIOPEN_THROW(miopenStatusInvalidValue, "Invalid value for env variable (value='" + s + "')");
 }
 
 } // namespace env
