@@ -67,10 +67,31 @@ pub fn arguments(c: &Cmd) -> Option<String> {
     Some(s)
 }
 
+/// MIOpen's fusion mode of a batchnorm inference -> activation plan (its
+/// `GetFusionMode`).
+const FUSION_MODE: u32 = 2;
+
+/// The line MIOpen logs under `MIOPEN_ENABLE_LOGGING_CMD` for an execute of a
+/// batchnorm inference -> activation fusion plan whose input is x, newline
+/// included (`LogCmdFusion`, mode 2: `LogCmdBnormFusion`, rocm-libraries
+/// `projects/miopen/src/fusion.cpp` @ 14386ac and `BnormArgsForMIOpenDriver`
+/// in `projects/miopen/src/driver_arguments.cpp` @ 60d7c5f): `CBAInfer`
+/// (`CBAInferfp16` for a bf16 plan, MIOpen's test), ` -J 2`, the batchnorm
+/// input's shape and mode, ` -I 0` (no inverse variance). `None` for an x of
+/// fewer than four dimensions (MIOpen reads past its lengths).
+pub fn fusion_line(x: &Tensor, mode: u32) -> Option<String> {
+    if x.dims.len() < 4 {
+        return None;
+    }
+    let command = if x.dtype == miopen_type::BFLOAT16 { "CBAInferfp16" } else { "CBAInfer" };
+    let args = shape_and_mode(x, mode);
+    Some(format!("MIOpen(HIP): Command [LogCmdFusion] ./bin/MIOpenDriver {command} -J {FUSION_MODE}{args} -I 0\n"))
+}
+
 /// `-n -c [-D] -H -W` of x (at least 4-D) and `-m <mode>`: MIOpen's
 /// `BnormArgsForMIOpenDriver` without the driver's own flags, which the
-/// fused plan's line shares (`super::fused::driver_line`).
-pub(crate) fn shape_and_mode(x: &Tensor, mode: u32) -> String {
+/// fused plan's line shares ([`fusion_line`]).
+fn shape_and_mode(x: &Tensor, mode: u32) -> String {
     let d = &x.dims;
     let mut s = format!(" -n {} -c {}", d[0], d[1]);
     if d.len() == 5 {

@@ -23,24 +23,10 @@ use crate::tensor::decline;
 /// [`crate::environment::EnvPolicy::plan_decline_reason`] name it.
 pub const INFERENCE_ACTIVATION_PLAN: &str = "batchnorm inference -> activation";
 
-/// MIOpen's fusion mode of this plan (its `GetFusionMode`: batchnorm
-/// inference -> activation is 2).
-const FUSION_MODE: u32 = 2;
-
 /// The line MIOpen logs under `MIOPEN_ENABLE_LOGGING_CMD` for an execute of
-/// the plan, newline included (`LogCmdFusion`, mode 2: `LogCmdBnormFusion`,
-/// rocm-libraries `projects/miopen/src/fusion.cpp` @ 14386ac and
-/// `projects/miopen/src/driver_arguments.cpp` @ 60d7c5f): `CBAInfer`
-/// (`CBAInferfp16` for a bf16 plan, MIOpen's test), ` -J 2`, the batchnorm
-/// input's shape and mode, ` -I 0` (no inverse variance). `None` for an x
-/// of fewer than four dimensions (MIOpen reads past its lengths).
+/// the plan ([`super::driver_cmd::fusion_line`], its mode 2), or `None`.
 pub fn driver_line(x: &Tensor, mode: u32) -> Option<String> {
-    if x.dims.len() < 4 {
-        return None;
-    }
-    let command = if x.dtype == crate::tensor::miopen_type::BFLOAT16 { "CBAInferfp16" } else { "CBAInfer" };
-    let args = super::driver_cmd::shape_and_mode(x, mode);
-    Some(format!("MIOpen(HIP): Command [LogCmdFusion] ./bin/MIOpenDriver {command} -J {FUSION_MODE}{args} -I 0\n"))
+    super::driver_cmd::fusion_line(x, mode)
 }
 
 /// The uid of the fused graph's output (the activation's out_0); the

@@ -361,8 +361,9 @@ TEST(FusionPlan, CompileTakesTheSequencesOfMIOpensFusedSolvers)
 
 // MIOPEN_DEBUG_BN_FWDINFER_ACTIV_FUSED off: BnFwdInferActivationFused does
 // not apply (its IsApplicable, after the empty plan), so nothing compiles a
-// batchnorm inference -> activation plan; MIOpen's boolean spellings, and
-// an unknown one throws InvalidValue.
+// batchnorm inference -> activation plan; MIOpen's boolean spellings. An
+// unknown one throws InvalidValue, which the compile logs and answers with
+// its own UnknownError (miopenCompileFusionPlan keeps its status).
 TEST(FusionPlan, TheFusedBatchNormInferenceSwitchTurnsItsSolverOff)
 {
     ConvSpec bn_input;
@@ -380,7 +381,8 @@ TEST(FusionPlan, TheFusedBatchNormInferenceSwitchTurnsItsSolverOff)
         EXPECT_EQ(CompileStatus(bn_input, "na"), miopenStatusSuccess) << v;
     }
     mmt::ScopedEnv bogus(name, "maybe");
-    EXPECT_EQ(CompileStatus(bn_input, "na"), miopenStatusInvalidValue);
+    EXPECT_EQ(CompileStatus(bn_input, "na"), miopenStatusUnknownError);
+    EXPECT_EQ(CompileStatus(ConvSpec{}, "ca"), miopenStatusUnknownError) << "every plan asks the solver";
 }
 
 TEST(FusionPlan, CompileAppliesTheConvolutionLimitsOfTheFusedSolvers)

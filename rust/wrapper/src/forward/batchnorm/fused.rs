@@ -57,12 +57,14 @@ pub fn forwarded(config: &Config) -> Step<()> {
     static BUILT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     let built = *BUILT.get_or_init(|| entry_points::all().iter().any(|e| e.forward == Some(INFERENCE)));
     if !built {
-        return declined(format!("operators {PLAN} (the build does not forward the batchnorm group)"));
+        return declined(
+            "operators batchnorm inference -> activation (the build does not forward the batchnorm group)",
+        );
     }
     if routing::decide(config, Some(INFERENCE)).route != Route::Hipdnn {
-        return declined(format!(
-            "operators {PLAN} (family bn_fwd_inference routes to MIOpen Private in this process)"
-        ));
+        return declined(
+            "operators batchnorm inference -> activation (family bn_fwd_inference routes to MIOpen Private in this process)",
+        );
     }
     if let Some(why) = config.env.plan_decline_reason(PLAN) {
         return declined(why);
