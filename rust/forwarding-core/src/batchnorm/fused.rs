@@ -139,9 +139,8 @@ pub struct GraphSpecBackward {
 
 /// MIOpen's activation mode names (`miopenActivationMode_t`).
 fn activation_name(mode: u32) -> String {
-    const NAMES: [&str; 11] = [
-        "PASTHRU", "LOGISTIC", "TANH", "RELU", "SOFTRELU", "ABS", "POWER", "CLIPPEDRELU", "LEAKYRELU", "ELU", "CLAMP",
-    ];
+    const NAMES: [&str; 11] =
+        ["PASTHRU", "LOGISTIC", "TANH", "RELU", "SOFTRELU", "ABS", "POWER", "CLIPPEDRELU", "LEAKYRELU", "ELU", "CLAMP"];
     NAMES.get(mode as usize).map_or_else(|| format!("{}", crate::print::Int(mode)), |n| (*n).to_string())
 }
 
@@ -173,7 +172,8 @@ pub fn translate_backward(p: &BackwardProblem) -> Result<GraphSpecBackward, Decl
     }
     super::more_than_one_per_channel(x)?;
     // MIOpen derives the per-channel descriptor: fp32 (1, C, 1, 1), packed.
-    let params = Tensor { dtype: miopen_type::FLOAT, dims: vec![1, x.dims[1], 1, 1], strides: vec![x.dims[1], 1, 1, 1] };
+    let params =
+        Tensor { dtype: miopen_type::FLOAT, dims: vec![1, x.dims[1], 1, 1], strides: vec![x.dims[1], 1, 1, 1] };
     let param = |id, name| spec(id, name, &params, ElemType::F32);
     let intermediate = |id, name| TensorSpec { is_virtual: true, ..spec(id, name, x, ElemType::F32) };
     Ok(GraphSpecBackward {

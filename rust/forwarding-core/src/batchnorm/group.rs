@@ -73,6 +73,13 @@ impl OwnedGraph for fused::GraphSpecActivation {
     const GROUP: &'static GroupRow = &ROW;
 }
 
+/// A fusion plan's batchnorm backward -> activation backward graph: the
+/// batchnorm group's plan (type 17 is not among its probes; types 18 and 20
+/// are the pointwise's and the backward's, probed by their groups).
+impl OwnedGraph for fused::GraphSpecBackward {
+    const GROUP: &'static GroupRow = &ROW;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

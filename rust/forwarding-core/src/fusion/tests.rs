@@ -268,10 +268,8 @@ fn batchnorm_plans_the_fused_kernel_or_the_provider_would_compute_otherwise_are_
     );
     let three = Plan { ops: [bn_relu().ops, vec![Op::Activation { mode: act::RELU }]].concat(), ..bn_relu() };
     assert!(d(&three).starts_with("operators batchnorm inference -> activation -> activation (forwardable: "));
-    let reversed = Plan {
-        ops: vec![Op::ActivationBackward { mode: act::RELU }, Op::BatchNormBackward { mode: 1 }],
-        ..bn_relu()
-    };
+    let reversed =
+        Plan { ops: vec![Op::ActivationBackward { mode: act::RELU }, Op::BatchNormBackward { mode: 1 }], ..bn_relu() };
     assert!(d(&reversed).starts_with("operators activation backward -> batchnorm backward (forwardable: "));
     let lone = Plan { ops: vec![Op::BatchNormBackward { mode: 1 }], ..bn_relu() };
     assert!(d(&lone).starts_with("operators batchnorm backward (forwardable: "));

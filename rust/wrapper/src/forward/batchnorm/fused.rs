@@ -1,31 +1,47 @@
-//! The fusion group's batchnorm inference -> activation plan on hipDNN
-//! (`miopen_forwarding_core::batchnorm::fused`): this group's inference
+//! The fusion group's batchnorm plans on hipDNN
+//! (`miopen_forwarding_core::batchnorm::fused`).
+//!
+//! Inference -> activation: this group's inference
 //! operation with its y virtual, then a pointwise RELU_FWD (math precision
 //! FLOAT, the clips when the activation has them) from that y to the plan's
 //! output, the two nodes of the MIOpen provider's fused graph
 //! (`MiopenBatchnormPlanBuilder.cpp` @86387662). The fusion group's handlers
 //! record the plan and call these; the buffers are the plan's input and
 //! output and the batchnorm operator's arguments.
+//!
+//! Backward -> activation backward: batchnorm inference with mean and
+//! inverse variance (type 17), pointwise RELU_BWD (in_0 the inference's
+//! virtual y, in_1 the plan's input dy), batchnorm backward (type 20) on the
+//! pointwise's virtual output, writing the plan's output dx and the
+//! operator's dscale and dbias (the provider's three-node graph,
+//! `MiopenBatchnormPlanBuilder.cpp` @ec383f43; its plan reads dy from the
+//! pointwise's in_1, `MiopenBatchnormBwdPlan.cpp` @5c38d115).
 
 use std::ffi::c_void;
 use std::rc::Rc;
 
 use hipdnn_backend::abi::{attr, attr_type, data_type, descriptor_type, pointwise_mode, Descriptor};
-use miopen_forwarding_core::batchnorm::fused::{GraphSpecActivation, OUT};
+use miopen_forwarding_core::batchnorm::fused::{GraphSpecActivation, GraphSpecBackward, OUT};
 use miopen_forwarding_core::batchnorm::uid;
 use miopen_forwarding_core::graph_key::{GraphKey, PlanKey};
-use miopen_forwarding_core::Config;
+use miopen_forwarding_core::routing::{self, Route};
+use miopen_forwarding_core::{Config, Family};
 
 use super::graph::inference;
 use super::handlers;
+use crate::entry_points;
 use crate::forward::common::graph::{self as common_graph, not_this_group, Builder, Failure};
-use crate::forward::common::steps::{self, failed, success, Ready, Step};
+use crate::forward::common::steps::{self, declined, failed, success, Ready, Step};
 use crate::forward::common::{Outcome, Workspace};
+use crate::forward::fusion::record::BatchNormArgs;
 
 /// The graph's operations ([`crate::forward::common::graph::Operations`]).
 pub fn operations(b: &mut Builder, key: &dyn GraphKey) -> Result<Vec<Descriptor>, Failure> {
+    if let Some(g) = key.downcast::<GraphSpecBackward>() {
+        return backward_operations(b, g);
+    }
     let Some(g) = key.downcast::<GraphSpecActivation>() else {
-        return Err(not_this_group("batchnorm inference + activation operations"));
+        return Err(not_this_group("batchnorm fused operations"));
     };
     let (bn, y) = inference(b, &g.bn)?;
     let out = b.tensor(&g.out)?;
@@ -50,9 +66,14 @@ pub fn plan_key(handle: usize, g: GraphSpecActivation) -> PlanKey {
     PlanKey::new(handle, g)
 }
 
-/// Whether a plan key is this graph's.
+/// The plan key of the backward graph on MIOpen handle `handle`.
+pub fn backward_plan_key(handle: usize, g: GraphSpecBackward) -> PlanKey {
+    PlanKey::new(handle, g)
+}
+
+/// Whether a plan key is one of the batchnorm fused graphs'.
 pub fn is_key(key: &PlanKey) -> bool {
-    key.is::<GraphSpecActivation>()
+    key.is::<GraphSpecActivation>() || key.is::<GraphSpecBackward>()
 }
 
 /// The plan of `key`: from the thread's slot, the plan cache, or built.
@@ -83,4 +104,131 @@ pub fn run(r: &Ready, b: &Buffers, ws: &Workspace) -> Step<Outcome> {
     r.fits(ws)?;
     common_graph::execute(&r.plan, r.hd, &UIDS, &ptrs, ws.ptr).map_err(failed)?;
     Ok(success(r.note()))
+}
+
+/// The backward graph's three operations: batchnorm inference (type 17) with
+/// its y virtual, pointwise RELU_BWD, batchnorm backward (type 20). The
+/// tensors both batchnorm operations read are one descriptor each (one uid
+/// in the graph).
+fn backward_operations(b: &mut Builder, g: &GraphSpecBackward) -> Result<Vec<Descriptor>, Failure> {
+    let bd = attr_type::BACKEND_DESCRIPTOR;
+    let [x, mean, inv_variance, scale, bias, y, dy, dy_activated, dx, dscale, dbias] =
+        [&g.x, &g.mean, &g.inv_variance, &g.scale, &g.bias, &g.y, &g.dy, &g.dy_activated, &g.dx, &g.dscale, &g.dbias]
+            .map(|t| b.tensor(t));
+    let (x, mean, inv_variance, scale, y, dy_activated) = (x?, mean?, inv_variance?, scale?, y?, dy_activated?);
+    let inference = [
+        (attr::OPERATION_BATCHNORM_INFERENCE_X_EXT, x),
+        (attr::OPERATION_BATCHNORM_INFERENCE_MEAN_EXT, mean),
+        (attr::OPERATION_BATCHNORM_INFERENCE_INV_VARIANCE_EXT, inv_variance),
+        (attr::OPERATION_BATCHNORM_INFERENCE_SCALE_EXT, scale),
+        (attr::OPERATION_BATCHNORM_INFERENCE_BIAS_EXT, bias?),
+        (attr::OPERATION_BATCHNORM_INFERENCE_Y_EXT, y),
+    ];
+    let bn = b.create(descriptor_type::OPERATION_BATCHNORM_INFERENCE_EXT, "create batchnorm inference")?;
+    for (name, t) in inference {
+        b.set(bn, name, bd, &[t], "batchnorm tensor")?;
+    }
+    b.set(bn, attr::BATCHNORM_INF_COMP_TYPE_EXT, attr_type::DATA_TYPE, &[data_type::FLOAT], "batchnorm compute type")?;
+    b.finalize(bn, "finalize batchnorm inference")?;
+    let act = b.create(descriptor_type::OPERATION_POINTWISE, "create pointwise")?;
+    b.set(act, attr::POINTWISE_MODE, attr_type::POINTWISE_MODE, &[pointwise_mode::RELU_BWD], "pointwise mode")?;
+    b.set(act, attr::POINTWISE_MATH_PREC, attr_type::DATA_TYPE, &[data_type::FLOAT], "pointwise precision")?;
+    b.set(act, attr::OPERATION_POINTWISE_IN_0_EXT, bd, &[y], "pointwise in0")?;
+    b.set(act, attr::OPERATION_POINTWISE_IN_1_EXT, bd, &[dy?], "pointwise in1")?;
+    b.set(act, attr::OPERATION_POINTWISE_OUT_0_EXT, bd, &[dy_activated], "pointwise out")?;
+    b.finalize(act, "finalize pointwise")?;
+    let backward = [
+        (attr::OPERATION_BATCHNORM_BACKWARD_DY_EXT, dy_activated),
+        (attr::OPERATION_BATCHNORM_BACKWARD_X_EXT, x),
+        (attr::OPERATION_BATCHNORM_BACKWARD_SCALE_EXT, scale),
+        (attr::OPERATION_BATCHNORM_BACKWARD_DX_EXT, dx?),
+        (attr::OPERATION_BATCHNORM_BACKWARD_DSCALE_EXT, dscale?),
+        (attr::OPERATION_BATCHNORM_BACKWARD_DBIAS_EXT, dbias?),
+        (attr::OPERATION_BATCHNORM_BACKWARD_MEAN_EXT, mean),
+        (attr::OPERATION_BATCHNORM_BACKWARD_INV_VARIANCE_EXT, inv_variance),
+    ];
+    let bwd = b.create(descriptor_type::OPERATION_BATCHNORM_BACKWARD_EXT, "create batchnorm backward")?;
+    for (name, t) in backward {
+        b.set(bwd, name, bd, &[t], "batchnorm tensor")?;
+    }
+    let comp = [data_type::FLOAT];
+    b.set(bwd, attr::BATCHNORM_BACKWARD_COMP_TYPE_EXT, attr_type::DATA_TYPE, &comp, "batchnorm compute type")?;
+    b.finalize(bwd, "finalize batchnorm backward")?;
+    Ok(vec![bn, act, bwd])
+}
+
+const BACKWARD_UIDS: [i64; 9] =
+    [uid::DY, uid::DX, uid::X, uid::SCALE, uid::BIAS, uid::DSCALE, uid::DBIAS, uid::MEAN, uid::INV_VARIANCE];
+
+const BACKWARD_NAMES: [&str; 9] = [
+    "input",
+    "output",
+    "x",
+    "bnScale",
+    "bnBias",
+    "resultBnScaleDiff",
+    "resultBnBiasDiff",
+    "savedMean",
+    "savedInvVariance",
+];
+
+/// The epsilon an execute's plan key carries: the inference operator's
+/// (the backward graph has none; its key ignores it).
+pub fn epsilon_of(a: &BatchNormArgs) -> f64 {
+    match a {
+        BatchNormArgs::Inference { epsilon, .. } => *epsilon,
+        BatchNormArgs::Backward { .. } => miopen_forwarding_core::batchnorm::fused::EPSILON_AT_COMPILE,
+    }
+}
+
+/// Runs a batchnorm fused plan on the plan's input and output and the
+/// operator's arguments `a`, with `ws`.
+pub fn run_args(
+    r: &Ready,
+    input: *const c_void,
+    output: *mut c_void,
+    a: &BatchNormArgs,
+    ws: &Workspace,
+) -> Step<Outcome> {
+    let input = input as *mut c_void;
+    match *a {
+        BatchNormArgs::Inference { scale, bias, mean, variance, .. } => {
+            let [scale, bias, mean, variance] = [scale, bias, mean, variance].map(|p| p as *mut c_void);
+            run(r, &Buffers { x: input, out: output, scale, bias, mean, variance }, ws)
+        }
+        BatchNormArgs::Backward { x, scale, bias, dscale, dbias, mean, inv_variance } => {
+            let rest = [x, scale, bias, dscale, dbias, mean, inv_variance].map(|p| p as *mut c_void);
+            let ptrs = [input, output, rest[0], rest[1], rest[2], rest[3], rest[4], rest[5], rest[6]];
+            handlers::buffers_usable(&ptrs, &BACKWARD_NAMES)?;
+            r.fits(ws)?;
+            common_graph::execute(&r.plan, r.hd, &BACKWARD_UIDS, &ptrs, ws.ptr).map_err(failed)?;
+            Ok(success(r.note()))
+        }
+    }
+}
+
+/// A batchnorm backward fusion plan reaches hipDNN only where a batchnorm
+/// backward call would: the build forwards the group's backward and the
+/// configuration routes `bn_bwd` to hipDNN. And not while MIOpen's driver
+/// line is asked for: the wrapper does not write MIOpen's fusion line.
+pub fn backward_forwarded(config: &Config) -> Step<()> {
+    const BN_BWD: Family = Family::named("bn_bwd");
+    static BUILT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let built = *BUILT.get_or_init(|| entry_points::all().iter().any(|e| e.forward == Some(BN_BWD)));
+    if !built {
+        return declined(
+            "operators batchnorm backward -> activation backward (the build does not forward the batchnorm group)",
+        );
+    }
+    if routing::decide(config, Some(BN_BWD)).route != Route::Hipdnn {
+        return declined(
+            "operators batchnorm backward -> activation backward (family bn_bwd routes to MIOpen Private in this process)",
+        );
+    }
+    if config.env.log_driver_cmd {
+        return declined(
+            "MIOPEN_ENABLE_LOGGING_CMD is set (the wrapper does not write MIOpen's line for a batchnorm fusion plan yet)",
+        );
+    }
+    Ok(())
 }
