@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""The routing of the batchnorm inference -> activation fusion plan (issue 31
-item 1) in a build whose forwarding set has batchnorm, run on
-bn_fusion_differential (one plan per case; its execute is the compute call):
+"""The routing of a batchnorm fusion plan (issue 31 item 1) in a build whose
+forwarding set has batchnorm, run on bn_fusion_differential (inference ->
+activation, --family bn_fwd_inference) or bn_fusion_bwd_differential
+(backward -> activation backward, --family bn_bwd; one plan per case; its
+execute is the compute call):
 
   * enabled: some executes -> hipDNN, every other one declined with a reason;
-  * a batchnorm plan reaches hipDNN only where a batchnorm inference call
-    would: MIOPEN_DISABLE_HIPDNN_FOR=bn_fwd_inference or =batchnorm -> no
+  * a batchnorm plan reaches hipDNN only where a batchnorm call of its
+    direction would: MIOPEN_DISABLE_HIPDNN_FOR=<family> or =batchnorm -> no
     execute forwarded, each declined naming the family; =* and =convolution
-    (the fusion group's umbrella) -> every execute opted out;
-    =bn_fwd_training (another batchnorm family) keeps them forwarded;
+    (the fusion group's umbrella) -> every execute opted out; --other-family
+    (another batchnorm family) keeps them forwarded;
   * MIOPEN_ENABLE_LOGGING_CMD=1 -> none forwarded, declined naming the variable.
 
 --expect-not-forwarded <value> (negative control) requires no execute to
@@ -47,6 +49,8 @@ def main():
     ap.add_argument("--cases", type=int, default=60)
     ap.add_argument("--backend-dir", required=True, help="HIPDNN_BACKEND_LIBRARY_PATH")
     ap.add_argument("--expect-not-forwarded")
+    ap.add_argument("--family", default="bn_fwd_inference", help="the plan's batchnorm family")
+    ap.add_argument("--other-family", default="bn_fwd_training", help="a batchnorm family that leaves it forwarded")
     a = ap.parse_args()
 
     def go(extra):
@@ -62,18 +66,18 @@ def main():
         ex = go({})
         if not any(t.target == HIPDNN for t in ex) or any(t.target != HIPDNN and not t.declined for t in ex):
             problems.append(f"enabled: every execute forwarded or declined, some forwarded: {summary(ex)}")
-        for value in ("bn_fwd_inference", "batchnorm"):
+        for value in (a.family, "batchnorm"):
             ex = go({"MIOPEN_DISABLE_HIPDNN_FOR": value})
-            named = [t for t in ex if t.target == PRIVATE and "bn_fwd_inference" in t.reason]
+            named = [t for t in ex if t.target == PRIVATE and a.family in t.reason]
             if any(t.target == HIPDNN for t in ex) or not named:
                 problems.append(f"MIOPEN_DISABLE_HIPDNN_FOR={value}: {summary(ex)}")
         for value in ("*", "convolution"):
             ex = go({"MIOPEN_DISABLE_HIPDNN_FOR": value})
             if not all(t.target == PRIVATE and t.reason.startswith("opted out") for t in ex):
                 problems.append(f"MIOPEN_DISABLE_HIPDNN_FOR={value}: not every execute opted out: {summary(ex)}")
-        ex = go({"MIOPEN_DISABLE_HIPDNN_FOR": "bn_fwd_training"})
+        ex = go({"MIOPEN_DISABLE_HIPDNN_FOR": a.other_family})
         if not any(t.target == HIPDNN for t in ex):
-            problems.append(f"MIOPEN_DISABLE_HIPDNN_FOR=bn_fwd_training switched the fusion plans off: {summary(ex)}")
+            problems.append(f"MIOPEN_DISABLE_HIPDNN_FOR={a.other_family} switched the fusion plans off: {summary(ex)}")
         ex = go({"MIOPEN_ENABLE_LOGGING_CMD": "1"})
         if any(t.target == HIPDNN for t in ex) or not any("MIOPEN_ENABLE_LOGGING_CMD" in t.reason for t in ex):
             problems.append(f"MIOPEN_ENABLE_LOGGING_CMD=1: {summary(ex)}")
