@@ -98,7 +98,7 @@ pub enum Graph {
     BatchNormActivation(fused::GraphSpecActivation),
     /// batchnorm backward -> activation backward: the batchnorm group's
     /// three-node graph.
-    BatchNormBackwardActivation(fused::GraphSpecBackward),
+    BatchNormBackwardActivation(Box<fused::GraphSpecBackward>),
 }
 
 impl Graph {
@@ -144,7 +144,7 @@ pub fn translate_with(plan: &Plan, args: ActivationArgs, epsilon: f64) -> Result
     if let [Op::BatchNormBackward { mode }, Op::ActivationBackward { mode: activation }] = plan.ops.as_slice() {
         let p = fused::BackwardProblem { x: &plan.input, mode: *mode, activation: *activation };
         // dy, dx and x all have the plan input's descriptor.
-        let spec = Graph::BatchNormBackwardActivation(fused::translate_backward(&p)?);
+        let spec = Graph::BatchNormBackwardActivation(Box::new(fused::translate_backward(&p)?));
         return Ok(Translated { spec, output: plan.input.clone() });
     }
     let (p, bias, mode) = convolution_of(plan)?;

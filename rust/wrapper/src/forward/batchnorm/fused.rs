@@ -33,7 +33,6 @@ use crate::entry_points;
 use crate::forward::common::graph::{self as common_graph, not_this_group, Builder, Failure};
 use crate::forward::common::steps::{self, declined, failed, success, Ready, Step};
 use crate::forward::common::{Outcome, Workspace};
-use crate::forward::fusion::record::BatchNormArgs;
 
 /// The graph's operations ([`crate::forward::common::graph::Operations`]).
 pub fn operations(b: &mut Builder, key: &dyn GraphKey) -> Result<Vec<Descriptor>, Failure> {
@@ -157,6 +156,17 @@ fn backward_operations(b: &mut Builder, g: &GraphSpecBackward) -> Result<Vec<Des
     Ok(vec![bn, act, bwd])
 }
 
+/// A batchnorm fusion operator's arguments, as the fusion group records them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Args {
+    /// `miopenSetOpArgsBatchNormInference`: the four per-channel buffers and epsilon.
+    Inference { scale: usize, bias: usize, mean: usize, variance: usize, epsilon: f64 },
+    /// `miopenSetOpArgsBatchNormBackward`: x, the scale and bias, the
+    /// parameter gradients and the saved statistics (the plan's input is dy,
+    /// its output dx).
+    Backward { x: usize, scale: usize, bias: usize, dscale: usize, dbias: usize, mean: usize, inv_variance: usize },
+}
+
 const BACKWARD_UIDS: [i64; 9] =
     [uid::DY, uid::DX, uid::X, uid::SCALE, uid::BIAS, uid::DSCALE, uid::DBIAS, uid::MEAN, uid::INV_VARIANCE];
 
@@ -174,29 +184,23 @@ const BACKWARD_NAMES: [&str; 9] = [
 
 /// The epsilon an execute's plan key carries: the inference operator's
 /// (the backward graph has none; its key ignores it).
-pub fn epsilon_of(a: &BatchNormArgs) -> f64 {
+pub fn epsilon_of(a: &Args) -> f64 {
     match a {
-        BatchNormArgs::Inference { epsilon, .. } => *epsilon,
-        BatchNormArgs::Backward { .. } => miopen_forwarding_core::batchnorm::fused::EPSILON_AT_COMPILE,
+        Args::Inference { epsilon, .. } => *epsilon,
+        Args::Backward { .. } => miopen_forwarding_core::batchnorm::fused::EPSILON_AT_COMPILE,
     }
 }
 
 /// Runs a batchnorm fused plan on the plan's input and output and the
 /// operator's arguments `a`, with `ws`.
-pub fn run_args(
-    r: &Ready,
-    input: *const c_void,
-    output: *mut c_void,
-    a: &BatchNormArgs,
-    ws: &Workspace,
-) -> Step<Outcome> {
+pub fn run_args(r: &Ready, input: *const c_void, output: *mut c_void, a: &Args, ws: &Workspace) -> Step<Outcome> {
     let input = input as *mut c_void;
     match *a {
-        BatchNormArgs::Inference { scale, bias, mean, variance, .. } => {
+        Args::Inference { scale, bias, mean, variance, .. } => {
             let [scale, bias, mean, variance] = [scale, bias, mean, variance].map(|p| p as *mut c_void);
             run(r, &Buffers { x: input, out: output, scale, bias, mean, variance }, ws)
         }
-        BatchNormArgs::Backward { x, scale, bias, dscale, dbias, mean, inv_variance } => {
+        Args::Backward { x, scale, bias, dscale, dbias, mean, inv_variance } => {
             let rest = [x, scale, bias, dscale, dbias, mean, inv_variance].map(|p| p as *mut c_void);
             let ptrs = [input, output, rest[0], rest[1], rest[2], rest[3], rest[4], rest[5], rest[6]];
             handlers::buffers_usable(&ptrs, &BACKWARD_NAMES)?;

@@ -69,7 +69,7 @@ fn key_of(c: &Call, spec: Graph) -> Rc<PlanKey> {
     Rc::new(match spec {
         Graph::Conv(g) => plan_key(handle, g),
         Graph::BatchNormActivation(g) => bn_fused::plan_key(handle, g),
-        Graph::BatchNormBackwardActivation(g) => bn_fused::backward_plan_key(handle, g),
+        Graph::BatchNormBackwardActivation(g) => bn_fused::backward_plan_key(handle, *g),
     })
 }
 

@@ -96,16 +96,8 @@ pub enum Arg {
     BatchNorm(Box<BatchNormArgs>),
 }
 
-/// A batchnorm operator's arguments.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum BatchNormArgs {
-    /// `miopenSetOpArgsBatchNormInference`: the four per-channel buffers and epsilon.
-    Inference { scale: usize, bias: usize, mean: usize, variance: usize, epsilon: f64 },
-    /// `miopenSetOpArgsBatchNormBackward`: x, the scale and bias, the
-    /// parameter gradients and the saved statistics (the plan's input is dy,
-    /// its output dx).
-    Backward { x: usize, scale: usize, bias: usize, dscale: usize, dbias: usize, mean: usize, inv_variance: usize },
-}
+/// A batchnorm operator's arguments (the batchnorm group's, which runs them).
+pub use crate::forward::batchnorm::fused::Args as BatchNormArgs;
 
 #[derive(Default)]
 struct Book {
