@@ -15,8 +15,8 @@ fn op(input: &mut Input, rank: usize) -> Op {
         1 => Op::Bias { bias: input.tensor_near(rank) },
         2 => Op::Activation { mode: input.pick(&[3, 0, 1, 7, 9]) },
         3 => Op::BatchNormInference { mode: input.pick(&[0, 1, 2]), params: input.tensor_near(rank) },
-        4 => Op::BatchNormBackward,
-        5 => Op::ActivationBackward,
+        4 => Op::BatchNormBackward { mode: input.pick(&[0, 1, 2]) },
+        5 => Op::ActivationBackward { mode: input.pick(&[3, 0, 7, 10]) },
         _ => Op::Unreadable("unreadable".into()),
     }
 }

@@ -23,6 +23,10 @@ use crate::tensor::decline;
 /// [`crate::environment::EnvPolicy::plan_decline_reason`] name it.
 pub const INFERENCE_ACTIVATION_PLAN: &str = "batchnorm inference -> activation";
 
+/// The kind of the backward plan ([`GraphSpecBackward`]), as the routing
+/// trace and the plan switches name it.
+pub const BACKWARD_ACTIVATION_PLAN: &str = "batchnorm backward -> activation backward";
+
 /// The line MIOpen logs under `MIOPEN_ENABLE_LOGGING_CMD` for an execute of
 /// the plan ([`super::driver_cmd::fusion_line`], its mode 2), or `None`.
 pub fn driver_line(x: &Tensor, mode: u32) -> Option<String> {
@@ -99,5 +103,104 @@ pub fn translate(p: &Problem) -> Result<GraphSpecActivation, Decline> {
         out: spec(OUT, "out", x, io),
         lower_clip: lower.map(f32::to_bits),
         upper_clip: upper.map(f32::to_bits),
+    })
+}
+
+/// The uid of the backward graph's activation gradient (the pointwise's
+/// out_0, the batchnorm backward's dy; virtual FLOAT).
+pub const DY_ACTIVATED: i64 = 14;
+
+/// A batchnorm backward -> activation backward plan (MIOpen's
+/// `BnBwdTrgActivationFused`, ROCm/MIOpen @2d1fd997
+/// `src/solver/batchnorm/backward_per_activation_fused.cpp`, kernel
+/// `MIOpenBatchNormActivBwdSpatial.cl`): the plan's input descriptor (x, dy
+/// and dx all have it: `miopenExecuteFusionPlan`'s input is dy, its output
+/// dx), the batchnorm operator's mode and the activation backward's mode.
+/// MIOpen derives the per-channel tensors' descriptor from x (fp32, (1, C,
+/// 1, 1)); the kernel always uses the saved statistics (`MIO_BN_USESAVED`
+/// 1), so no epsilon enters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BackwardProblem<'a> {
+    pub x: &'a Tensor,
+    pub mode: u32,
+    pub activation: u32,
+}
+
+/// The provider's three-node graph (rocm-libraries
+/// `dnn-providers/miopen-provider/engines/plans/MiopenBatchnormPlanBuilder.cpp`
+/// @ec383f43 and @86387662, `batchnormBwdFusionCheckTensors`; run by
+/// `MiopenBatchnormBwdPlan.cpp` @5c38d115 through
+/// `miopenBatchNormBackwardActivation`, its dy the pointwise's in_1):
+/// batchnorm inference with mean and inverse variance (type 17; x, mean,
+/// inv_variance, scale, bias non-virtual, `y` virtual FLOAT) -> pointwise
+/// RELU_BWD (in_0 = that y, in_1 = `dy` non-virtual, out_0 = `dy_activated`
+/// virtual FLOAT) -> batchnorm backward (type 20; dy = `dy_activated`, the
+/// same x, scale, mean and inv_variance; dx, dscale, dbias non-virtual).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct GraphSpecBackward {
+    pub x: TensorSpec,
+    pub mean: TensorSpec,
+    pub inv_variance: TensorSpec,
+    pub scale: TensorSpec,
+    pub bias: TensorSpec,
+    pub y: TensorSpec,
+    pub dy: TensorSpec,
+    pub dy_activated: TensorSpec,
+    pub dx: TensorSpec,
+    pub dscale: TensorSpec,
+    pub dbias: TensorSpec,
+}
+
+/// MIOpen's activation mode names (`miopenActivationMode_t`).
+fn activation_name(mode: u32) -> String {
+    const NAMES: [&str; 11] =
+        ["PASTHRU", "LOGISTIC", "TANH", "RELU", "SOFTRELU", "ABS", "POWER", "CLIPPEDRELU", "LEAKYRELU", "ELU", "CLAMP"];
+    NAMES.get(mode as usize).map_or_else(|| format!("{}", crate::print::Int(mode)), |n| (*n).to_string())
+}
+
+/// Translate a batchnorm backward -> activation backward plan, or say why not.
+pub fn translate_backward(p: &BackwardProblem) -> Result<GraphSpecBackward, Decline> {
+    spatial(p.mode)?;
+    if p.activation != crate::ops::conv::miopen_activation::RELU {
+        return decline(format!(
+            "activation backward mode {} (hipDNN's fused batchnorm backward graph is RELU_BWD only; forwardable: RELU)",
+            activation_name(p.activation)
+        ));
+    }
+    let x = p.x;
+    if x.dims.len() != 4 {
+        return decline(format!(
+            "x has {} dimensions (MIOpen's fused batchnorm kernel reads 4-D NCHW; forwardable: 4)",
+            x.dims.len()
+        ));
+    }
+    let io = io_type(x, x)?;
+    if !matches!(io, ElemType::F32 | ElemType::F16) {
+        return decline(format!(
+            "x is {} (MIOpen's fused batchnorm kernels run fp32 and fp16 only; MIOpen decides)",
+            miopen_type::name(x.dtype)
+        ));
+    }
+    if !packed_as(x, false) {
+        return decline("x is not packed NCHW (MIOpen's fused batchnorm kernel reads its input as packed NCHW)");
+    }
+    super::more_than_one_per_channel(x)?;
+    // MIOpen derives the per-channel descriptor: fp32 (1, C, 1, 1), packed.
+    let params =
+        Tensor { dtype: miopen_type::FLOAT, dims: vec![1, x.dims[1], 1, 1], strides: vec![x.dims[1], 1, 1, 1] };
+    let param = |id, name| spec(id, name, &params, ElemType::F32);
+    let intermediate = |id, name| TensorSpec { is_virtual: true, ..spec(id, name, x, ElemType::F32) };
+    Ok(GraphSpecBackward {
+        x: spec(uid::X, "x", x, io),
+        mean: param(uid::MEAN, "saved_mean"),
+        inv_variance: param(uid::INV_VARIANCE, "saved_inv_variance"),
+        scale: param(uid::SCALE, "scale"),
+        bias: param(uid::BIAS, "bias"),
+        y: intermediate(uid::Y, "y"),
+        dy: spec(uid::DY, "dy", x, io),
+        dy_activated: intermediate(DY_ACTIVATED, "dy_activated"),
+        dx: spec(uid::DX, "dx", x, io),
+        dscale: param(uid::DSCALE, "dscale"),
+        dbias: param(uid::DBIAS, "dbias"),
     })
 }

@@ -44,6 +44,13 @@ pub const ROW: GroupRow = GroupRow {
                 "switches off MIOpen's fused batchnorm inference -> activation solver, so MIOpen compiles no such plan",
         },
         Variable {
+            name: "MIOPEN_DEBUG_BN_BWDTRG_ACTIV_FUSED",
+            applies: not_switched_on,
+            treatment: Treatment::DeclinePlan(fused::BACKWARD_ACTIVATION_PLAN),
+            why: "switches off MIOpen's fused batchnorm backward -> activation backward solver, so MIOpen compiles no \
+                  such plan",
+        },
+        Variable {
             name: "MIOPEN_DEBUG_CK_BN_INFER",
             applies: not_switched_on,
             treatment: Treatment::Decline,
@@ -83,6 +90,13 @@ impl OwnedGraph for fused::GraphSpecActivation {
     const GROUP: &'static GroupRow = &ROW;
 }
 
+/// A fusion plan's batchnorm backward -> activation backward graph: the
+/// batchnorm group's plan (type 17 is not among its probes; types 18 and 20
+/// are the pointwise's and the backward's, probed by their groups).
+impl OwnedGraph for fused::GraphSpecBackward {
+    const GROUP: &'static GroupRow = &ROW;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,16 +122,23 @@ mod tests {
     }
 
     #[test]
-    fn the_fused_inference_switch_declines_that_plan_only_when_not_on() {
-        let name = "MIOPEN_DEBUG_BN_FWDINFER_ACTIV_FUSED";
-        for v in ["0", "off", "disabled", "bogus"] {
-            let p = EnvPolicy::from_vars([(name, v)]);
-            assert!(Group::all().all(|g| p.decline_reason(g).is_none()), "{name}={v}: no family is declined");
-            let reason = p.plan_decline_reason(fused::INFERENCE_ACTIVATION_PLAN).unwrap_or_else(|| panic!("{v}"));
-            assert!(reason.starts_with(&format!("{name}={v} (switches off MIOpen's fused")), "{reason}");
-        }
-        for v in ["1", "on", "enable"] {
-            assert_eq!(EnvPolicy::from_vars([(name, v)]), EnvPolicy::default(), "{name}={v}");
+    fn a_fused_switch_declines_its_plan_only_when_not_on() {
+        let switches = [
+            ("MIOPEN_DEBUG_BN_FWDINFER_ACTIV_FUSED", fused::INFERENCE_ACTIVATION_PLAN),
+            ("MIOPEN_DEBUG_BN_BWDTRG_ACTIV_FUSED", fused::BACKWARD_ACTIVATION_PLAN),
+        ];
+        for (i, (name, kind)) in switches.into_iter().enumerate() {
+            let (_, other) = switches[1 - i];
+            for v in ["0", "off", "disabled", "bogus"] {
+                let p = EnvPolicy::from_vars([(name, v)]);
+                assert!(Group::all().all(|g| p.decline_reason(g).is_none()), "{name}={v}: no family is declined");
+                let reason = p.plan_decline_reason(kind).unwrap_or_else(|| panic!("{name}={v}"));
+                assert!(reason.starts_with(&format!("{name}={v} (switches off MIOpen's fused")), "{reason}");
+                assert_eq!(p.plan_decline_reason(other), None, "{name}={v}: the other plan");
+            }
+            for v in ["1", "on", "enable"] {
+                assert_eq!(EnvPolicy::from_vars([(name, v)]), EnvPolicy::default(), "{name}={v}");
+            }
         }
     }
 }

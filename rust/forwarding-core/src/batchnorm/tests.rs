@@ -238,3 +238,78 @@ fn backward_declines_mismatched_gradients() {
     p.dy.dims[2] = 3;
     assert!(backward::translate(&p).unwrap_err().0.contains("lengths differ"));
 }
+
+fn fused_backward(
+    io: u32,
+    dims: &[i64],
+    channels_last: bool,
+    mode: u32,
+    activation: u32,
+) -> Result<fused::GraphSpecBackward, Decline> {
+    let x = t(io, dims, channels_last);
+    fused::translate_backward(&fused::BackwardProblem { x: &x, mode, activation })
+}
+
+const RELU: u32 = crate::ops::conv::miopen_activation::RELU;
+
+#[test]
+fn fused_backward_is_the_three_node_graph_with_virtual_intermediates() {
+    for (io, want) in [(FLOAT, ElemType::F32), (HALF, ElemType::F16)] {
+        let g = fused_backward(io, &[2, 3, 4, 5], false, miopen_bn_mode::SPATIAL, RELU).expect("forwarded");
+        assert_eq!((g.x.dtype, g.dy.dtype, g.dx.dtype), (want, want, want));
+        assert_eq!((g.x.dims.clone(), g.dy.strides.clone()), (vec![2, 3, 4, 5], vec![60, 20, 5, 1]));
+        for s in [&g.mean, &g.inv_variance, &g.scale, &g.bias, &g.dscale, &g.dbias] {
+            assert_eq!(
+                (s.dtype, s.dims.clone(), s.strides.clone(), s.is_virtual),
+                (ElemType::F32, vec![1, 3, 1, 1], vec![3, 1, 1, 1], false)
+            );
+        }
+        for v in [&g.y, &g.dy_activated] {
+            assert!(v.is_virtual);
+            assert_eq!((v.dtype, v.dims.clone()), (ElemType::F32, vec![2, 3, 4, 5]));
+        }
+        assert!(!g.x.is_virtual && !g.dy.is_virtual && !g.dx.is_virtual);
+        let uids = [
+            g.x.uid,
+            g.mean.uid,
+            g.inv_variance.uid,
+            g.scale.uid,
+            g.bias.uid,
+            g.y.uid,
+            g.dy.uid,
+            g.dy_activated.uid,
+            g.dx.uid,
+            g.dscale.uid,
+            g.dbias.uid,
+        ];
+        let mut sorted = uids.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), uids.len(), "uids unique: {uids:?}");
+    }
+}
+
+#[test]
+fn fused_backward_declines_what_the_kernel_or_the_provider_computes_otherwise() {
+    let d = |r: Result<fused::GraphSpecBackward, Decline>| r.expect_err("declined").0;
+    let s = miopen_bn_mode::SPATIAL;
+    assert!(d(fused_backward(FLOAT, &[2, 3, 4, 5], false, miopen_bn_mode::PER_ACTIVATION, RELU))
+        .starts_with("per-activation batchnorm"));
+    assert_eq!(
+        d(fused_backward(FLOAT, &[2, 3, 4, 5], false, s, 7)),
+        "activation backward mode CLIPPEDRELU (hipDNN's fused batchnorm backward graph is RELU_BWD only; forwardable: RELU)"
+    );
+    for other in [0, 1, 2, 4, 5, 6, 8, 9, 10] {
+        assert!(
+            d(fused_backward(FLOAT, &[2, 3, 4, 5], false, s, other)).starts_with("activation backward mode "),
+            "{other}"
+        );
+    }
+    assert!(d(fused_backward(FLOAT, &[2, 3, 4, 5], false, s, 99)).starts_with("activation backward mode 99 "));
+    assert!(d(fused_backward(FLOAT, &[2, 3, 2, 4, 5], false, s, RELU)).starts_with("x has 5 dimensions"));
+    assert!(d(fused_backward(BFLOAT16, &[2, 3, 4, 5], false, s, RELU))
+        .starts_with("x is miopenBFloat16 (MIOpen's fused batchnorm kernels run fp32 and fp16 only"));
+    assert!(d(fused_backward(DOUBLE, &[2, 3, 4, 5], false, s, RELU)).starts_with("type "));
+    assert!(d(fused_backward(FLOAT, &[2, 3, 4, 5], true, s, RELU)).starts_with("x is not packed NCHW"));
+    assert!(d(fused_backward(FLOAT, &[1, 3, 1, 1], false, s, RELU)).starts_with("one value per channel"));
+}

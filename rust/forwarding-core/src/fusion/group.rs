@@ -1,9 +1,10 @@
 //! The fusion-plan group's data row (`fusion`: MIOpen's fusion-plan API,
 //! whose forwarded plans are convolutions, so `convolution` is its umbrella,
-//! and batchnorm inference -> activation, forwarded only where the build
-//! forwards the batchnorm group and its inference is not opted out).
+//! and the batchnorm plans (inference -> activation, backward -> activation
+//! backward), each forwarded only where the build forwards the batchnorm
+//! group and its family of the same direction is not opted out).
 //! Its plans are the convolution group's fused graphs and the batchnorm
-//! group's two-node graph: it has no graph spec of its own.
+//! group's fused graphs: it has no graph spec of its own.
 
 use super::miopen_direction;
 use crate::row::{Entry, GroupRow, Hook, Mirrored};
@@ -35,13 +36,14 @@ pub const ROW: GroupRow = GroupRow {
         ("miopenCreateOpBiasForward", RECORD),
         ("miopenCreateOpActivationForward", RECORD),
         ("miopenCreateOpBatchNormInference", RECORD),
-        // Recorded so that a plan holding them is declined naming them.
         ("miopenCreateOpBatchNormBackward", RECORD),
         ("miopenCreateOpActivationBackward", RECORD),
         ("miopenSetOpArgsConvForward", RECORD),
         ("miopenSetOpArgsBiasForward", RECORD),
         ("miopenSetOpArgsActivForward", RECORD),
         ("miopenSetOpArgsBatchNormInference", RECORD),
+        ("miopenSetOpArgsBatchNormBackward", RECORD),
+        ("miopenSetOpArgsActivBackward", RECORD),
         ("miopenDestroyFusionPlan", RECORD),
         ("miopenDestroyOperatorArgs", RECORD),
     ],

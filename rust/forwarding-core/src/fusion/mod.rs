@@ -5,12 +5,13 @@
 //! A fusion plan is opaque: MIOpen has no getter for its operators, so the
 //! wrapper records each `miopenCreateOp*` call's descriptors (read through
 //! Private's getters right after the call, as MIOpen copies them then) and
-//! each `miopenSetOpArgs*` call's values. Two plans map to a hipDNN graph:
+//! each `miopenSetOpArgs*` call's values. Three kinds of plan map to a hipDNN graph:
 //! the plan MIOpen's `miopenConvolutionBiasActivationForward` also is
 //! (conv -> [bias] -> RELU / CLIPPEDRELU / CLAMP), a convolution with an
 //! epilogue in the shared op layer ([`crate::ops::conv`]), the same graph,
-//! so both APIs share plans; and batchnorm inference -> activation, the
-//! batchnorm group's two-node graph ([`crate::batchnorm::fused`]). This front
+//! so both APIs share plans; batchnorm inference -> activation and
+//! batchnorm backward -> activation backward, the batchnorm group's two- and
+//! three-node graphs ([`crate::batchnorm::fused`]). This front
 //! end holds what a plan adds: its operators, the output MIOpen derives for
 //! it, its driver line's kind.
 
@@ -41,10 +42,11 @@ pub enum Op {
     /// of scale, bias, mean and variance (its epsilon is an execute-time
     /// argument).
     BatchNormInference { mode: u32, params: Tensor },
-    /// `miopenCreateOpBatchNormBackward` (no hipDNN form built yet: declined).
-    BatchNormBackward,
-    /// `miopenCreateOpActivationBackward` (no hipDNN form built yet: declined).
-    ActivationBackward,
+    /// `miopenCreateOpBatchNormBackward`: the mode (MIOpen derives the
+    /// per-channel descriptor from the plan's input).
+    BatchNormBackward { mode: u32 },
+    /// `miopenCreateOpActivationBackward`: the mode.
+    ActivationBackward { mode: u32 },
     /// An operator whose descriptors the wrapper could not read after
     /// MIOpen accepted them (the cause).
     Unreadable(String),
@@ -57,8 +59,8 @@ impl Op {
             Op::Bias { .. } => "bias",
             Op::Activation { .. } => "activation",
             Op::BatchNormInference { .. } => "batchnorm inference",
-            Op::BatchNormBackward => "batchnorm backward",
-            Op::ActivationBackward => "activation backward",
+            Op::BatchNormBackward { .. } => "batchnorm backward",
+            Op::ActivationBackward { .. } => "activation backward",
             Op::Unreadable(_) => "unreadable",
         }
     }
@@ -94,6 +96,9 @@ pub enum Graph {
     Conv(GraphSpec),
     /// batchnorm inference -> activation: the batchnorm group's two-node graph.
     BatchNormActivation(fused::GraphSpecActivation),
+    /// batchnorm backward -> activation backward: the batchnorm group's
+    /// three-node graph.
+    BatchNormBackwardActivation(Box<fused::GraphSpecBackward>),
 }
 
 impl Graph {
@@ -101,7 +106,7 @@ impl Graph {
     pub fn conv(&self) -> Option<&GraphSpec> {
         match self {
             Graph::Conv(g) => Some(g),
-            Graph::BatchNormActivation(_) => None,
+            Graph::BatchNormActivation(_) | Graph::BatchNormBackwardActivation(_) => None,
         }
     }
 }
@@ -135,6 +140,12 @@ pub fn translate_with(plan: &Plan, args: ActivationArgs, epsilon: f64) -> Result
         let p = fused::Problem { x: &plan.input, mode: *mode, params, epsilon, activation };
         // Both operators keep the plan input's descriptor (MIOpen's GetOutputDesc).
         return Ok(Translated { spec: Graph::BatchNormActivation(fused::translate(&p)?), output: plan.input.clone() });
+    }
+    if let [Op::BatchNormBackward { mode }, Op::ActivationBackward { mode: activation }] = plan.ops.as_slice() {
+        let p = fused::BackwardProblem { x: &plan.input, mode: *mode, activation: *activation };
+        // dy, dx and x all have the plan input's descriptor.
+        let spec = Graph::BatchNormBackwardActivation(Box::new(fused::translate_backward(&p)?));
+        return Ok(Translated { spec, output: plan.input.clone() });
     }
     let (p, bias, mode) = convolution_of(plan)?;
     let activation = Activation { mode, alpha: args.alpha, beta: args.beta };
@@ -179,7 +190,8 @@ fn shape_of(ops: &[Op]) -> Result<Shape<'_>, Decline> {
         _ => {
             let names: Vec<&str> = ops.iter().map(Op::name).collect();
             decline(format!(
-                "operators {} (forwardable: conv -> [bias] -> activation, batchnorm inference -> activation)",
+                "operators {} (forwardable: conv -> [bias] -> activation, batchnorm inference -> activation, \
+                 batchnorm backward -> activation backward)",
                 names.join(" -> ")
             ))
         }

@@ -83,7 +83,7 @@ fn other_plans_are_declined_with_their_operators() {
     ]);
     assert_eq!(
         cause(translate(&bn, ActivationArgs::AT_COMPILE)),
-        "operators conv -> batchnorm inference -> activation (forwardable: conv -> [bias] -> activation, batchnorm inference -> activation)"
+        "operators conv -> batchnorm inference -> activation (forwardable: conv -> [bias] -> activation, batchnorm inference -> activation, batchnorm backward -> activation backward)"
     );
     let alone = plan(vec![conv_op()]);
     assert!(cause(translate(&alone, ActivationArgs::AT_COMPILE)).starts_with("operators conv ("));
@@ -263,15 +263,16 @@ fn batchnorm_plans_the_fused_kernel_or_the_provider_would_compute_otherwise_are_
     let alone = Plan { ops: vec![bn_relu().ops[0].clone()], ..bn_relu() };
     assert_eq!(
         d(&alone),
-        "operators batchnorm inference (forwardable: conv -> [bias] -> activation, batchnorm inference -> activation)"
+        "operators batchnorm inference (forwardable: conv -> [bias] -> activation, batchnorm inference -> activation, \
+         batchnorm backward -> activation backward)"
     );
     let three = Plan { ops: [bn_relu().ops, vec![Op::Activation { mode: act::RELU }]].concat(), ..bn_relu() };
     assert!(d(&three).starts_with("operators batchnorm inference -> activation -> activation (forwardable: "));
-    let backward = Plan { ops: vec![Op::BatchNormBackward, Op::ActivationBackward], ..bn_relu() };
-    assert_eq!(
-        d(&backward),
-        "operators batchnorm backward -> activation backward (forwardable: conv -> [bias] -> activation, batchnorm inference -> activation)"
-    );
+    let reversed =
+        Plan { ops: vec![Op::ActivationBackward { mode: act::RELU }, Op::BatchNormBackward { mode: 1 }], ..bn_relu() };
+    assert!(d(&reversed).starts_with("operators activation backward -> batchnorm backward (forwardable: "));
+    let lone = Plan { ops: vec![Op::BatchNormBackward { mode: 1 }], ..bn_relu() };
+    assert!(d(&lone).starts_with("operators batchnorm backward (forwardable: "));
     // MIOpen's mode-2 line (LogCmdBnormFusion), not the convolution's; none
     // for another batchnorm plan (MIOpen Private runs it).
     assert_eq!(
@@ -283,8 +284,29 @@ fn batchnorm_plans_the_fused_kernel_or_the_provider_would_compute_otherwise_are_
     bf16.input.dims = vec![1, 2, 3, 4, 5];
     assert!(driver_line(&bf16).unwrap().contains("CBAInferfp16 -J 2 -n 1 -c 2 -D 3 -H 4 -W 5 -m 1 -I 0\n"));
     assert_eq!(driver_line(&alone), None);
-    assert_eq!(driver_line(&backward), None);
     let mut two_d = bn_relu();
     two_d.input.dims = vec![2, 3];
     assert_eq!(driver_line(&two_d), None, "MIOpen reads past the lengths: no line to copy");
+}
+
+#[test]
+fn batchnorm_backward_then_activation_backward_is_the_batchnorm_three_node_graph() {
+    use crate::batchnorm::fused::DY_ACTIVATED;
+    use crate::batchnorm::uid;
+    let plan = |mode, activation| Plan {
+        ops: vec![Op::BatchNormBackward { mode }, Op::ActivationBackward { mode: activation }],
+        ..bn_relu()
+    };
+    let tr = translate(&plan(1, act::RELU), ActivationArgs::AT_COMPILE).expect("forwarded");
+    assert_eq!(tr.output, plan(1, act::RELU).input);
+    let Graph::BatchNormBackwardActivation(g) = &tr.spec else { panic!("not the backward graph: {:?}", tr.spec) };
+    assert_eq!((g.dy.uid, g.dx.uid, g.dy_activated.uid), (uid::DY, uid::DX, DY_ACTIVATED));
+    assert!(tr.spec.conv().is_none());
+    // The activation's arguments and a batchnorm epsilon change nothing.
+    let other = translate_with(&plan(1, act::RELU), ActivationArgs { alpha: 3.0, beta: 1.0 }, 0.5).expect("forwarded");
+    assert_eq!(other, tr);
+    let d = |p: &Plan| cause(translate(p, ActivationArgs::AT_COMPILE));
+    assert!(d(&plan(1, act::CLIPPEDRELU)).starts_with("activation backward mode CLIPPEDRELU"));
+    assert!(d(&plan(0, act::RELU)).starts_with("per-activation batchnorm"));
+    assert_eq!(driver_line(&plan(1, act::RELU)), None);
 }

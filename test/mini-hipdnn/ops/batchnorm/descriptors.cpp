@@ -1,7 +1,8 @@
 // The batchnorm operation descriptors of the mini hipDNN (test bed; written
 // for this project): inference with variance, training and backward, their
 // attribute rules as hipDNN's descriptors check them, their flattened form
-// (include/mini_hipdnn_batchnorm.h), registered with the backend's operation
+// (include/mini_hipdnn_batchnorm.h); and the inference with mean and inverse
+// variance (type 17) of the fused backward graph; registered with the backend's operation
 // table (src/operations.hpp).
 #include "attributes.hpp"
 #include "mini_hipdnn_batchnorm.h"
@@ -37,6 +38,7 @@ struct BnPassDesc : Desc
     MH_DESC_METHODS
     bool isOperation() const override { return true; }
     bool training() const { return type == HIPDNN_BACKEND_OPERATION_BATCHNORM_DESCRIPTOR_EXT; }
+    bool inference() const { return type == HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_DESCRIPTOR_EXT; }
     std::shared_ptr<TensorDesc> at(hipdnnBackendAttributeName_t n) const;
     std::map<hipdnnBackendAttributeName_t, std::shared_ptr<TensorDesc>> tensors;
     hipdnnDataType_t compType = HIPDNN_DATA_FLOAT;
@@ -125,8 +127,9 @@ void BnInferenceDesc::doFinalize()
 }
 
 // ---------------------------------------------------------------------------
-// batchnorm training and backward (BatchnormOperationDescriptor.cpp,
-// BatchnormBackwardOperationDescriptor.cpp)
+// batchnorm training, backward and inference with inverse variance
+// (BatchnormOperationDescriptor.cpp, BatchnormBackwardOperationDescriptor.cpp,
+// BatchnormInferenceOperationDescriptor.cpp)
 namespace
 {
 struct BnPassRules
@@ -139,8 +142,22 @@ struct BnPassRules
     const char* togetherMessage[2];
 };
 
-const BnPassRules& bnPassRules(bool training)
+const BnPassRules& bnPassRules(hipdnnBackendDescriptorType_t type)
 {
+    // Inference with mean and inverse variance (type 17,
+    // BatchnormInferenceOperationDescriptor.cpp @14397ef4): the six tensors
+    // and the compute type required.
+    static const BnPassRules inf{
+        "BatchnormInferenceOperationDescriptor",
+        HIPDNN_ATTR_BATCHNORM_INF_COMP_TYPE_EXT,
+        {{HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_X_EXT, "X"},
+         {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_MEAN_EXT, "MEAN"},
+         {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_INV_VARIANCE_EXT, "INV_VARIANCE"},
+         {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_SCALE_EXT, "SCALE"},
+         {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_BIAS_EXT, "BIAS"},
+         {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_Y_EXT, "Y"}},
+        {},
+        {"", ""}};
     static const BnPassRules train{
         "BatchnormOperationDescriptor",
         HIPDNN_ATTR_BATCHNORM_COMP_TYPE_EXT,
@@ -166,7 +183,9 @@ const BnPassRules& bnPassRules(bool training)
          {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DBIAS_EXT, "DBIAS"}},
         {{HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_MEAN_EXT, HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_INV_VARIANCE_EXT}},
         {"mean and inverse variance tensors must both be set or both be null", ""}};
-    return training ? train : bwd;
+    return type == HIPDNN_BACKEND_OPERATION_BATCHNORM_DESCRIPTOR_EXT ? train
+           : type == HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_DESCRIPTOR_EXT ? inf
+                                                                                : bwd;
 }
 
 bool bnPassTakes(const BnPassRules& r, hipdnnBackendAttributeName_t n)
@@ -190,7 +209,7 @@ std::shared_ptr<TensorDesc> BnPassDesc::at(hipdnnBackendAttributeName_t n) const
 
 void BnPassDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t t, int64_t c, const void* e)
 {
-    const auto& r = bnPassRules(training());
+    const auto& r = bnPassRules(type);
     const std::string w = std::string(r.what) + "::setAttribute";
     requireOpenForSet(*this, w.c_str());
     if(bnPassTakes(r, n))
@@ -216,7 +235,7 @@ void BnPassDesc::set(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_
 
 void BnPassDesc::get(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_t t, int64_t r, int64_t* c, void* e) const
 {
-    const auto& rules = bnPassRules(training());
+    const auto& rules = bnPassRules(type);
     const std::string w = std::string(rules.what) + "::getAttribute";
     requireFinalizedForGet(*this, w.c_str());
     if(bnPassTakes(rules, n))
@@ -233,7 +252,7 @@ void BnPassDesc::get(hipdnnBackendAttributeName_t n, hipdnnBackendAttributeType_
 
 void BnPassDesc::doFinalize()
 {
-    const auto& r = bnPassRules(training());
+    const auto& r = bnPassRules(type);
     const std::string w = std::string(r.what) + "::finalize() failed: ";
     for(const auto& [a, label] : r.required)
     {
@@ -305,6 +324,17 @@ void flattenPass(const Desc& d, GraphDesc& graph, miniHipdnnOp_t& op)
         op.scalar[MINI_HIPDNN_BN_EPSILON] = epsilonValue(*bn.at(HIPDNN_ATTR_OPERATION_BATCHNORM_EPSILON_EXT));
         return;
     }
+    if(bn.inference())
+    {
+        op.kind = MINI_HIPDNN_OP_BN_INFERENCE_INV;
+        op.slot[MINI_HIPDNN_BN_X] = index(HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_X_EXT);
+        op.slot[MINI_HIPDNN_BN_Y] = index(HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_Y_EXT);
+        op.slot[MINI_HIPDNN_BN_MEAN] = index(HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_MEAN_EXT);
+        op.slot[MINI_HIPDNN_BN_VARIANCE] = index(HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_INV_VARIANCE_EXT);
+        op.slot[MINI_HIPDNN_BN_SCALE] = index(HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_SCALE_EXT);
+        op.slot[MINI_HIPDNN_BN_BIAS] = index(HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_BIAS_EXT);
+        return;
+    }
     op.slot[MINI_HIPDNN_BN_X] = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_X_EXT);
     op.slot[MINI_HIPDNN_BN_SCALE] = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_SCALE_EXT);
     op.slot[MINI_HIPDNN_BN_DY] = index(HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DY_EXT);
@@ -323,8 +353,10 @@ const OperationType kInference{HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARI
 const OperationType kTraining{HIPDNN_BACKEND_OPERATION_BATCHNORM_DESCRIPTOR_EXT, "BATCHNORM", createPass, flattenPass};
 const OperationType kBackward{HIPDNN_BACKEND_OPERATION_BATCHNORM_BACKWARD_DESCRIPTOR_EXT, "BATCHNORM_BACKWARD", createPass,
                               flattenPass};
+const OperationType kInferenceInv{HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_DESCRIPTOR_EXT, "BATCHNORM_INFERENCE",
+                                  createPass, flattenPass};
 const OperationRegistration kRegistered[] = {OperationRegistration(kInference), OperationRegistration(kTraining),
-                                             OperationRegistration(kBackward)};
+                                             OperationRegistration(kBackward), OperationRegistration(kInferenceInv)};
 
 } // namespace
 } // namespace mh

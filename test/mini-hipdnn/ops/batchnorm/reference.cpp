@@ -1,6 +1,6 @@
 // The batchnorm operations of the mini hipDNN reference engine (test bed;
-// written for this project): inference with variance, training, backward,
-// in double, registered with the engine's operation table.
+// written for this project): inference with variance, inference with
+// inverse variance, training, backward, in double, registered with the engine's operation table.
 #include "mini_hipdnn_batchnorm.h"
 #include "reference_engine.hpp"
 
@@ -121,6 +121,27 @@ void bnInference(const miniHipdnnOp_t& op, const std::vector<View>& v)
         }
         const double out = scale * (x.load(xo) - mean) / std::sqrt(var + op.scalar[MINI_HIPDNN_BN_EPSILON]) + bias;
         y.store(yo, static_cast<float>(out));
+    } while(nextIndex(idx, x.dims, x.nb));
+}
+
+// Inference with mean and inverse variance (type 17):
+// y = scale * (x - mean) * inv_variance + bias, per channel, in double.
+void bnInferenceInv(const miniHipdnnOp_t& op, const std::vector<View>& v)
+{
+    const View& x = v[static_cast<size_t>(op.slot[MINI_HIPDNN_BN_X])];
+    const View& y = v[static_cast<size_t>(op.slot[MINI_HIPDNN_BN_Y])];
+    const View* p[4] = {&v[static_cast<size_t>(op.slot[MINI_HIPDNN_BN_MEAN])], &v[static_cast<size_t>(op.slot[MINI_HIPDNN_BN_VARIANCE])],
+                        &v[static_cast<size_t>(op.slot[MINI_HIPDNN_BN_SCALE])], &v[static_cast<size_t>(op.slot[MINI_HIPDNN_BN_BIAS])]};
+    int64_t idx[MINI_HIPDNN_MAX_DIMS] = {};
+    do
+    {
+        const int64_t c = idx[1];
+        const double mean = p[0]->load(c * p[0]->strides[1]);
+        const double inv = p[1]->load(c * p[1]->strides[1]);
+        const double scale = p[2]->load(c * p[2]->strides[1]);
+        const double bias = p[3]->load(c * p[3]->strides[1]);
+        const double out = scale * (x.load(offsetIn(x, idx)) - mean) * inv + bias;
+        y.store(offsetIn(y, idx), static_cast<float>(out));
     } while(nextIndex(idx, x.dims, x.nb));
 }
 
@@ -268,7 +289,9 @@ void backwardIO(const miniHipdnnOp_t& op, std::vector<int32_t>& in, int32_t& out
 const ref::Operation kInference{MINI_HIPDNN_OP_BN_INFERENCE, validBnInference, inferenceIO, bnInference};
 const ref::Operation kTraining{MINI_HIPDNN_OP_BN_TRAINING, validBnPass, trainingIO, bnTraining};
 const ref::Operation kBackward{MINI_HIPDNN_OP_BN_BACKWARD, validBnPass, backwardIO, bnBackward};
-const ref::OperationRegistration kRegistered[] = {ref::OperationRegistration(kInference),
+const ref::Operation kInferenceInv{MINI_HIPDNN_OP_BN_INFERENCE_INV, validBnInference, inferenceIO, bnInferenceInv};
+const ref::OperationRegistration kRegistered[] = {ref::OperationRegistration(kInferenceInv),
+                                                  ref::OperationRegistration(kInference),
                                                   ref::OperationRegistration(kTraining),
                                                   ref::OperationRegistration(kBackward)};
 

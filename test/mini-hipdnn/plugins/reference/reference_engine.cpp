@@ -1,7 +1,7 @@
 // mini-hipdnn reference engine plugin.
 //
 // Runs convolution forward / backward-data / backward-filter and pointwise
-// (ADD, MUL, IDENTITY, RELU_FWD with clips) graphs on the CPU, directly from
+// (ADD, MUL, IDENTITY, RELU_FWD with clips, RELU_BWD) graphs on the CPU, directly from
 // the graph semantics: arbitrary strides (NCHW, NHWC, ...), pre/post padding,
 // filter strides, dilations, groups inferred from the channel counts
 // (groups = x.C / w.C), fp32/fp16/bf16 storage with fp32 arithmetic.
@@ -155,6 +155,17 @@ bool validPointwise(const miniHipdnnGraph_t& g, const miniHipdnnOp_t& op)
     case HIPDNN_POINTWISE_MODE_MUL:
     {
         if(op.in1 < 0)
+        {
+            return false;
+        }
+        const auto& b = g.tensors[op.in1];
+        return (b.isVirtual || storable(b.dataType)) && broadcastable(b, o);
+    }
+    case HIPDNN_POINTWISE_MODE_RELU_BWD:
+    {
+        // out = in_1 where in_0 > 0, else 0 (in_0 the forward input, in_1
+        // the gradient); the test bed runs it without clips.
+        if(op.in1 < 0 || op.hasLowerClip || op.hasUpperClip)
         {
             return false;
         }
@@ -498,6 +509,7 @@ void pointwise(const miniHipdnnOp_t& op, const View& a, const View* b, const Vie
         case HIPDNN_POINTWISE_MODE_ADD: res = va + b->load(offsetOf(*b, idx, true)); break;
         case HIPDNN_POINTWISE_MODE_MUL: res = va * b->load(offsetOf(*b, idx, true)); break;
         case HIPDNN_POINTWISE_MODE_RELU_FWD: res = std::min(std::max(va, lower), upper); break;
+        case HIPDNN_POINTWISE_MODE_RELU_BWD: res = va > 0.0f ? b->load(offsetOf(*b, idx, true)) : 0.0f; break;
         default: break;
         }
         out.store(offsetOf(out, idx, false), res);

@@ -913,6 +913,38 @@ miopenBatchNormForwardInferenceActivation(miopenHandle_t handle,
                                           double epsilon,
                                           const miopenActivationDescriptor_t activDesc);
 
+/*! @brief Backward pass with the forward's activation (null: none): the
+ * batchnorm output is recomputed from x, the saved statistics, scale and
+ * bias, the activation's derivative at it applied to dy, then the backward
+ * pass. Newer than MIOpen 3.3.0 (ROCm/rocm-libraries projects/miopen
+ * src/batch_norm_api.cpp @c0f1ee89); hipDNN's MIOpen provider runs its
+ * batchnorm inference + DReLU + backward graph with it. */
+MIOPEN_EXPORT miopenStatus_t
+miopenBatchNormBackwardActivation(miopenHandle_t handle,
+                                  miopenBatchNormMode_t bn_mode,
+                                  const void* alphaDataDiff,
+                                  const void* betaDataDiff,
+                                  const void* alphaParamDiff,
+                                  const void* betaParamDiff,
+                                  const miopenTensorDescriptor_t xDesc,
+                                  const void* x,
+                                  const miopenTensorDescriptor_t dyDesc,
+                                  const void* dy,
+                                  const miopenTensorDescriptor_t dxDesc,
+                                  void* dx,
+                                  const miopenTensorDescriptor_t scaleDesc,
+                                  const miopenTensorDescriptor_t biasDesc,
+                                  const miopenTensorDescriptor_t savedMeanDesc,
+                                  const miopenTensorDescriptor_t savedVarianceDesc,
+                                  const void* bnScale,
+                                  const void* bnBias,
+                                  void* resultBnScaleDiff,
+                                  void* resultBnBiasDiff,
+                                  double epsilon,
+                                  const void* savedMean,
+                                  const void* savedInvVariance,
+                                  const miopenActivationDescriptor_t activDesc);
+
 /*! @brief Backward pass with one parameter descriptor. */
 MIOPEN_EXPORT miopenStatus_t
 miopenBatchNormalizationBackward(miopenHandle_t handle,

@@ -67,6 +67,7 @@ fn key_of(c: &Call, spec: Graph) -> Rc<PlanKey> {
     Rc::new(match spec {
         Graph::Conv(g) => plan_key(handle, g),
         Graph::BatchNormActivation(g) => bn_fused::plan_key(handle, g),
+        Graph::BatchNormBackwardActivation(g) => bn_fused::backward_plan_key(handle, *g),
     })
 }
 
@@ -87,6 +88,9 @@ fn translated(c: &Call, r: &Recorded, args: ActivationArgs, epsilon: f64) -> Ste
     let t = fusion::translate_with(&r.plan, args, epsilon).or_else(|d| declined(d.0))?;
     if matches!(t.spec, Graph::BatchNormActivation(_)) {
         bn_fused::forwarded(c.config)?;
+    }
+    if matches!(t.spec, Graph::BatchNormBackwardActivation(_)) {
+        bn_fused::backward_forwarded(c.config)?;
     }
     Ok(t)
 }
@@ -363,7 +367,7 @@ fn run_batchnorm_plan(
     activation: ActivationArgs,
     b: &BatchNormArgs,
 ) -> Step<Outcome> {
-    let p = prepared::<true>(c, io, view, activation, b.epsilon)?;
+    let p = prepared::<true>(c, io, view, activation, bn_fused::epsilon_of(b))?;
     let none = Workspace { ptr: std::ptr::null_mut(), size: 0 };
     let given = ws.unwrap_or(&none);
     if given.ptr.is_null() && given.size != 0 {
@@ -384,15 +388,7 @@ fn run_batchnorm_plan(
         }
         _ => given,
     };
-    let buffers = bn_fused::Buffers {
-        x: io.input as *mut c_void,
-        out: io.output,
-        scale: b.scale as *mut c_void,
-        bias: b.bias as *mut c_void,
-        mean: b.mean as *mut c_void,
-        variance: b.variance as *mut c_void,
-    };
-    bn_fused::run(&ready, &buffers, ws)
+    bn_fused::run_args(&ready, io.input, io.output, b, ws)
 }
 
 /// [`run_plan`]'s last step with the handle's own workspace. Out of line, as

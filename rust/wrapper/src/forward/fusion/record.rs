@@ -91,20 +91,13 @@ pub enum Arg {
         bias: usize,
     },
     Activation(ActivationArgs),
-    /// `miopenSetOpArgsBatchNormInference`: the four per-channel buffers and
-    /// epsilon (its alpha and beta are ignored by MIOpen's fused kernel).
+    /// `miopenSetOpArgsBatchNormInference` or `…Backward`: the operator's
+    /// buffers (its alpha and beta are ignored by MIOpen's fused kernels).
     BatchNorm(Box<BatchNormArgs>),
 }
 
-/// A batchnorm inference operator's arguments.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct BatchNormArgs {
-    pub scale: usize,
-    pub bias: usize,
-    pub mean: usize,
-    pub variance: usize,
-    pub epsilon: f64,
-}
+/// A batchnorm operator's arguments (the batchnorm group's, which runs them).
+pub use crate::forward::batchnorm::fused::Args as BatchNormArgs;
 
 #[derive(Default)]
 struct Book {
@@ -169,8 +162,8 @@ fn look_up_view(p: usize, args: usize) -> Option<ExecuteView> {
         let kinds = r.plan.ops.iter().map(|o| match o {
             Op::Conv { .. } => OpKind::Conv,
             Op::Bias { .. } => OpKind::Bias,
-            Op::Activation { .. } => OpKind::Activation,
-            Op::BatchNormInference { .. } => OpKind::BatchNorm,
+            Op::Activation { .. } | Op::ActivationBackward { .. } => OpKind::Activation,
+            Op::BatchNormInference { .. } | Op::BatchNormBackward { .. } => OpKind::BatchNorm,
             _ => OpKind::Other,
         });
         let args = kinds.zip(&r.ops).map(|(k, op)| (k, set.and_then(|s| s.get(op)).cloned())).collect();
@@ -334,20 +327,20 @@ pub fn miopenCreateOpBatchNormBackward(
     config: &Config,
     fusePlanDesc: sys::miopenFusionPlanDescriptor_t,
     bnOp: *mut sys::miopenFusionOpDescriptor_t,
-    _bn_mode: sys::miopenBatchNormMode_t,
+    bn_mode: sys::miopenBatchNormMode_t,
     result: sys::miopenStatus_t,
 ) -> sys::miopenStatus_t {
-    observe(config, result, || add_op(fusePlanDesc as usize, handle_at(bnOp), Op::BatchNormBackward))
+    observe(config, result, || add_op(fusePlanDesc as usize, handle_at(bnOp), Op::BatchNormBackward { mode: bn_mode }))
 }
 
 pub fn miopenCreateOpActivationBackward(
     config: &Config,
     fusePlanDesc: sys::miopenFusionPlanDescriptor_t,
     activBwdOp: *mut sys::miopenFusionOpDescriptor_t,
-    _mode: sys::miopenActivationMode_t,
+    mode: sys::miopenActivationMode_t,
     result: sys::miopenStatus_t,
 ) -> sys::miopenStatus_t {
-    observe(config, result, || add_op(fusePlanDesc as usize, handle_at(activBwdOp), Op::ActivationBackward))
+    observe(config, result, || add_op(fusePlanDesc as usize, handle_at(activBwdOp), Op::ActivationBackward { mode }))
 }
 
 fn set_arg(args: sys::miopenOperatorArgs_t, op: sys::miopenFusionOpDescriptor_t, a: Arg) {
@@ -411,7 +404,7 @@ pub fn miopenSetOpArgsBatchNormInference(
     epsilon: f64,
     result: sys::miopenStatus_t,
 ) -> sys::miopenStatus_t {
-    let a = BatchNormArgs {
+    let a = BatchNormArgs::Inference {
         scale: bnScale as usize,
         bias: bnBias as usize,
         mean: estimatedMean as usize,
@@ -419,6 +412,54 @@ pub fn miopenSetOpArgsBatchNormInference(
         epsilon,
     };
     observe(config, result, || set_arg(args, bnOp, Arg::BatchNorm(Box::new(a))))
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn miopenSetOpArgsBatchNormBackward(
+    config: &Config,
+    args: sys::miopenOperatorArgs_t,
+    bnBwdOp: sys::miopenFusionOpDescriptor_t,
+    _alpha: *const c_void,
+    _beta: *const c_void,
+    x: *const c_void,
+    bnScale: *const c_void,
+    bnBias: *const c_void,
+    resultBnScaleDiff: *mut c_void,
+    resultBnBiasDiff: *mut c_void,
+    savedMean: *const c_void,
+    savedInvVariance: *const c_void,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    let a = BatchNormArgs::Backward {
+        x: x as usize,
+        scale: bnScale as usize,
+        bias: bnBias as usize,
+        dscale: resultBnScaleDiff as usize,
+        dbias: resultBnBiasDiff as usize,
+        mean: savedMean as usize,
+        inv_variance: savedInvVariance as usize,
+    };
+    observe(config, result, || set_arg(args, bnBwdOp, Arg::BatchNorm(Box::new(a))))
+}
+
+/// `miopenSetOpArgsActivBackward`: recorded as the activation's arguments
+/// (RELU's derivative, the one forwarded, reads neither y nor them).
+#[allow(clippy::too_many_arguments)]
+pub fn miopenSetOpArgsActivBackward(
+    config: &Config,
+    args: sys::miopenOperatorArgs_t,
+    activBwdOp: sys::miopenFusionOpDescriptor_t,
+    _alpha: *const c_void,
+    _beta: *const c_void,
+    _y: *const c_void,
+    _reserved: *const c_void,
+    activAlpha: f64,
+    activBeta: f64,
+    _activGamma: f64,
+    result: sys::miopenStatus_t,
+) -> sys::miopenStatus_t {
+    let a = ActivationArgs { alpha: activAlpha, beta: activBeta };
+    observe(config, result, || set_arg(args, activBwdOp, Arg::Activation(a)))
 }
 
 fn forget_plan(b: &mut Book, p: usize) {

@@ -15,7 +15,10 @@ enum
     /* x, scale, bias (in), epsilon -> y [, saved mean, saved inverse variance] (out) */
     MINI_HIPDNN_OP_BN_TRAINING = HIPDNN_BACKEND_OPERATION_BATCHNORM_DESCRIPTOR_EXT,
     /* x, dy, scale [, saved mean, saved inverse variance] (in) -> dx, dscale, dbias (out) */
-    MINI_HIPDNN_OP_BN_BACKWARD = HIPDNN_BACKEND_OPERATION_BATCHNORM_BACKWARD_DESCRIPTOR_EXT
+    MINI_HIPDNN_OP_BN_BACKWARD = HIPDNN_BACKEND_OPERATION_BATCHNORM_BACKWARD_DESCRIPTOR_EXT,
+    /* x, mean, inverse variance (in VARIANCE), scale, bias (in) -> y (out):
+     * the fused backward graph's first node */
+    MINI_HIPDNN_OP_BN_INFERENCE_INV = HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_DESCRIPTOR_EXT
 };
 
 /* slot[]: tensor indices, -1 when not set. Training and backward: MEAN and

@@ -438,3 +438,114 @@ miopenBatchNormalizationBackward_V2(miopenHandle_t handle,
                                         0.0f);
     });
 }
+
+// The backward with the forward's activation (rocm-libraries projects/miopen
+// src/batch_norm_api.cpp @c0f1ee89: a null descriptor is the plain backward,
+// PASTHRU). With an activation: the backward's checks, then bn = scale *
+// (x - savedMean) * savedInvVariance + bias in fp32 (the fused kernel's,
+// MIOpenBatchNormActivBwdSpatial.cl @2d1fd997, and this test bed's fusion
+// plan's, src/fusion.cpp), the activation's derivative at bn applied to dy,
+// then the backward with the saved statistics. Test bed only: with an
+// activation, the saved statistics and bias must be given (BadParm; the
+// fused kernel reads them) and the io tensors of x's shape (CheckComputable).
+extern "C" miopenStatus_t
+miopenBatchNormBackwardActivation(miopenHandle_t handle,
+                                  miopenBatchNormMode_t bn_mode,
+                                  const void* alphaDataDiff,
+                                  const void* betaDataDiff,
+                                  const void* alphaParamDiff,
+                                  const void* betaParamDiff,
+                                  const miopenTensorDescriptor_t xDesc,
+                                  const void* x,
+                                  const miopenTensorDescriptor_t dyDesc,
+                                  const void* dy,
+                                  const miopenTensorDescriptor_t dxDesc,
+                                  void* dx,
+                                  const miopenTensorDescriptor_t scaleDesc,
+                                  const miopenTensorDescriptor_t biasDesc,
+                                  const miopenTensorDescriptor_t savedMeanDesc,
+                                  const miopenTensorDescriptor_t savedVarianceDesc,
+                                  const void* bnScale,
+                                  const void* bnBias,
+                                  void* resultBnScaleDiff,
+                                  void* resultBnBiasDiff,
+                                  double epsilon,
+                                  const void* savedMean,
+                                  const void* savedInvVariance,
+                                  const miopenActivationDescriptor_t activDesc)
+{
+    MIOPEN_LOG_FUNCTION(handle, bn_mode, xDesc, x, dyDesc, dy, dxDesc, dx, scaleDesc, biasDesc,
+                        savedMeanDesc, savedVarianceDesc, bnScale, bnBias, resultBnScaleDiff,
+                        resultBnBiasDiff, epsilon, savedMean, savedInvVariance, activDesc);
+    if(activDesc == nullptr)
+        return miopenBatchNormalizationBackward_V2(handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff,
+                                                   betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, scaleDesc,
+                                                   biasDesc, savedMeanDesc, savedVarianceDesc, bnScale,
+                                                   resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean,
+                                                   savedInvVariance);
+    miopen::debug::LogCmdBNorm(xDesc, savedMeanDesc, bn_mode, nullptr, nullptr, savedMean, savedInvVariance,
+                               miopen::debug::BatchNormDirection_t::Backward);
+    return miopen::try_([&] {
+        auto& h         = miopen::deref(handle);
+        const auto& xd  = miopen::deref(xDesc);
+        const auto& dyd = miopen::deref(dyDesc);
+        const auto& dxd = miopen::deref(dxDesc);
+        const auto& sd  = miopen::deref(scaleDesc);
+        const auto& bd  = miopen::deref(biasDesc);
+        const auto& md  = miopen::deref(savedMeanDesc);
+        const auto& vd  = miopen::deref(savedVarianceDesc);
+        const auto& act = miopen::deref(activDesc);
+        LogRank(xDesc, bn_mode);
+        const miopen::BatchNormTensors t{xd, {&dyd, &dxd}, {&sd, &bd, &md, &vd}};
+        miopen::CheckBackward(bn_mode, t, {x, dy, bnScale, dx}, alphaDataDiff, betaDataDiff, alphaParamDiff,
+                              betaParamDiff);
+        miopen::CheckComputable(bn_mode, t);
+        if(bnBias == nullptr || savedMean == nullptr || savedInvVariance == nullptr)
+            MIOPEN_THROW(miopenStatusBadParm, "The fused backward reads bias and both saved statistics");
+        miopen::OperationTimer timer(h);
+        const auto xv = xd.View(x);
+        const auto& lens = xd.GetLengths();
+        const miopen::TensorDescriptor f32(miopenFloat, std::vector<std::size_t>(lens.begin(), lens.end()));
+        std::vector<float> bn(f32.GetElementSize()), dbn(f32.GetElementSize());
+        const auto bn_view = f32.View(bn.data()), dbn_view = f32.View(dbn.data());
+        const auto sv = miopen::ParamView(sd, bnScale), bv = miopen::ParamView(bd, bnBias);
+        const auto mv = miopen::ParamView(md, savedMean), iv = miopen::ParamView(vd, savedInvVariance);
+        const bool spatial = miopen::KernelMode(bn_mode) == miopen::cpu::BatchNormMode::Spatial;
+        std::int64_t idx[miopen::cpu::max_dims] = {};
+        for(bool more = true; more;)
+        {
+            std::int64_t xo = 0, bo = 0;
+            std::int64_t po[4] = {};
+            const miopen::cpu::TensorView* pv[4] = {&sv, &bv, &mv, &iv};
+            for(int d = 0; d < xv.nd; ++d)
+            {
+                xo += idx[d] * xv.strides[d];
+                bo += idx[d] * bn_view.strides[d];
+                if(d == 1 || (!spatial && d >= 2))
+                    for(int k = 0; k < 4; ++k)
+                        po[k] += idx[d] * pv[k]->strides[d];
+            }
+            const float xf = miopen::cpu::load(xv.type, xv.data, xo);
+            const float s  = miopen::cpu::load(sv.type, sv.data, po[0]);
+            const float b  = miopen::cpu::load(bv.type, bv.data, po[1]);
+            const float m  = miopen::cpu::load(mv.type, mv.data, po[2]);
+            const float i  = miopen::cpu::load(iv.type, iv.data, po[3]);
+            bn[std::size_t(bo)] = s * ((xf - m) * i) + b;
+            more = false;
+            for(int d = xv.nd - 1; d >= 0 && !more; --d)
+            {
+                if(++idx[d] < xv.lens[d])
+                    more = true;
+                else
+                    idx[d] = 0;
+            }
+        }
+        // RELU's derivative reads only its input (here bn); the other modes'
+        // read the forward output too, which this call does not have: bn stands in.
+        miopen::cpu::activation_backward(act.GetParams(), bn_view, dyd.View(dy), bn_view, dbn_view, 1.0f, 0.0f);
+        miopen::cpu::batchnorm_backward(miopen::KernelMode(bn_mode), xv, dbn_view, dxd.View(dx), sv,
+                                        miopen::ParamView(sd, resultBnScaleDiff),
+                                        miopen::ParamView(bd, resultBnBiasDiff), epsilon, mv, iv, 1.0f, 0.0f,
+                                        1.0f, 0.0f);
+    });
+}

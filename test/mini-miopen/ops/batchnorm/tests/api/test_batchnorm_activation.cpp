@@ -96,3 +96,99 @@ TEST(BatchNormActivation, TheInferenceChecksComeFirst)
                                                         t.bias.data(), t.mean.data(), t.var.data(), t.eps, act.d),
               miopenStatusBadParm);
 }
+
+// miopenBatchNormBackwardActivation (rocm-libraries projects/miopen
+// src/batch_norm_api.cpp @c0f1ee89): the backward with the forward's
+// activation, bn recomputed from x and the saved statistics; its result is
+// the plain backward's with dy masked by RELU's derivative at bn.
+namespace {
+
+struct BnBwdAct
+{
+    mmt::Handle h;
+    mmt::Tensor x{miopenFloat, {2, 2, 2, 2}}, p{miopenFloat, {1, 2, 1, 1}};
+    std::vector<float> xv, dy, dx = std::vector<float>(16, -9.0f), ds = {-9, -9}, db = {-9, -9};
+    std::vector<float> scale = {2.0f, -1.5f}, bias = {0.25f, 0.5f}, mean = {0.5f, -1.0f}, inv = {0.5f, 2.0f};
+
+    BnBwdAct()
+    {
+        for(int i = 0; i < 16; ++i)
+        {
+            xv.push_back(std::sin(0.9 * i) * 3.0f);
+            dy.push_back(std::cos(1.3 * i));
+        }
+    }
+
+    miopenStatus_t run(miopenActivationDescriptor_t act, const void* b, const void* m, const void* iv)
+    {
+        const float one = 1.0f, zero = 0.0f;
+        return miopenBatchNormBackwardActivation(h, miopenBNSpatial, &one, &zero, &one, &zero, x, xv.data(), x,
+                                                 dy.data(), x, dx.data(), p, p, p, p, scale.data(), b, ds.data(),
+                                                 db.data(), 1e-5, m, iv, act);
+    }
+
+    // The plain backward with the saved statistics on `g`.
+    miopenStatus_t plain(const std::vector<float>& g, std::vector<float>& out, std::vector<float>& s,
+                         std::vector<float>& b)
+    {
+        const float one = 1.0f, zero = 0.0f;
+        return miopenBatchNormalizationBackward_V2(h, miopenBNSpatial, &one, &zero, &one, &zero, x, xv.data(), x,
+                                                   g.data(), x, out.data(), p, p, p, p, scale.data(), s.data(),
+                                                   b.data(), 1e-5, mean.data(), inv.data());
+    }
+};
+
+} // namespace
+
+TEST(BatchNormBackwardActivation, IsThePlainBackwardOfTheMaskedGradient)
+{
+    BnBwdAct t;
+    mmt::Activ act(miopenActivationRELU);
+    ASSERT_EQ(t.run(act.d, t.bias.data(), t.mean.data(), t.inv.data()), miopenStatusSuccess);
+    std::vector<float> g = t.dy;
+    int masked = 0;
+    for(int i = 0; i < 16; ++i)
+    {
+        const int c = (i / 4) % 2;
+        const float bn = t.scale[size_t(c)] * ((t.xv[size_t(i)] - t.mean[size_t(c)]) * t.inv[size_t(c)]) + t.bias[size_t(c)];
+        if(!(bn > 0))
+        {
+            g[size_t(i)] = 0;
+            ++masked;
+        }
+    }
+    ASSERT_GT(masked, 0) << "the data exercise the derivative";
+    ASSERT_LT(masked, 16);
+    std::vector<float> dx(16, -9.0f), ds(2, -9.0f), db(2, -9.0f);
+    ASSERT_EQ(t.plain(g, dx, ds, db), miopenStatusSuccess);
+    for(int i = 0; i < 16; ++i)
+        EXPECT_NEAR(t.dx[size_t(i)], dx[size_t(i)], 1e-5) << i;
+    for(int c = 0; c < 2; ++c)
+    {
+        EXPECT_NEAR(t.ds[size_t(c)], ds[size_t(c)], 1e-5);
+        EXPECT_NEAR(t.db[size_t(c)], db[size_t(c)], 1e-5);
+    }
+}
+
+TEST(BatchNormBackwardActivation, NullDescriptorIsThePlainBackward)
+{
+    BnBwdAct t;
+    ASSERT_EQ(t.run(nullptr, nullptr, t.mean.data(), t.inv.data()), miopenStatusSuccess);
+    std::vector<float> dx(16, -9.0f), ds(2, -9.0f), db(2, -9.0f);
+    ASSERT_EQ(t.plain(t.dy, dx, ds, db), miopenStatusSuccess);
+    EXPECT_EQ(t.dx, dx);
+}
+
+TEST(BatchNormBackwardActivation, WithAnActivationTheBiasAndSavedStatisticsAreRequired)
+{
+    mmt::Activ act(miopenActivationRELU);
+    for(int missing = 0; missing < 3; ++missing)
+    {
+        BnBwdAct t;
+        EXPECT_EQ(t.run(act.d, missing == 0 ? nullptr : t.bias.data(), missing == 1 ? nullptr : t.mean.data(),
+                        missing == 2 ? nullptr : t.inv.data()),
+                  miopenStatusBadParm)
+            << missing;
+        EXPECT_EQ(t.dx, std::vector<float>(16, -9.0f)) << "nothing written";
+    }
+}
