@@ -114,13 +114,14 @@ def fused(a):
 BATCHNORM_PASSES = {"inference": ("batchnorm", "bn_backend", "bn_fwd_inference"),
                     "training": ("bn_training", "bn_training_backend", "bn_fwd_training"),
                     "backward": ("bn_backward", "bn_backward_backend", "bn_bwd"),
-                    "inference -> RELU fusion plan": ("bn_fused", "bn_fused_backend", "fusion_plan")}
+                    "inference -> RELU fusion plan": ("bn_fused", "bn_fused_backend", "fusion_plan"),
+                    "backward -> RELU backward fusion plan": ("bn_fused_bwd", "bn_fused_bwd_backend", "fusion_plan")}
 
 
 def batchnorm(a):
     """Instructions per batchnorm call (1x1x4x4 fp32, spatial: inference,
     training saving the batch statistics, backward with them, and the
-    inference as a batchnorm inference -> RELU fusion plan) through the
+    inference and the backward as fusion plans with a RELU) through the
     library of a build whose forwarding set has batchnorm (--batchnorm-lib:
     its lib/): disabled (MIOpen Private's CPU kernel), enabled (forwarded,
     reference engine), and the backend alone running the same graph's plan

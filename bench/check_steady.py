@@ -14,6 +14,7 @@ each family given a ceiling with --max FAMILY=LIMIT:
                 build whose forwarding set has batchnorm (--batchnorm-lib)
   bn_fused      a batchnorm inference -> RELU fusion plan's
                 miopenExecuteFusionPlan_v2, through that library
+  bn_fused_bwd  a batchnorm backward -> RELU backward fusion plan's, too
 
 Each family's call must be forwarded (its routing trace, one call): a
 declined one would measure MIOpen Private.
@@ -44,6 +45,7 @@ FAMILIES = {
     "bn_training": ((["bn_training"], ["1"]), (["bn_training_backend"], ["1"]), "batchnorm"),
     "bn_backward": ((["bn_backward"], ["1"]), (["bn_backward_backend"], ["1"]), "batchnorm"),
     "bn_fused": ((["bn_fused"], ["1"]), (["bn_fused_backend"], ["1"]), "batchnorm"),
+    "bn_fused_bwd": ((["bn_fused_bwd"], ["1"]), (["bn_fused_bwd_backend"], ["1"]), "batchnorm"),
 }
 
 

@@ -46,6 +46,10 @@
 //       inference -> RELU fusion plan, miopenExecuteFusionPlan_v2 per call
 //   forwarded bn_fused_backend <calls> <threads>   the backend alone running
 //       that plan's two-node graph (type 21 with y virtual -> RELU_FWD)
+//   forwarded bn_fused_bwd <calls> <threads>   the backward as a batchnorm
+//       backward -> RELU backward fusion plan (dy in, dx out)
+//   forwarded bn_fused_bwd_backend <calls> <threads>   the backend alone running
+//       its three-node graph (type 17 -> RELU_BWD -> type 20)
 //
 // bench/run.sh runs both; the difference is the wrapper's share: the routing
 // decision, descriptor reads, plan-cache lookup and variant pack assembly.
@@ -424,7 +428,9 @@ enum BnUid : int64_t
     BN_DSCALE,
     BN_DBIAS,
     // The fused batchnorm inference -> activation graph's output (its y is virtual).
-    BN_FUSED_OUT
+    BN_FUSED_OUT,
+    // The fused backward graph's activated dy (virtual; its y is too).
+    BN_DY_ACTIVATED
 };
 
 // The batchnorm inference operation's tensors with y (uid BN_Y) as given.
@@ -619,6 +625,90 @@ double bn_fused_backend_thread(long calls)
     return ns;
 }
 
+// The batchnorm problem's backward as a batchnorm backward -> RELU backward
+// fusion plan (the plan's input dy, its output dx), compiled once and
+// executed `calls` times with miopenExecuteFusionPlan_v2 and the workspace
+// MIOpen reports (forwarded: the provider's three-node graph). The
+// recomputed y is the bias, 0.5 > 0, so dy passes and the results are the
+// plain backward's.
+double bn_fused_bwd_thread(long calls)
+{
+    BnProblem b;
+    miopenFusionPlanDescriptor_t plan;
+    miopenFusionOpDescriptor_t bn_op, act_op;
+    miopenOperatorArgs_t args;
+    must(miopenCreateFusionPlan(&plan, miopenVerticalFusion, b.x) == miopenStatusSuccess, "create bn bwd plan");
+    must(miopenCreateOpBatchNormBackward(plan, &bn_op, miopenBNSpatial) == miopenStatusSuccess, "bn bwd op");
+    must(miopenCreateOpActivationBackward(plan, &act_op, miopenActivationRELU) == miopenStatusSuccess, "act bwd op");
+    must(miopenCompileFusionPlan(b.h, plan) == miopenStatusSuccess, "compile bn bwd plan");
+    must(miopenCreateOperatorArgs(&args) == miopenStatusSuccess, "operator args");
+    must(miopenSetOpArgsBatchNormBackward(args, bn_op, &b.alpha, &b.beta, b.xv.data(), b.scale.data(), b.bias.data(),
+                                          b.dscale.data(), b.dbias.data(), b.mean.data(),
+                                          b.var.data()) == miopenStatusSuccess,
+         "bn bwd args");
+    must(miopenSetOpArgsActivBackward(args, act_op, &b.alpha, &b.beta, nullptr, nullptr, 0.0, 0.0, 0.0) ==
+             miopenStatusSuccess,
+         "act bwd args");
+    size_t size = 0;
+    must(miopenFusionPlanGetWorkSpaceSize(b.h, plan, &size, miopenConvolutionFwdAlgoDirect) == miopenStatusSuccess,
+         "bn bwd plan workspace");
+    std::vector<unsigned char> ws(size + 1);
+    auto call = [&] {
+        return miopenExecuteFusionPlan_v2(b.h, plan, b.x, b.dy.data(), b.x, b.yv.data(), args, ws.data(), size);
+    };
+    must(call() == miopenStatusSuccess, "first bn bwd fusion execute");
+    const double ns = timed(calls, call);
+    b.check(&BnProblem::backward);
+    miopenDestroyOperatorArgs(args);
+    miopenDestroyFusionPlan(plan);
+    return ns;
+}
+
+// The same three-node graph on the backend alone: batchnorm inference with
+// inverse variance (type 17, y virtual) -> RELU_BWD (y, dy -> activated dy,
+// virtual) -> batchnorm backward, with the wrapper's uids in its order (dy,
+// dx, x, scale, bias, dscale, dbias, mean, inverse variance).
+double bn_fused_bwd_backend_thread(long calls)
+{
+    BnProblem b;
+    hipdnnHandle_t h;
+    must(hipdnnCreate(&h) == HIPDNN_STATUS_SUCCESS, "hipdnnCreate");
+    auto x = tensor(BN_X, BN_XD), mean = tensor(BN_MEAN, BN_PD), inv = tensor(BN_INV_VARIANCE, BN_PD),
+         scale = tensor(BN_SCALE, BN_PD), y = tensor(BN_Y, BN_XD, true), dy = tensor(BN_DY, BN_XD),
+         dy_act = tensor(BN_DY_ACTIVATED, BN_XD, true);
+    auto inference = bn_operation(HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_DESCRIPTOR_EXT,
+                                  {{HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_X_EXT, x},
+                                   {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_MEAN_EXT, mean},
+                                   {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_INV_VARIANCE_EXT, inv},
+                                   {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_SCALE_EXT, scale},
+                                   {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_BIAS_EXT, tensor(BN_BIAS, BN_PD)},
+                                   {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_Y_EXT, y}},
+                                  HIPDNN_ATTR_BATCHNORM_INF_COMP_TYPE_EXT);
+    auto relu = pointwise(HIPDNN_POINTWISE_MODE_RELU_BWD, y, dy, dy_act);
+    auto backward = bn_operation(HIPDNN_BACKEND_OPERATION_BATCHNORM_BACKWARD_DESCRIPTOR_EXT,
+                                 {{HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DY_EXT, dy_act},
+                                  {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_X_EXT, x},
+                                  {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_SCALE_EXT, scale},
+                                  {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DX_EXT, tensor(BN_DX, BN_XD)},
+                                  {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DSCALE_EXT, tensor(BN_DSCALE, BN_PD)},
+                                  {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DBIAS_EXT, tensor(BN_DBIAS, BN_PD)},
+                                  {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_MEAN_EXT, mean},
+                                  {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_INV_VARIANCE_EXT, inv}},
+                                 HIPDNN_ATTR_BATCHNORM_BACKWARD_COMP_TYPE_EXT);
+    auto plan = plan_of(h, {inference, relu, backward});
+    int64_t size = 0;
+    must(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, nullptr,
+                                   &size) == HIPDNN_STATUS_SUCCESS,
+         "bn bwd plan workspace");
+    std::vector<unsigned char> ws(size_t(size) + 1);
+    const int64_t uids[9] = {BN_DY, BN_DX, BN_X, BN_SCALE, BN_BIAS, BN_DSCALE, BN_DBIAS, BN_MEAN, BN_INV_VARIANCE};
+    void* ptrs[9] = {b.dy.data(),     b.yv.data(),    b.xv.data(),   b.scale.data(), b.bias.data(),
+                     b.dscale.data(), b.dbias.data(), b.mean.data(), b.var.data()};
+    const double ns = time_executes(h, plan, 9, uids, ptrs, calls, ws.data());
+    b.check(&BnProblem::backward);
+    return ns;
+}
+
 // The fused problem's conv -> ADD bias -> RELU_FWD graph on the backend
 // alone, its plan built once and run `calls` times with the plan's workspace.
 int fused_backend(long calls)
@@ -679,7 +769,9 @@ int main(int argc, char** argv)
                                                                {"bn_backward", bn_backward_thread},
                                                                {"bn_backward_backend", bn_backward_backend_thread},
                                                                {"bn_fused", bn_fused_thread},
-                                                               {"bn_fused_backend", bn_fused_backend_thread}};
+                                                               {"bn_fused_backend", bn_fused_backend_thread},
+                                                               {"bn_fused_bwd", bn_fused_bwd_thread},
+                                                               {"bn_fused_bwd_backend", bn_fused_bwd_backend_thread}};
     double (*thread_body)(long) = nullptr;
     for(const auto& [name, body] : modes)
         if(argc == 4 && std::strcmp(argv[1], name) == 0)
@@ -687,7 +779,8 @@ int main(int argc, char** argv)
     if(thread_body == nullptr)
     {
         std::fprintf(stderr, "usage: forwarded wrapper|find2|find2_tuned|backend|batchnorm|bn_backend|bn_training|"
-                             "bn_training_backend|bn_backward|bn_backward_backend|bn_fused|bn_fused_backend <calls> "
+                             "bn_training_backend|bn_backward|bn_backward_backend|bn_fused|bn_fused_backend|bn_fused_bwd|"
+                             "bn_fused_bwd_backend <calls> "
                              "<threads> | fused <calls> "
                              "plan|onecall|backend\n");
         return 2;
