@@ -9,6 +9,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_steady  # noqa: E402
 import measure  # noqa: E402
 import report  # noqa: E402
 import scale as scaling  # noqa: E402
@@ -131,15 +132,28 @@ def batchnorm(a):
     if not a.batchnorm_lib:
         return {"skipped": "no build with batchnorm in its forwarding set (bench/run.sh looks for BUILD-batchnorm)"}
     fw = os.path.join(a.bench, "forwarded")
-    lib = {"LD_LIBRARY_PATH": a.batchnorm_lib}
+    # As bench/check_steady.py measures: glibc's fast bins off, and only PATH
+    # and each run's own variables (the backend alone's count moved by
+    # hundreds of instructions per call with the environment it inherited).
+    lib = {"LD_LIBRARY_PATH": a.batchnorm_lib, "GLIBC_TUNABLES": "glibc.malloc.mxfast=0",
+           "MIOPEN_USER_DB_PATH": os.path.join(a.bench, "user-db")}
     backend = {"HIPDNN_BACKEND_LIBRARY_PATH": os.path.join(a.hipdnn, "lib")}
     enabled = {**lib, **backend, "MIOPEN_HIPDNN_FORWARDING": "enabled"}
+    saved, measure.environment = measure.environment, check_steady.minimal_environment
+    try:
+        return batchnorm_passes(fw, lib, enabled)
+    finally:
+        measure.environment = saved
+
+
+def batchnorm_passes(fw, lib, enabled):
+    """[`batchnorm`]'s measurements, in the environment it set."""
     out = {}
     for name, (mode, backend_mode, family) in BATCHNORM_PASSES.items():
         # The enabled configuration must forward: a library without the group would measure MIOpen.
         trace = measure.run([fw, mode, "1", "1"], {**enabled, "MIOPEN_HIPDNN_LOG_ROUTING": "1"})
         if f"[{family}] -> hipDNN" not in trace:
-            raise RuntimeError(f"{a.batchnorm_lib}: batchnorm {name} was not forwarded:\n{trace}")
+            raise RuntimeError(f"{lib['LD_LIBRARY_PATH']}: batchnorm {name} was not forwarded:\n{trace}")
         configs = {"disabled": (mode, {**lib, "MIOPEN_HIPDNN_FORWARDING": "disabled"}),
                    "enabled": (mode, enabled), "backend": (backend_mode, enabled)}
         out[name] = {label: measure.instructions_per_call(fw, env, n=5_000, args=[m], tail=["1"])
