@@ -564,6 +564,24 @@ hipdnnBackendDescriptor_t pointwise(hipdnnPointwiseMode_t mode, hipdnnBackendDes
     return d;
 }
 
+// Times `calls` executes of a compiled batchnorm fusion plan on b's handle
+// with miopenExecuteFusionPlan_v2 (`in` -> `out`) and the workspace MIOpen
+// reports for it, then destroys the plan and its arguments.
+double time_bn_plan(BnProblem& b, miopenFusionPlanDescriptor_t plan, miopenOperatorArgs_t args, void* in, void* out,
+                    long calls)
+{
+    size_t size = 0;
+    must(miopenFusionPlanGetWorkSpaceSize(b.h, plan, &size, miopenConvolutionFwdAlgoDirect) == miopenStatusSuccess,
+         "bn plan workspace");
+    std::vector<unsigned char> ws(size + 1);
+    auto call = [&] { return miopenExecuteFusionPlan_v2(b.h, plan, b.x, in, b.x, out, args, ws.data(), size); };
+    must(call() == miopenStatusSuccess, "first bn fusion execute");
+    const double ns = timed(calls, call);
+    miopenDestroyOperatorArgs(args);
+    miopenDestroyFusionPlan(plan);
+    return ns;
+}
+
 // The batchnorm problem as a batchnorm inference -> RELU fusion plan,
 // compiled once and executed `calls` times with miopenExecuteFusionPlan_v2
 // and the workspace MIOpen reports (forwarded: the batchnorm group's
@@ -585,18 +603,8 @@ double bn_fused_thread(long calls)
          "bn args");
     must(miopenSetOpArgsActivForward(args, act_op, &b.alpha, &b.beta, 0.0, 0.0, 0.0) == miopenStatusSuccess,
          "act args");
-    size_t size = 0;
-    must(miopenFusionPlanGetWorkSpaceSize(b.h, plan, &size, miopenConvolutionFwdAlgoDirect) == miopenStatusSuccess,
-         "bn plan workspace");
-    std::vector<unsigned char> ws(size + 1);
-    auto call = [&] {
-        return miopenExecuteFusionPlan_v2(b.h, plan, b.x, b.xv.data(), b.x, b.yv.data(), args, ws.data(), size);
-    };
-    must(call() == miopenStatusSuccess, "first bn fusion execute");
-    const double ns = timed(calls, call);
+    const double ns = time_bn_plan(b, plan, args, b.xv.data(), b.yv.data(), calls);
     b.check(&BnProblem::inference);
-    miopenDestroyOperatorArgs(args);
-    miopenDestroyFusionPlan(plan);
     return ns;
 }
 
@@ -649,18 +657,8 @@ double bn_fused_bwd_thread(long calls)
     must(miopenSetOpArgsActivBackward(args, act_op, &b.alpha, &b.beta, nullptr, nullptr, 0.0, 0.0, 0.0) ==
              miopenStatusSuccess,
          "act bwd args");
-    size_t size = 0;
-    must(miopenFusionPlanGetWorkSpaceSize(b.h, plan, &size, miopenConvolutionFwdAlgoDirect) == miopenStatusSuccess,
-         "bn bwd plan workspace");
-    std::vector<unsigned char> ws(size + 1);
-    auto call = [&] {
-        return miopenExecuteFusionPlan_v2(b.h, plan, b.x, b.dy.data(), b.x, b.yv.data(), args, ws.data(), size);
-    };
-    must(call() == miopenStatusSuccess, "first bn bwd fusion execute");
-    const double ns = timed(calls, call);
+    const double ns = time_bn_plan(b, plan, args, b.dy.data(), b.yv.data(), calls);
     b.check(&BnProblem::backward);
-    miopenDestroyOperatorArgs(args);
-    miopenDestroyFusionPlan(plan);
     return ns;
 }
 

@@ -251,7 +251,7 @@ pub fn backward_forwarded(config: &Config) -> Step<()> {
     plan_forwarded(config, Family::named("bn_bwd"), BACKWARD_ACTIVATION_PLAN, &BUILT)?;
     if config.env.log_driver_cmd {
         return declined(
-            "MIOPEN_ENABLE_LOGGING_CMD is set (the wrapper does not write MIOpen's line for a batchnorm fusion plan yet)",
+            "MIOPEN_ENABLE_LOGGING_CMD is set (MIOpen logs an error, not a driver line, for a batchnorm backward fusion plan; the wrapper does not write it)",
         );
     }
     Ok(())
