@@ -663,7 +663,7 @@ double bn_fused_bwd_thread(long calls)
 }
 
 // The same three-node graph on the backend alone: batchnorm inference with
-// inverse variance (type 17, y virtual) -> RELU_BWD (y, dy -> activated dy,
+// inverse variance (type 17, y virtual) -> RELU_BWD (dy, y -> activated dy,
 // virtual) -> batchnorm backward, with the wrapper's uids in its order (dy,
 // dx, x, scale, bias, dscale, dbias, mean, inverse variance).
 double bn_fused_bwd_backend_thread(long calls)
@@ -682,7 +682,7 @@ double bn_fused_bwd_backend_thread(long calls)
                                    {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_BIAS_EXT, tensor(BN_BIAS, BN_PD)},
                                    {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_Y_EXT, y}},
                                   HIPDNN_ATTR_BATCHNORM_INF_COMP_TYPE_EXT);
-    auto relu = pointwise(HIPDNN_POINTWISE_MODE_RELU_BWD, y, dy, dy_act);
+    auto relu = pointwise(HIPDNN_POINTWISE_MODE_RELU_BWD, dy, y, dy_act);
     auto backward = bn_operation(HIPDNN_BACKEND_OPERATION_BATCHNORM_BACKWARD_DESCRIPTOR_EXT,
                                  {{HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DY_EXT, dy_act},
                                   {HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_X_EXT, x},

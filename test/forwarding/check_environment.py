@@ -78,6 +78,7 @@ class Runner:
 
     def __init__(self, a):
         self.a = a
+        self.group = a.group  # the group whose calls are checked (--group)
         self.kept = tempfile.TemporaryDirectory()
         self.seeded_db = None
         seeded = os.path.join(self.kept.name, "db")
@@ -105,12 +106,9 @@ class Runner:
         return p.stdout, p.stderr
 
 
-GROUP = ["convolution"]  # the group whose calls are checked (--group)
-
-
-def conv_traces(err):
+def group_traces(r, err):
     """The trace lines of the checked group's calls (the convolution's by default)."""
-    fams = families(GROUP[0])
+    fams = families(r.group)
     return [t for t in traces(err) if t.family in fams]
 
 
@@ -126,10 +124,10 @@ def check_disabled_is_baseline(r, extra, args=()):
 
 def check_unset(r, name):
     _, err = r.run("enabled")
-    convs = conv_traces(err)
+    convs = group_traces(r, err)
     forwarded = sum(1 for t in convs if t.forwarded)
     if forwarded < 10:
-        fail(f"unset: only {forwarded} {GROUP[0]} calls forwarded (expected most of {len(convs)})")
+        fail(f"unset: only {forwarded} {r.group} calls forwarded (expected most of {len(convs)})")
     named = [l for l in wrapper_lines(err) if name in l]
     if named:
         fail(f"unset: wrapper lines name {name}: {named[:3]}")
@@ -138,17 +136,17 @@ def check_unset(r, name):
 
 def check_decline(r, name, value, d_out):
     out, err = r.run("enabled", {name: value})
-    convs = conv_traces(err)
+    convs = group_traces(r, err)
     reason = f"{DECLINED}{name}={value} ("
     wrong = [t for t in convs if t.target != PRIVATE or not t.reason.startswith(reason)]
     if not convs or wrong:
-        fail(f"{name}={value}: expected every {GROUP[0]} call '-> MIOpen Private ({reason}...)', "
+        fail(f"{name}={value}: expected every {r.group} call '-> MIOpen Private ({reason}...)', "
              f"{len(wrong)} of {len(convs)} are not: {wrong[:3]}")
-    if not any(f"the {GROUP[0]} families stay on MIOpen while {name}={value} (" in l for l in wrapper_lines(err)):
-        fail(f"{name}={value}: the banner does not say the {GROUP[0]} families stay on MIOpen")
+    if not any(f"the {r.group} families stay on MIOpen while {name}={value} (" in l for l in wrapper_lines(err)):
+        fail(f"{name}={value}: the banner does not say the {r.group} families stay on MIOpen")
     if out != d_out:
         fail(f"{name}={value}: results differ from the disabled run's:\n{diff(d_out, out, 'disabled', 'enabled')}")
-    return f"{len(convs)} {GROUP[0]} calls declined naming {name}={value}"
+    return f"{len(convs)} {r.group} calls declined naming {name}={value}"
 
 
 SILENCE = "; to silence this, "
@@ -161,10 +159,10 @@ def check_warn(r, name, value, extra):
         fail(f"{name}={value}: expected one warning naming it, got {len(warnings)}:\n" + "\n".join(wrapper_lines(err)[:10]))
     if SILENCE not in warnings[0]:
         fail(f"{name}={value}: the warning does not say how to silence it ({SILENCE.strip()!r}): {warnings[0]}")
-    forwarded = sum(1 for t in conv_traces(err) if t.forwarded)
+    forwarded = sum(1 for t in group_traces(r, err) if t.forwarded)
     if forwarded < 10:
-        fail(f"{name}={value}: forwarding should go on, only {forwarded} {GROUP[0]} calls forwarded")
-    return f"one warning ({warnings[0][len(WRAPPER) + 1:]}); {forwarded} {GROUP[0]} calls forwarded"
+        fail(f"{name}={value}: forwarding should go on, only {forwarded} {r.group} calls forwarded")
+    return f"one warning ({warnings[0][len(WRAPPER) + 1:]}); {forwarded} {r.group} calls forwarded"
 
 
 def route(trace):
@@ -176,11 +174,11 @@ def route(trace):
 
 def check_none(r, name, value, unset_convs, extra):
     _, err = r.run("enabled", {name: value, **extra})
-    routes = [route(t) for t in conv_traces(err)]
-    return same_routing_as_unset(f"{name}={value}", routes, [route(t) for t in unset_convs], err, name)
+    routes = [route(t) for t in group_traces(r, err)]
+    return same_routing_as_unset(r, f"{name}={value}", routes, [route(t) for t in unset_convs], err, name)
 
 
-def same_routing_as_unset(label, routes, unset, err, needle):
+def same_routing_as_unset(r, label, routes, unset, err, needle):
     """The set run routed every convolution call as the unset run did, and
     no wrapper line names the setting (`needle`)."""
     if routes != unset:
@@ -189,11 +187,11 @@ def same_routing_as_unset(label, routes, unset, err, needle):
              f"unset {unset[first:first + 1]} vs set {routes[first:first + 1]}")
     # The banner may say another group's families stay on MIOpen while it is
     # set (a variable of that group's); nothing may name it about this group.
-    others = re.compile(r"the (?!%s )\S+ families stay on MIOpen while %s=" % (re.escape(GROUP[0]), re.escape(needle)))
+    others = re.compile(r"the (?!%s )\S+ families stay on MIOpen while %s=" % (re.escape(r.group), re.escape(needle)))
     named = [l for l in wrapper_lines(err) if needle in others.sub("", l)]
     if named:
         fail(f"{label}: wrapper lines name it: {named[:3]}")
-    return f"routing identical to the unset run ({len(routes)} {GROUP[0]} calls)"
+    return f"routing identical to the unset run ({len(routes)} {r.group} calls)"
 
 
 def variable(r, a):
@@ -248,7 +246,7 @@ def check_find_declined(mode, routes, unset, out, d_out):
            f"the disabled run's, {forwarded} other convolution calls forwarded"
 
 
-def check_find_benchmarked(mode, routes, unset, out, d_out, err):
+def check_find_benchmarked(r, mode, routes, unset, out, d_out, err):
     """Find mode Normal asks hipDNN for global.benchmarking: every Find
     forwarded as in the unset run, its trace note naming the knob, its
     results the disabled run's."""
@@ -256,7 +254,7 @@ def check_find_benchmarked(mode, routes, unset, out, d_out, err):
     if len(finds) < 5:
         fail(f"find mode {mode}: expected every Find call forwarded as in the unset run, only {len(finds)} are")
     # Declined only where the unset run declines too (a misaligned buffer).
-    what = same_routing_as_unset(f"find mode {mode}", routes, unset, err, SETTER)
+    what = same_routing_as_unset(r, f"find mode {mode}", routes, unset, err, SETTER)
     knob = [l for l in err.splitlines() if any(e in l for e in FIND_ENTRIES) and "-> hipDNN" in l
             and "global.benchmarking=1" in l]
     if len(knob) < len(finds):
@@ -280,15 +278,15 @@ def find_case_statuses(out):
 def descriptor_find_mode(r, a):
     args = ("--find-mode", str(a.mode))
     d_out = check_disabled_is_baseline(r, None, args)
-    unset = [route(t) for t in conv_traces(r.run("enabled")[1])]
+    unset = [route(t) for t in group_traces(r, r.run("enabled")[1])]
     out, err = r.run("enabled", args=args)
-    routes = [route(t) for t in conv_traces(err)]
+    routes = [route(t) for t in group_traces(r, err)]
     if a.expect == "decline":
         what = check_find_declined(a.mode, routes, unset, out, d_out)
     elif a.expect == "benchmark":
-        what = check_find_benchmarked(a.mode, routes, unset, out, d_out, err)
+        what = check_find_benchmarked(r, a.mode, routes, unset, out, d_out, err)
     else:
-        what = same_routing_as_unset(f"find mode {a.mode}", routes, unset, err, SETTER)
+        what = same_routing_as_unset(r, f"find mode {a.mode}", routes, unset, err, SETTER)
     print(f"descriptor find mode {a.mode}: disabled byte-identical to baseline; set: {what}")
 
 
@@ -371,7 +369,6 @@ def main():
     d.add_argument("--driver", required=True, help="the installed MIOpenDriver")
     d.add_argument("--run-sample", required=True, help="driver/tests/run_sample.py")
     a = ap.parse_args()
-    GROUP[0] = a.group
     checks = {"variable": variable, "descriptor-find-mode": descriptor_find_mode, "driver-line": driver_line,
               "driver-replay": driver_replay}
     return checked("check_environment", lambda: checks[a.check](Runner(a), a))

@@ -23,8 +23,10 @@ operation --op names: inference, training or backward):
     the entry point, and miopenGetErrorString has the `[hipDNN-forwarded] `
     prefix; a call MIOpen itself rejects has neither;
   * a backend whose batchnorm types are numbered otherwise
-    (MINI_HIPDNN_TEST_REVISION_SHAPE=batchnorm-unnumbered; the per-group
-    probe): the calls hipDNN would run return miopenStatusNotInitialized,
+    (MINI_HIPDNN_TEST_REVISION_SHAPE=batchnorm-unnumbered), and one without
+    type 17, which only the fusion group's backward plan builds
+    (no-batchnorm-inference-inv; the per-group probe, each shape in its own
+    run): the calls hipDNN would run return miopenStatusNotInitialized,
     with one diagnostic naming the batchnorm group (convolution keeps
     forwarding: check_forwarding.py's revision shapes).
 
@@ -90,6 +92,23 @@ def opted_out(bn):
     return all(t.target == PRIVATE and t.reason.startswith("opted out") for t in bn)
 
 
+def refused_by_probe(a, shape, want):
+    """Under revision shape `shape` the per-group probe refuses the batchnorm
+    group: every call hipDNN would run returns miopenStatusNotInitialized,
+    with one diagnostic that says what to set."""
+    shaped, shaped_run = routes(a.binary, a.cases, {"MINI_HIPDNN_TEST_REVISION_SHAPE": shape})
+    refused = [t for t in shaped if t.target == "error miopenStatusNotInitialized"]
+    problems = []
+    if len(refused) != want or any(t.target == HIPDNN for t in shaped):
+        problems.append(f"batchnorm types renumbered ({shape}): {len(refused)} calls miopenStatusNotInitialized, "
+                        f"expected {want}")
+    shaped_err = shaped_run.stderr
+    if shaped_err.count(GROUP_DIAGNOSTIC) != 1 or "MIOPEN_DISABLE_HIPDNN_FOR=batchnorm" not in shaped_err:
+        problems.append(f"batchnorm types renumbered ({shape}): {shaped_err.count(GROUP_DIAGNOSTIC)} group "
+                        "diagnostics, expected one that says what to set")
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--binary", required=True)
@@ -97,8 +116,8 @@ def main():
     ap.add_argument("--backend-dir", required=True, help="HIPDNN_BACKEND_LIBRARY_PATH")
     ap.add_argument("--expect-opted-out")
     ap.add_argument("--op", choices=sorted(OPS), default="inference")
-    ap.add_argument("--revision-shape", default="batchnorm-unnumbered",
-                    help="the MINI_HIPDNN_TEST_REVISION_SHAPE whose batchnorm types the probe must refuse "
+    ap.add_argument("--revision-shape", nargs="+", default=["batchnorm-unnumbered", "no-batchnorm-inference-inv"],
+                    help="each MINI_HIPDNN_TEST_REVISION_SHAPE whose batchnorm types the probe must refuse "
                          "(negative control: one it accepts)")
     a = ap.parse_args()
     global ENTRIES
@@ -158,14 +177,8 @@ def every_check(a, family):
     if len(errors) != want or any(t.target == HIPDNN for t in failing):
         problems.append(f"execute failing: {len(errors)} calls with an error status, expected {want}")
     problems += attribution("execute failing", failing_run.stdout, want, 13)
-    shaped, shaped_run = routes(a.binary, a.cases, {"MINI_HIPDNN_TEST_REVISION_SHAPE": a.revision_shape})
-    refused = [t for t in shaped if t.target == "error miopenStatusNotInitialized"]
-    if len(refused) != want or any(t.target == HIPDNN for t in shaped):
-        problems.append(f"batchnorm types renumbered: {len(refused)} calls miopenStatusNotInitialized, expected {want}")
-    shaped_err = shaped_run.stderr
-    if shaped_err.count(GROUP_DIAGNOSTIC) != 1 or "MIOPEN_DISABLE_HIPDNN_FOR=batchnorm" not in shaped_err:
-        problems.append(f"batchnorm types renumbered: {shaped_err.count(GROUP_DIAGNOSTIC)} group diagnostics, "
-                        "expected one that says what to set")
+    for shape in a.revision_shape:
+        problems += refused_by_probe(a, shape, want)
     print(f"{sum(forwarded.values())} of {a.cases} calls forwarded")
     return problems
 

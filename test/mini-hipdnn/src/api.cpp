@@ -229,6 +229,7 @@ bool revisionShape(RevisionShape shape)
     const char* token = shape == RevisionShape::OldNumbering    ? "old-numbering"
                         : shape == RevisionShape::ConvModeInt64 ? "conv-mode-int64"
                         : shape == RevisionShape::BatchnormUnnumbered ? "batchnorm-unnumbered"
+                        : shape == RevisionShape::NoBatchnormInferenceInv ? "no-batchnorm-inference-inv"
                                                                 : "no-tensor-alignment";
     const size_t n = std::strlen(token);
     for(const char* p = list; *p != '\0';)

@@ -123,6 +123,8 @@ enum class RevisionShape
     NoTensorAlignment, // "no-tensor-alignment": no HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, nothing checked
     BatchnormUnnumbered, // "batchnorm-unnumbered": the unnumbered enum (@f0c57afb): 20 batchnorm inference
                          // with variance, no batchnorm training or backward
+    NoBatchnormInferenceInv, // "no-batchnorm-inference-inv": no type 17 (no revision is known to
+                             // lack it alone; it tests that the wrapper's probe lists it)
 };
 bool revisionShape(RevisionShape shape);
 } // namespace mh

@@ -1113,9 +1113,15 @@ namespace
 // the pinned numbering, or (MINI_HIPDNN_TEST_REVISION_SHAPE=old-numbering)
 // the older one, which had no pointwise operation, convolution backward
 // data at 18 and operations the test bed lacks at 17 and 19, or
-// (batchnorm-unnumbered) the unnumbered enum's batchnorm inference at 20.
+// (batchnorm-unnumbered) the unnumbered enum's batchnorm inference at 20,
+// or (no-batchnorm-inference-inv) nothing at 17.
 hipdnnBackendDescriptorType_t meaningOf(hipdnnBackendDescriptorType_t type)
 {
+    if(type == HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_DESCRIPTOR_EXT
+       && revisionShape(RevisionShape::NoBatchnormInferenceInv))
+    {
+        return HIPDNN_INVALID_TYPE_EXT;
+    }
     if(revisionShape(RevisionShape::BatchnormUnnumbered))
     {
         switch(type)

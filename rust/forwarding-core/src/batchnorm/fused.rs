@@ -127,14 +127,14 @@ pub struct BackwardProblem<'a> {
 }
 
 /// The provider's three-node graph (rocm-libraries
-/// `dnn-providers/miopen-provider/engines/plans/MiopenBatchnormPlanBuilder.cpp`
-/// @ec383f43 and @86387662, `batchnormBwdFusionCheckTensors`; run by
-/// `MiopenBatchnormBwdPlan.cpp` @5c38d115 through
-/// `miopenBatchNormBackwardActivation`, its dy the pointwise's in_1):
+/// `dnn-providers/miopen-provider/engines/plans/MiopenBatchnormPlanBuilder.cpp`,
+/// `batchnormBwdFusionCheckTensors`, newest stored: @92e478c6 of the
+/// zpengmei/rocm-libraries fork; run through
+/// `miopenBatchNormBackwardActivation`):
 /// batchnorm inference with mean and inverse variance (type 17; x, mean,
 /// inv_variance, scale, bias non-virtual, `y` virtual FLOAT) -> pointwise
-/// RELU_BWD (in_0 = that y, in_1 = `dy` non-virtual, out_0 = `dy_activated`
-/// virtual FLOAT) -> batchnorm backward (type 20; dy = `dy_activated`, the
+/// RELU_BWD (in_0 = `dy` non-virtual, in_1 = that y, out_0 = `dy_activated`
+/// virtual FLOAT; @ec383f43 and @86387662 had in_0 and in_1 swapped) -> batchnorm backward (type 20; dy = `dy_activated`, the
 /// same x, scale, mean and inv_variance; dx, dscale, dbias non-virtual).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct GraphSpecBackward {

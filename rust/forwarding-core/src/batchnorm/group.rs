@@ -91,8 +91,8 @@ impl OwnedGraph for fused::GraphSpecActivation {
 }
 
 /// A fusion plan's batchnorm backward -> activation backward graph: the
-/// batchnorm group's plan (type 17 is not among its probes; types 18 and 20
-/// are the pointwise's and the backward's, probed by their groups).
+/// batchnorm group's plan (its types 17 and 20 are this group's probes; 18,
+/// the pointwise, is probed by the convolution group).
 impl OwnedGraph for fused::GraphSpecBackward {
     const GROUP: &'static GroupRow = &ROW;
 }

@@ -163,8 +163,10 @@ bool validPointwise(const miniHipdnnGraph_t& g, const miniHipdnnOp_t& op)
     }
     case HIPDNN_POINTWISE_MODE_RELU_BWD:
     {
-        // out = in_1 where in_0 > 0, else 0 (in_0 the forward input, in_1
-        // the gradient); the test bed runs it without clips.
+        // out = in_0 where in_1 > 0, else 0 (in_0 the gradient, in_1 the
+        // forward input: the order the MIOpen provider's fused backward graph
+        // takes, docs/hipdnn-compatibility.md); the test bed runs it without
+        // clips.
         if(op.in1 < 0 || op.hasLowerClip || op.hasUpperClip)
         {
             return false;
@@ -509,7 +511,7 @@ void pointwise(const miniHipdnnOp_t& op, const View& a, const View* b, const Vie
         case HIPDNN_POINTWISE_MODE_ADD: res = va + b->load(offsetOf(*b, idx, true)); break;
         case HIPDNN_POINTWISE_MODE_MUL: res = va * b->load(offsetOf(*b, idx, true)); break;
         case HIPDNN_POINTWISE_MODE_RELU_FWD: res = std::min(std::max(va, lower), upper); break;
-        case HIPDNN_POINTWISE_MODE_RELU_BWD: res = va > 0.0f ? b->load(offsetOf(*b, idx, true)) : 0.0f; break;
+        case HIPDNN_POINTWISE_MODE_RELU_BWD: res = b->load(offsetOf(*b, idx, true)) > 0.0f ? va : 0.0f; break;
         default: break;
         }
         out.store(offsetOf(out, idx, false), res);

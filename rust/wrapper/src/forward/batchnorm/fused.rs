@@ -10,12 +10,12 @@
 //! output and the batchnorm operator's arguments.
 //!
 //! Backward -> activation backward: batchnorm inference with mean and
-//! inverse variance (type 17), pointwise RELU_BWD (in_0 the inference's
-//! virtual y, in_1 the plan's input dy), batchnorm backward (type 20) on the
-//! pointwise's virtual output, writing the plan's output dx and the
-//! operator's dscale and dbias (the provider's three-node graph,
-//! `MiopenBatchnormPlanBuilder.cpp` @ec383f43; its plan reads dy from the
-//! pointwise's in_1, `MiopenBatchnormBwdPlan.cpp` @5c38d115).
+//! inverse variance (type 17), pointwise RELU_BWD (in_0 the plan's input dy,
+//! in_1 the inference's virtual y: the gradient first, as in the newest
+//! provider, `MiopenBatchnormPlanBuilder.cpp` @92e478c6 of a rocm-libraries
+//! fork; @ec383f43 had them the other way round), batchnorm backward
+//! (type 20) on the pointwise's virtual output, writing the plan's output dx
+//! and the operator's dscale and dbias (`docs/hipdnn-compatibility.md`).
 
 use std::ffi::c_void;
 use std::rc::Rc;
@@ -163,8 +163,8 @@ fn backward_operations(b: &mut Builder, g: &GraphSpecBackward) -> Result<Vec<Des
     let act = b.create(descriptor_type::OPERATION_POINTWISE, "create pointwise")?;
     b.set(act, attr::POINTWISE_MODE, attr_type::POINTWISE_MODE, &[pointwise_mode::RELU_BWD], "pointwise mode")?;
     b.set(act, attr::POINTWISE_MATH_PREC, attr_type::DATA_TYPE, &[data_type::FLOAT], "pointwise precision")?;
-    b.set(act, attr::OPERATION_POINTWISE_IN_0_EXT, bd, &[y], "pointwise in0")?;
-    b.set(act, attr::OPERATION_POINTWISE_IN_1_EXT, bd, &[dy?], "pointwise in1")?;
+    b.set(act, attr::OPERATION_POINTWISE_IN_0_EXT, bd, &[dy?], "pointwise in0")?;
+    b.set(act, attr::OPERATION_POINTWISE_IN_1_EXT, bd, &[y], "pointwise in1")?;
     b.set(act, attr::OPERATION_POINTWISE_OUT_0_EXT, bd, &[dy_activated], "pointwise out")?;
     b.finalize(act, "finalize pointwise")?;
     let backward = [

@@ -33,8 +33,19 @@ const fn compute_type_on(
     }
 }
 
-/// Inference with variance (21), training (27), backward (20).
-const PROBES: [Probe; 3] = [
+/// Inference with variance (21), training (27), backward (20), and inference
+/// with inverse variance (17: the first node of the fusion group's backward
+/// plan graph, `forward::batchnorm::fused`). Unprobed, a backend whose 17 is
+/// not that type would fail that plan's compile with a hipDNN error where
+/// MIOpen compiles it; probed, it makes the group unavailable with one
+/// diagnostic naming the type, as a renumbered 21, 27 or 20 does.
+const PROBES: [Probe; 4] = [
+    compute_type_on(
+        ty::OPERATION_BATCHNORM_INFERENCE_EXT,
+        "OPERATION_BATCHNORM_INFERENCE_EXT",
+        attr::BATCHNORM_INF_COMP_TYPE_EXT,
+        "BATCHNORM_INF_COMP_TYPE_EXT",
+    ),
     compute_type_on(
         ty::OPERATION_BATCHNORM_INFERENCE_VARIANCE_EXT,
         "OPERATION_BATCHNORM_INFERENCE_VARIANCE_EXT",

@@ -1,19 +1,21 @@
 // The provider's batchnorm inference + DReLU + backward plan (test bed): the
 // three-node graph batchnorm inference with mean and inverse variance (type
-// 17, y virtual) -> pointwise RELU_BWD (in_0 that y, in_1 the gradient dy,
+// 17, y virtual) -> pointwise RELU_BWD (in_0 the gradient dy, in_1 that y,
 // out_0 virtual) -> batchnorm backward (type 20, its dy the pointwise's
 // output), which hipDNN's MIOpen provider runs through MIOpen's
 // miopenBatchNormBackwardActivation with the inference node's bias and a
-// RELU activation (MiopenBatchnormPlanBuilder.cpp @ec383f43: isApplicable's
-// three-node case, batchnormBwdFusionCheckTensors,
-// buildPlanFusedBackwardsActivation; MiopenBatchnormBwdPlan.cpp @5c38d115,
+// RELU activation (MiopenBatchnormPlanBuilder.cpp, newest stored @92e478c6
+// of the zpengmei/rocm-libraries fork: isApplicable's three-node case,
+// batchnormBwdFusionCheckTensors; MiopenBatchnormBwdPlan.cpp @5c38d115,
 // execute: spatial, every alpha 1 and beta 0, hipDNN's default epsilon, the
-// saved statistics when the backward node has them, dy the pointwise's
-// in_1). Its rules: every node's compute type FLOAT; the pointwise RELU_BWD;
-// in_0 the inference's y, in_1 set, out_0 the backward's dy; the backward's
+// saved statistics when the backward node has them). Its rules, in the
+// builder's order: every node's compute type FLOAT; the pointwise RELU_BWD;
+// in_1 set and the inference's y; out_0 the backward's dy; the backward's
 // x, scale and (when set) mean and inverse variance the inference's; x,
-// mean, inverse variance, scale, bias and in_1 non-virtual, y, out_0 (the
-// backward's dy) virtual, dx, dscale, dbias non-virtual; then the shape and
+// mean, inverse variance, scale, bias non-virtual and y virtual; in_0
+// non-virtual; in_1 and out_0 (the backward's dy) virtual; dx, dscale,
+// dbias non-virtual (@ec383f43 and @86387662 had in_0 and in_1 the other
+// way round: in_0 y, in_1 dy; docs/hipdnn-compatibility.md); then the shape and
 // type rules of MiopenBatchnormApplicabilityChecks.cpp @f843928f (x, dy, dx
 // one io type and shape, 4-D or 5-D, packed in one layout; the per-channel
 // tensors FLOAT of the derived shape; the intermediates FLOAT; more than one
@@ -80,14 +82,14 @@ bool matches(const miniHipdnnGraph_t& g, std::string& why)
     const int32_t x = bn.slot[MINI_HIPDNN_BN_X], y = bn.slot[MINI_HIPDNN_BN_Y];
     const int32_t mean = bn.slot[MINI_HIPDNN_BN_MEAN], inv = bn.slot[MINI_HIPDNN_BN_VARIANCE];
     const int32_t scale = bn.slot[MINI_HIPDNN_BN_SCALE], bias = bn.slot[MINI_HIPDNN_BN_BIAS];
-    if(act.in0 != y || !inRange(g, y))
-    {
-        why = "Activation in_0 must be the batchnorm inference output tensor (y)";
-        return false;
-    }
     if(!inRange(g, act.in1))
     {
-        why = "Activation backward requires in_1 tensor (dy gradient)";
+        why = "Activation backward requires in_1 tensor (forward activation input)";
+        return false;
+    }
+    if(act.in1 != y || !inRange(g, y))
+    {
+        why = "Activation in_1 must be the batchnorm inference output tensor (y)";
         return false;
     }
     if(act.out0 != bwd.slot[MINI_HIPDNN_BN_DY] || !inRange(g, act.out0))
@@ -128,9 +130,9 @@ bool matches(const miniHipdnnGraph_t& g, std::string& why)
         why = "Batchnorm inference input tensors must be non-virtual, output tensor must be virtual";
         return false;
     }
-    if(g.tensors[act.in1].isVirtual)
+    if(!inRange(g, act.in0) || g.tensors[act.in0].isVirtual)
     {
-        why = "Activation in_1 (dy gradient) must be non-virtual";
+        why = "Activation in_0 (dy gradient) must be non-virtual";
         return false;
     }
     if(!g.tensors[act.out0].isVirtual)
@@ -153,7 +155,7 @@ bool matches(const miniHipdnnGraph_t& g, std::string& why)
         why = "the test bed runs RELU_BWD without clips only";
         return false;
     }
-    if(!bn_plan::ioApplicable(g, {x, act.in1, dx}, why))
+    if(!bn_plan::ioApplicable(g, {x, act.in0, dx}, why))
         return false;
     const auto& xt = g.tensors[x];
     for(int32_t t : {y, act.out0})
@@ -199,9 +201,9 @@ bool execute(const miniHipdnnGraph_t& g, const miniHipdnnVariantPack_t* pack, st
     const auto& bn = *p.bn;
     const auto& bwd = *p.bwd;
     const bool saved = bwd.slot[MINI_HIPDNN_BN_MEAN] >= 0;
-    // x, dy (the pointwise's in_1), dx, scale, bias, mean, inverse variance,
+    // x, dy (the pointwise's in_0), dx, scale, bias, mean, inverse variance,
     // dscale, dbias.
-    const int32_t order[] = {bn.slot[MINI_HIPDNN_BN_X],     p.act->in1,
+    const int32_t order[] = {bn.slot[MINI_HIPDNN_BN_X],     p.act->in0,
                              bwd.slot[MINI_HIPDNN_BN_DX],   bn.slot[MINI_HIPDNN_BN_SCALE],
                              bn.slot[MINI_HIPDNN_BN_BIAS],  bn.slot[MINI_HIPDNN_BN_MEAN],
                              bn.slot[MINI_HIPDNN_BN_VARIANCE], bwd.slot[MINI_HIPDNN_BN_DSCALE],

@@ -1,5 +1,5 @@
 // Batchnorm inference with mean and inverse variance (type 17, y virtual) ->
-// pointwise RELU_BWD (in_0 that y, in_1 dy, out_0 virtual) -> batchnorm
+// pointwise RELU_BWD (in_0 dy, in_1 that y, out_0 virtual) -> batchnorm
 // backward (type 20) through the backend C ABI: both engines (reference;
 // MIOpen provider, which runs MIOpen Private's
 // miopenBatchNormBackwardActivation_impl as hipDNN's provider runs MIOpen's)
@@ -41,7 +41,7 @@ struct Problem
     bool yVirtual = true;
     bool dyaVirtual = true;
     hipdnnPointwiseMode_t mode = HIPDNN_POINTWISE_MODE_RELU_BWD;
-    bool swapInputs = false;   // in_0 = dy, in_1 = y
+    bool olderOrder = false;   // in_0 = y, in_1 = dy (the builder @ec383f43)
     bool otherScale = false;   // the backward's scale is another tensor
     bool reversed = false;     // list the operations backward first
     hipdnnDataType_t bwdCompute = HIPDNN_DATA_FLOAT;
@@ -89,7 +89,7 @@ protected:
                            {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_BIAS_EXT, tbias},
                            {HIPDNN_ATTR_OPERATION_BATCHNORM_INFERENCE_Y_EXT, ty}},
                           HIPDNN_ATTR_BATCHNORM_INF_COMP_TYPE_EXT, HIPDNN_DATA_FLOAT));
-        auto act = keep(p.swapInputs ? tu::pointwiseOp(p.mode, tdy, ty, tdya) : tu::pointwiseOp(p.mode, ty, tdy, tdya));
+        auto act = keep(p.olderOrder ? tu::pointwiseOp(p.mode, ty, tdy, tdya) : tu::pointwiseOp(p.mode, tdy, ty, tdya));
         auto bwdScale = p.otherScale ? keep(tu::tensor(99, HIPDNN_DATA_FLOAT, pd, pst)) : tscale;
         auto bwd = keep(op(HIPDNN_BACKEND_OPERATION_BATCHNORM_BACKWARD_DESCRIPTOR_EXT,
                            {{HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_DY_EXT, tdya},
@@ -244,8 +244,8 @@ TEST_F(BnBackwardActivation, TheProviderDeclinesWhatItsBuilderDeclines)
     c.mode = HIPDNN_POINTWISE_MODE_RELU_FWD;
     cases.push_back({"the pointwise mode is not RELU_BWD", c});
     c = Problem{};
-    c.swapInputs = true;
-    cases.push_back({"in_0 is dy, not the inference's y", c});
+    c.olderOrder = true;
+    cases.push_back({"in_0 is the inference's y and in_1 dy (the older builder's order)", c});
     c = Problem{};
     c.otherScale = true;
     cases.push_back({"the backward's scale is not the inference's", c});
