@@ -33,12 +33,15 @@
 #include <string>
 #include <vector>
 
+#include "bn_case.hpp"
 #include "differential_util.hpp"
 #include "forwarded_error.hpp"
 
 namespace {
 
 using namespace differential;
+using bn_case::tolerance;
+using bn_case::type_name;
 
 struct Problem
 {
@@ -65,11 +68,6 @@ enum class Op
 
 // The direction word of the case lines ("bwd" is conv_differential's backward-data).
 const char* op_dir(Op op) { return op == Op::Inference ? "inf" : op == Op::Training ? "trn" : "bnbwd"; }
-
-const char* type_name(miopenDataType_t t)
-{
-    return t == miopenFloat ? "fp32" : t == miopenHalf ? "fp16" : "bf16";
-}
 
 Problem draw(Rng& r, Op op)
 {
@@ -109,25 +107,7 @@ Problem draw(Rng& r, Op op)
 }
 
 // Strides in elements: packed in the layout, or with rows padded by 3.
-std::vector<int> strides_of(const Problem& p)
-{
-    const int rank = static_cast<int>(p.dims.size());
-    std::vector<int> order = {0};
-    if(!p.channels_last)
-        order.push_back(1);
-    for(int d = 2; d < rank; ++d)
-        order.push_back(d);
-    if(p.channels_last)
-        order.push_back(1);
-    std::vector<int> s(size_t(rank), 0);
-    int e = 1;
-    for(auto it = order.rbegin(); it != order.rend(); ++it)
-    {
-        s[size_t(*it)] = e;
-        e *= p.dims[size_t(*it)] + (p.padded && it == order.rbegin() ? 3 : 0);
-    }
-    return s;
-}
+std::vector<int> strides_of(const Problem& p) { return bn_case::strides_of(p.dims, p.channels_last, p.padded ? 3 : 0); }
 
 // The parameter tensors' lengths: per channel (1, C, 1, ...) or, per
 // activation, (1, C, [D,] H, W); packed.
@@ -188,8 +168,6 @@ struct Outcome
     double maxerr = 0;
     std::string why;
 };
-
-double tolerance(miopenDataType_t t) { return t == miopenFloat ? 1e-4 : t == miopenHalf ? 4e-3 : 3e-2; }
 
 Outcome run_case(miopenHandle_t h, const Problem& p, Rng& r, bool corrupt, int calls)
 {

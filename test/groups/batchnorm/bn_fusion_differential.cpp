@@ -24,11 +24,14 @@
 #include <string>
 #include <vector>
 
+#include "bn_case.hpp"
 #include "differential_util.hpp"
 
 namespace {
 
 using namespace differential;
+using namespace bn_case;
+using Outcome = FusionOutcome;
 
 struct Problem
 {
@@ -41,8 +44,6 @@ struct Problem
     bool v2 = false;
     int misaligned = 0; // bytes x's pointer is off
 };
-
-const char* type_name(miopenDataType_t t) { return t == miopenFloat ? "fp32" : t == miopenHalf ? "fp16" : "bf16"; }
 
 const char* act_name(miopenActivationMode_t a)
 {
@@ -79,43 +80,6 @@ Problem draw(Rng& r)
     return p;
 }
 
-std::vector<int> strides_of(const Problem& p)
-{
-    const int rank = static_cast<int>(p.dims.size());
-    std::vector<int> order = {0};
-    if(!p.channels_last)
-        order.push_back(1);
-    for(int d = 2; d < rank; ++d)
-        order.push_back(d);
-    if(p.channels_last)
-        order.push_back(1);
-    std::vector<int> s(size_t(rank), 0);
-    int e = 1;
-    for(auto it = order.rbegin(); it != order.rend(); ++it)
-    {
-        s[size_t(*it)] = e;
-        e *= p.dims[size_t(*it)];
-    }
-    return s;
-}
-
-// Per channel (1, C, 1, ...) or per activation (1, C, [D,] H, W), packed.
-std::vector<int> param_dims(const Problem& p)
-{
-    std::vector<int> d(p.dims.size(), 1);
-    for(size_t i = 1; i < d.size(); ++i)
-        d[i] = i == 1 || p.mode == miopenBNPerActivation ? p.dims[i] : 1;
-    return d;
-}
-
-std::vector<int> packed(const std::vector<int>& d)
-{
-    std::vector<int> s(d.size(), 1);
-    for(int i = int(d.size()) - 2; i >= 0; --i)
-        s[size_t(i)] = s[size_t(i) + 1] * d[size_t(i) + 1];
-    return s;
-}
-
 double activate(const Problem& p, double v)
 {
     switch(p.act)
@@ -126,16 +90,6 @@ double activate(const Problem& p, double v)
     default: return v;
     }
 }
-
-double tolerance(miopenDataType_t t) { return t == miopenFloat ? 1e-4 : t == miopenHalf ? 4e-3 : 3e-2; }
-
-struct Outcome
-{
-    miopenStatus_t status = miopenStatusSuccess;
-    std::string step = "-";
-    double maxerr = 0;
-    std::string why;
-};
 
 std::string describe(const Problem& p)
 {
@@ -157,7 +111,7 @@ Outcome run_case(miopenHandle_t h, const Problem& p, Rng& r, bool corrupt)
 {
     Outcome o;
     const int rank = int(p.dims.size());
-    const std::vector<int> st = strides_of(p), pd = param_dims(p), ps = packed(pd);
+    const std::vector<int> st = strides_of(p.dims, p.channels_last), pd = param_dims(p.dims, p.mode), ps = packed(pd);
     size_t n = 1, np = 1;
     for(int d : p.dims)
         n *= size_t(d);
@@ -273,59 +227,9 @@ Outcome run_case(miopenHandle_t h, const Problem& p, Rng& r, bool corrupt)
 
 CaseReport report(long i, const Problem& p, const Outcome& o)
 {
-    CaseReport r;
-    r.index      = i;
-    r.dir        = "bnfusion";
-    r.api        = p.v2 ? "v2" : "v1";
-    r.type       = type_name(p.io);
-    r.layout     = p.channels_last ? (p.dims.size() == 5 ? "NDHWC" : "NHWC") : (p.dims.size() == 5 ? "NCDHW" : "NCHW");
-    r.rank       = std::to_string(p.dims.size()) + "d";
-    r.entry      = p.v2 ? "miopenExecuteFusionPlan_v2" : "miopenExecuteFusionPlan";
-    r.problem    = "bnfusion " + describe(p);
-    r.misaligned = p.misaligned != 0;
-    r.types      = {type_name(p.io)};
-    r.status     = o.status;
-    r.step       = o.step;
-    r.maxerr     = o.maxerr;
-    r.tol        = tolerance(p.io);
-    r.why        = words(o.why);
-    return r;
+    return fusion_report(i, {"bnfusion", p.v2, p.io, p.dims, p.channels_last, p.misaligned != 0, describe(p)}, o);
 }
 
 } // namespace
 
-int main(int argc, char** argv)
-{
-    long cases = 1000, corrupt_case = -1;
-    unsigned long long seed = 1;
-    for(int i = 1; i + 1 < argc; i += 2)
-    {
-        const std::string a = argv[i];
-        const unsigned long long v = std::strtoull(argv[i + 1], nullptr, 10);
-        if(a == "--cases")
-            cases = long(v);
-        else if(a == "--seed")
-            seed = v;
-        else if(a == "--corrupt-case")
-            corrupt_case = long(v);
-        else
-        {
-            std::fprintf(stderr, "usage: %s [--cases N] [--seed S] [--corrupt-case I]\n", argv[0]);
-            return 2;
-        }
-    }
-    miopenHandle_t h = nullptr;
-    if(miopenCreate(&h) != miopenStatusSuccess)
-        return 3;
-    Tally tally;
-    for(long i = 0; i < cases; ++i)
-    {
-        Rng r{mix64(seed * 0x100000001B3ull + std::uint64_t(i))};
-        const Problem p = draw(r);
-        protocol::begin(i);
-        tally.report(report(i, p, run_case(h, p, r, i == corrupt_case)));
-    }
-    protocol::end();
-    miopenDestroy(h);
-    return tally.finish();
-}
+int main(int argc, char** argv) { return bn_case::run_cases(argc, argv, draw, run_case, report); }

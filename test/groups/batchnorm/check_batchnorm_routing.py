@@ -100,11 +100,11 @@ def refused_by_probe(a, shape, want):
     refused = [t for t in shaped if t.target == "error miopenStatusNotInitialized"]
     problems = []
     if len(refused) != want or any(t.target == HIPDNN for t in shaped):
-        problems.append(f"batchnorm types renumbered ({shape}): {len(refused)} calls miopenStatusNotInitialized, "
+        problems.append(f"batchnorm types renumbered in shape {shape}: {len(refused)} calls miopenStatusNotInitialized, "
                         f"expected {want}")
     shaped_err = shaped_run.stderr
     if shaped_err.count(GROUP_DIAGNOSTIC) != 1 or "MIOPEN_DISABLE_HIPDNN_FOR=batchnorm" not in shaped_err:
-        problems.append(f"batchnorm types renumbered ({shape}): {shaped_err.count(GROUP_DIAGNOSTIC)} group "
+        problems.append(f"batchnorm types renumbered in shape {shape}: {shaped_err.count(GROUP_DIAGNOSTIC)} group "
                         "diagnostics, expected one that says what to set")
     return problems
 
