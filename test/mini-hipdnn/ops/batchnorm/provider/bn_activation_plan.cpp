@@ -29,20 +29,13 @@ struct Parts
     const miniHipdnnOp_t* act = nullptr;
 };
 
-// A batchnorm inference and one pointwise operation, in either listing order
-// (hipDNN hands the provider a sorted graph; the test bed keeps the user's).
+// A batchnorm inference and one pointwise operation, in either listing order.
 bool split(const miniHipdnnGraph_t& g, Parts& p)
 {
-    if(g.numOps != 2)
-        return false;
-    for(int i = 0; i < 2; ++i)
-    {
-        if(g.ops[i].kind == MINI_HIPDNN_OP_BN_INFERENCE)
-            p.bn = &g.ops[i];
-        else if(g.ops[i].kind == MINI_HIPDNN_OP_POINTWISE)
-            p.act = &g.ops[i];
-    }
-    return p.bn != nullptr && p.act != nullptr;
+    std::array<const miniHipdnnOp_t*, 2> ops;
+    const bool ok = bn_plan::opsOfKinds<2>(g, {MINI_HIPDNN_OP_BN_INFERENCE, MINI_HIPDNN_OP_POINTWISE}, ops);
+    p = {ops[0], ops[1]};
+    return ok;
 }
 
 struct Activation

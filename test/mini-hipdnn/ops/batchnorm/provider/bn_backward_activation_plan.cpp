@@ -38,21 +38,14 @@ struct Parts
 };
 
 // One inference with inverse variance, one pointwise and one backward, in
-// any listing order (hipDNN hands the provider a sorted graph).
+// any listing order.
 bool split(const miniHipdnnGraph_t& g, Parts& p)
 {
-    if(g.numOps != 3)
-        return false;
-    for(int i = 0; i < 3; ++i)
-    {
-        if(g.ops[i].kind == MINI_HIPDNN_OP_BN_INFERENCE_INV)
-            p.bn = &g.ops[i];
-        else if(g.ops[i].kind == MINI_HIPDNN_OP_POINTWISE)
-            p.act = &g.ops[i];
-        else if(g.ops[i].kind == MINI_HIPDNN_OP_BN_BACKWARD)
-            p.bwd = &g.ops[i];
-    }
-    return p.bn != nullptr && p.act != nullptr && p.bwd != nullptr;
+    std::array<const miniHipdnnOp_t*, 3> ops;
+    const bool ok = bn_plan::opsOfKinds<3>(
+        g, {MINI_HIPDNN_OP_BN_INFERENCE_INV, MINI_HIPDNN_OP_POINTWISE, MINI_HIPDNN_OP_BN_BACKWARD}, ops);
+    p = {ops[0], ops[1], ops[2]};
+    return ok;
 }
 
 bool inRange(const miniHipdnnGraph_t& g, int32_t t) { return t >= 0 && t < g.numTensors; }

@@ -11,7 +11,10 @@
 
 #include <miopen/miopen_impl.h>
 
+#include <algorithm>
+#include <array>
 #include <climits>
+#include <cstddef>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -20,6 +23,26 @@ namespace bn_plan
 {
 
 using provider::toMiopenType;
+
+// The graph's operations, one of each kind of `kinds`, in any listing order
+// (hipDNN hands the provider a sorted graph; the test bed keeps the user's):
+// ops[i] is the one of kinds[i]. False unless the graph has exactly these.
+template <std::size_t N>
+bool opsOfKinds(const miniHipdnnGraph_t& g, const std::array<int32_t, N>& kinds,
+                std::array<const miniHipdnnOp_t*, N>& ops)
+{
+    ops.fill(nullptr);
+    if(g.numOps != static_cast<int32_t>(N))
+        return false;
+    for(int32_t i = 0; i < g.numOps; ++i)
+        for(std::size_t k = 0; k < N; ++k)
+            if(g.ops[i].kind == kinds[k] && ops[k] == nullptr)
+            {
+                ops[k] = &g.ops[i];
+                break;
+            }
+    return std::all_of(ops.begin(), ops.end(), [](const miniHipdnnOp_t* o) { return o != nullptr; });
+}
 
 // Packed in the channel-first (N, C, spatial...) or channel-last
 // (N, spatial..., C) order; a dimension of extent 1 may have any stride.
