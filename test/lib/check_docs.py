@@ -131,7 +131,8 @@ def check_variables(f: dict, docs: dict[str, Doc]) -> list[str]:
             if re.fullmatch(r"MIOPEN_[A-Z0-9_]+\*?", n):
                 claims.setdefault(n, []).append(r[2])
     word = {"decline": "declined", "warn": "one warning", "kept": "no warning", "decline_plan": "plans declined"}
-    for name, a in audited.items():
+    for a in f["audited_variables"]:
+        name = shown(a)
         if not any(word[a["treatment"]] in c for c in claims.get(name, [])):
             problems.append(f"docs/environment.md: the classification table has no row saying "
                             f"{word[a['treatment']]!r} for {name} (the code's treatment: {a['treatment']})")

@@ -104,9 +104,12 @@ pub fn all() -> impl Iterator<Item = Audited> {
     )
 }
 
-/// The audited entry a variable falls under, if any.
-pub fn audited(name: &str) -> Option<Audited> {
-    all().find(|a| {
+/// Every audited entry a variable falls under. One name can have an entry
+/// in two rows, for values of its own each (a fused solver's switch: off
+/// declines the batchnorm group's plans of its kind, a value MIOpen refuses
+/// every fusion plan).
+pub fn audited_all(name: &str) -> impl Iterator<Item = Audited> + '_ {
+    all().filter(move |a| {
         let v = a.variable.name;
         if v.ends_with('_') {
             name.starts_with(v)
@@ -147,15 +150,16 @@ impl EnvPolicy {
             if name == LOGGING_CMD_VAR {
                 policy.log_driver_cmd = switched_on(value);
             }
-            let Some(a) = audited(name).filter(|a| (a.variable.applies)(value)) else { continue };
-            let text = format!("{name}={value} ({})", a.variable.why);
-            match a.variable.treatment {
-                Treatment::Decline => policy.declines.push((a.scope, text)),
-                Treatment::DeclinePlan(kind) => policy.plan_declines.push((kind, text)),
-                Treatment::Warn(silence) if !silence.by.is_some_and(on) => {
-                    policy.warnings.push(format!("{text}; forwarding goes on; to silence this, {}", silence.how))
+            for a in audited_all(name).filter(|a| (a.variable.applies)(value)) {
+                let text = format!("{name}={value} ({})", a.variable.why);
+                match a.variable.treatment {
+                    Treatment::Decline => policy.declines.push((a.scope, text)),
+                    Treatment::DeclinePlan(kind) => policy.plan_declines.push((kind, text)),
+                    Treatment::Warn(silence) if !silence.by.is_some_and(on) => {
+                        policy.warnings.push(format!("{text}; forwarding goes on; to silence this, {}", silence.how))
+                    }
+                    Treatment::Warn(_) | Treatment::Kept => {}
                 }
-                Treatment::Warn(_) | Treatment::Kept => {}
             }
         }
         policy
@@ -206,7 +210,7 @@ mod tests {
         let mut seen = 0;
         for a in all().filter(|a| a.variable.treatment == Treatment::Decline) {
             let (name, value) = applying(a.variable);
-            assert_eq!(audited(&name).map(|b| (b.variable.name, b.scope)), Some((a.variable.name, a.scope)));
+            assert!(audited_all(&name).any(|b| (b.variable.name, b.scope) == (a.variable.name, a.scope)));
             let p = policy(&[(&name, value)]);
             assert_eq!(p.declines.len(), 1, "{name}");
             for g in Group::all() {
@@ -229,15 +233,18 @@ mod tests {
         let mut seen = 0;
         for a in all() {
             let Treatment::DeclinePlan(kind) = a.variable.treatment else { continue };
-            let (name, value) = applying(a.variable);
-            let p = policy(&[(&name, value)]);
+            // Off: a value MIOpen refuses declines every fusion plan too (the
+            // fusion group's row), which the fusion group's tests check.
+            let (name, value) = (a.variable.name, "0");
+            assert!((a.variable.applies)(value), "{name}: off takes the plan's decline");
+            let p = policy(&[(name, value)]);
             assert!(p.declines.is_empty(), "{name}: no family is declined");
             assert!(Group::all().all(|g| p.decline_reason(g).is_none()), "{name}");
             let want = format!("{name}={value} ({})", a.variable.why);
             assert_eq!(p.plan_decline_reason(kind), Some(want.as_str()), "{name}");
             assert_eq!(p.plan_decline_reason("some other plan"), None, "{name}");
             // On (MIOpen's default for its switches) changes nothing.
-            assert_eq!(policy(&[(&name, "1")]), EnvPolicy::default(), "{name}");
+            assert_eq!(policy(&[(name, "1")]), EnvPolicy::default(), "{name}");
             seen += 1;
         }
         assert!(seen > 0, "some group audits a fused solver's switch");
@@ -269,8 +276,10 @@ mod tests {
     }
 
     #[test]
-    fn every_audited_name_once() {
-        let mut names: Vec<&str> = all().map(|a| a.variable.name).collect();
+    fn every_audited_name_once_per_row() {
+        // A name may be in two rows (a fused solver's switch: off is the
+        // batchnorm group's, a refused value the fusion group's), once each.
+        let mut names: Vec<(&str, Option<&str>)> = all().map(|a| (a.variable.name, a.scope.map(Group::name))).collect();
         let count = names.len();
         names.sort();
         names.dedup();

@@ -181,6 +181,15 @@ pub fn not_switched_on(v: &str) -> bool {
     !switched_on(v)
 }
 
+/// A value of one of MIOpen's boolean switches that MIOpen refuses: not
+/// `0` or `1`, nor (case-insensitive, untrimmed) one of its words for off
+/// or on. MIOpen's `EnvVar<bool>` throws `miopenStatusInvalidValue` for it
+/// wherever the switch is read (`src/include/miopen/env.hpp` @ 2d1fd997).
+pub fn refused_spelling(v: &str) -> bool {
+    const WORDS: [&str; 10] = ["disable", "disabled", "no", "off", "false", "enable", "enabled", "yes", "on", "true"];
+    v != "0" && v != "1" && !WORDS.contains(&v.to_ascii_lowercase().as_str())
+}
+
 /// `a == b`, usable in `const` items (the registry's checks run when the
 /// crate compiles).
 pub const fn same(a: &str, b: &str) -> bool {

@@ -132,6 +132,16 @@ bool BnFwdInferActivationFusedApplicable(const FusionPlanDescriptor& plan)
     return plan.ops.size() == 2 && SequenceIs(plan, {{K::BatchNormInference}, {K::ActivForward}});
 }
 
+// MIOpen's BnFwdTrgActivationFused (batchnorm training -> activation): the
+// test bed creates no training operator, so only its switch is read, first,
+// as MIOpen reads it (src/solver/batchnorm/forward_per_activation_fused.cpp
+// @ 2d1fd997): a refused spelling fails every plan's compile.
+bool BnFwdTrgActivationFusedApplicable(const FusionPlanDescriptor&)
+{
+    (void)env::disabled("MIOPEN_DEBUG_BN_FWDTRG_ACTIV_FUSED");
+    return false;
+}
+
 // MIOpen's BnBwdTrgActivationFused: exactly batchnorm backward -> activation backward.
 bool BnBwdTrgActivationFusedApplicable(const FusionPlanDescriptor& plan)
 {
@@ -146,6 +156,7 @@ const std::vector<FusedSolver>& GetFusedSolvers()
 {
     static const std::vector<FusedSolver> solvers = {
         {132, "BnFwdInferActivationFused", BnFwdInferActivationFusedApplicable},
+        {133, "BnFwdTrgActivationFused", BnFwdTrgActivationFusedApplicable},
         {134, "BnBwdTrgActivationFused", BnBwdTrgActivationFusedApplicable},
         {4, "ConvBiasActivAsm1x1U", ConvBiasActivAsm1x1UApplicable},
         {12, "ConvOclDirectFwdFused", ConvOclDirectFwdFusedApplicable},
