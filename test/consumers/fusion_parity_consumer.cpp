@@ -10,6 +10,7 @@
 // has a fused kernel for) after a `begin` marker of case `setup`, then runs
 // the one call it is about after its own (consumer_util.hpp's ParityCase).
 #include "consumer_util.hpp"
+#include "fusion_parity.hpp"
 
 #include <miopen/miopen.h>
 
@@ -23,16 +24,9 @@
 namespace {
 
 using consumer::must;
+using fusion_parity::fnv;
 
 constexpr int N = 2, C = 4, H = 6, W = 6, K = 4;
-
-std::uint64_t fnv(const void* p, std::size_t n, std::uint64_t h = 1469598103934665603ull)
-{
-    const auto* b = static_cast<const unsigned char*>(p);
-    for(std::size_t i = 0; i < n; ++i)
-        h = (h ^ b[i]) * 1099511628211ull;
-    return h;
-}
 
 struct Fixture
 {
@@ -79,6 +73,8 @@ struct Plan
     miopenFusionOpDescriptor_t conv = nullptr, bias = nullptr, act = nullptr;
 };
 
+using Case = fusion_parity::Case<Fixture, Plan>;
+
 Plan build(Fixture& f, bool compile, bool bias_args = true)
 {
     Plan p;
@@ -97,39 +93,6 @@ Plan build(Fixture& f, bool compile, bool bias_args = true)
     return p;
 }
 
-void destroy(Plan& p)
-{
-    miopenDestroyOperatorArgs(p.args);
-    miopenDestroyFusionPlan(p.plan);
-}
-
-// The call under test, given the case's plan; `setup` may change the plan first.
-struct Case
-{
-    std::string label;
-    std::function<Plan(Fixture&)> setup;
-    std::function<miopenStatus_t(Fixture&, Plan&)> call;
-};
-
-int run(Fixture& f, const char* entry, const std::vector<Case>& cases)
-{
-    int invalid_succeeded = 0;
-    for(const auto& c : cases)
-    {
-        protocol::begin("setup");
-        Plan p = c.setup(f);
-        f.need = 0;
-        // May fail (a plan without operators): then the case does not use it.
-        (void)miopenFusionPlanGetWorkSpaceSize(f.h, p.plan, &f.need, miopenConvolutionFwdAlgoDirect);
-        f.reset();
-        const consumer::ParityCase pc("fusion", entry, c.label);
-        const miopenStatus_t s = c.call(f, p);
-        invalid_succeeded += pc.report(s, f.hash()) ? 1 : 0;
-        destroy(p);
-    }
-    return invalid_succeeded;
-}
-
 } // namespace
 
 int main()
@@ -139,7 +102,7 @@ int main()
     auto uncompiled = [](Fixture& fx) { return build(fx, false); };
     int bad         = 0;
 
-    bad += run(f, "Compile",
+    bad += fusion_parity::run<Fixture, Plan>(f, "fusion", "Compile",
                {
                    {"valid", uncompiled, [](Fixture& fx, Plan& p) { return miopenCompileFusionPlan(fx.h, p.plan); }},
                    {"null handle", uncompiled,
@@ -158,7 +121,7 @@ int main()
     auto size_of = [](miopenHandle_t h, miopenFusionPlanDescriptor_t plan, std::size_t* out) {
         return miopenFusionPlanGetWorkSpaceSize(h, plan, out, miopenConvolutionFwdAlgoDirect);
     };
-    bad += run(f, "GetWorkSpaceSize",
+    bad += fusion_parity::run<Fixture, Plan>(f, "fusion", "GetWorkSpaceSize",
                {
                    {"valid", compiled, [=](Fixture& fx, Plan& p) { return size_of(fx.h, p.plan, &fx.out_size); }},
                    {"declined: null out (MIOpen reports success: its own status is set before the write)", compiled,
@@ -183,7 +146,7 @@ int main()
     };
     const void* none_in = nullptr;
     void* none_out      = nullptr;
-    bad += run(f, "ExecuteFusionPlan_v2",
+    bad += fusion_parity::run<Fixture, Plan>(f, "fusion", "ExecuteFusionPlan_v2",
                {
                    {"valid", compiled, v2(nullptr, none_in, nullptr, none_out, false, false)},
                    {"inputDesc of another shape", compiled, v2(f.other, none_in, nullptr, none_out, false, false)},
@@ -217,7 +180,7 @@ int main()
                                            null_output ? nullptr : fx.yb.data(), p.args);
         };
     };
-    bad += run(f, "ExecuteFusionPlan",
+    bad += fusion_parity::run<Fixture, Plan>(f, "fusion", "ExecuteFusionPlan",
                {
                    {"valid: no workspace argument (the hipDNN plan runs on the handle's own)", compiled, v1(false)},
                    {"null output buffer", compiled, v1(true)},

@@ -12,6 +12,7 @@
 // `begin` marker of case `setup`, then runs the one call it is about after
 // its own (consumer_util.hpp's ParityCase).
 #include "consumer_util.hpp"
+#include "fusion_parity.hpp"
 
 #include <miopen/miopen.h>
 
@@ -24,16 +25,9 @@
 namespace {
 
 using consumer::must;
+using fusion_parity::fnv;
 
 constexpr int N = 2, C = 3, H = 4, W = 4, ELEMS = N * C * H * W;
-
-std::uint64_t fnv(const void* p, std::size_t n, std::uint64_t h = 1469598103934665603ull)
-{
-    const auto* b = static_cast<const unsigned char*>(p);
-    for(std::size_t i = 0; i < n; ++i)
-        h = (h ^ b[i]) * 1099511628211ull;
-    return h;
-}
 
 // The two plans' buffers: x (the inference's input, the backward's x), dy
 // (the backward's input), out (y or dx), the per-channel parameters and the
@@ -124,37 +118,7 @@ Plan build(Fixture& f, Kind kind, bool compile, bool bn_args = true)
     return p;
 }
 
-void destroy(Plan& p)
-{
-    miopenDestroyOperatorArgs(p.args);
-    miopenDestroyFusionPlan(p.plan);
-}
-
-// The call under test, given the case's plan.
-struct Case
-{
-    std::string label;
-    std::function<Plan(Fixture&)> setup;
-    std::function<miopenStatus_t(Fixture&, Plan&)> call;
-};
-
-int run(Fixture& f, const char* dir, const char* entry, const std::vector<Case>& cases)
-{
-    int invalid_succeeded = 0;
-    for(const auto& c : cases)
-    {
-        protocol::begin("setup");
-        Plan p = c.setup(f);
-        f.need = 0;
-        (void)miopenFusionPlanGetWorkSpaceSize(f.h, p.plan, &f.need, miopenConvolutionFwdAlgoDirect);
-        f.reset();
-        const consumer::ParityCase pc(dir, entry, c.label);
-        const miopenStatus_t s = c.call(f, p);
-        invalid_succeeded += pc.report(s, f.hash()) ? 1 : 0;
-        destroy(p);
-    }
-    return invalid_succeeded;
-}
+using Case = fusion_parity::Case<Fixture, Plan>;
 
 // The plan's input buffer: x for inference, dy for backward.
 const float* input_of(const Fixture& f, Kind kind) { return kind == Kind::Inference ? f.xb.data() : f.dyb.data(); }
@@ -167,7 +131,7 @@ int cases_of(Fixture& f, Kind kind)
     auto no_bn_args = [kind](Fixture& fx) { return build(fx, kind, true, false); };
     int bad         = 0;
 
-    bad += run(f, dir, "Compile",
+    bad += fusion_parity::run<Fixture, Plan>(f, dir, "Compile",
                {{"valid", uncompiled, [](Fixture& fx, Plan& p) { return miopenCompileFusionPlan(fx.h, p.plan); }}});
 
     // in / out: another descriptor in place of the plan's; null_*: that buffer null.
@@ -181,7 +145,7 @@ int cases_of(Fixture& f, Kind kind)
         };
     };
     const miopenTensorDescriptor_t plan_desc = nullptr;
-    bad += run(f, dir, "ExecuteFusionPlan_v2",
+    bad += fusion_parity::run<Fixture, Plan>(f, dir, "ExecuteFusionPlan_v2",
                {
                    {"valid", compiled, v2(plan_desc, plan_desc, false, false)},
                    {"inputDesc of another shape", compiled, v2(f.other, plan_desc, false, false)},
@@ -203,7 +167,7 @@ int cases_of(Fixture& f, Kind kind)
                                            null_output ? nullptr : fx.out.data(), p.args);
         };
     };
-    bad += run(f, dir, "ExecuteFusionPlan",
+    bad += fusion_parity::run<Fixture, Plan>(f, dir, "ExecuteFusionPlan",
                {
                    {"valid", compiled, v1(false)},
                    {"null output buffer", compiled, v1(true)},
