@@ -61,10 +61,11 @@ pub const ROW: GroupRow = GroupRow {
     ],
     mirrored: &[Mirrored::required("miopenVerticalFusion", miopen_direction::VERTICAL)],
     // The batchnorm fused solvers (`src/solver/batchnorm/*_fused.cpp` @
-    // 2d1fd997: the switch right after the empty-plan check). The test bed's
-    // MIOpen has these three solvers; the convolution fused solvers that read
-    // a switch first (`MIOPEN_DEBUG_AMD_FUSED_WINOGRAD`, ...) are not audited
-    // (README, "Not done yet").
+    // 2d1fd997: the switch right after the empty-plan check), which the test
+    // bed's MIOpen reads as MIOpen does. Of the convolution fused solvers that
+    // read a switch first, the CK ones' fall under the convolution row's
+    // `MIOPEN_DEBUG_CONV_`; the Winograd ones' (`MIOPEN_DEBUG_AMD_*`) are not
+    // audited (README, "Not done yet").
     variables: &[
         fused_solver_switch("MIOPEN_DEBUG_BN_FWDINFER_ACTIV_FUSED"),
         fused_solver_switch("MIOPEN_DEBUG_BN_FWDTRG_ACTIV_FUSED"),
