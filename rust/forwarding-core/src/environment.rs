@@ -99,15 +99,21 @@ pub const LOGGING_CMD_VAR: &str = "MIOPEN_ENABLE_LOGGING_CMD";
 /// Every audited variable: those about every family, then each group's.
 pub fn all() -> impl Iterator<Item = Audited> {
     let every = EVERY_FAMILY.iter().map(|variable| Audited { variable, scope: None });
-    every.chain(
-        Group::all().flat_map(|g| g.row().variables.iter().map(move |variable| Audited { variable, scope: Some(g) })),
-    )
+    every.chain(Group::all().flat_map(|g| {
+        g.row().variables.iter().map(move |variable| {
+            let scope = match variable.treatment {
+                Treatment::DeclineGroup(other) => Group::named(other),
+                _ => g,
+            };
+            Audited { variable, scope: Some(scope) }
+        })
+    }))
 }
 
-/// Every audited entry a variable falls under. One name can have an entry
-/// in two rows, for values of its own each (a fused solver's switch: off
-/// declines the batchnorm group's plans of its kind, a value MIOpen refuses
-/// every fusion plan).
+/// Every audited entry a variable falls under. One name can have two
+/// entries, for values of its own each (a fused solver's switch: off
+/// declines its group's plans of its kind, a value MIOpen refuses every
+/// fusion plan).
 pub fn audited_all(name: &str) -> impl Iterator<Item = Audited> + '_ {
     all().filter(move |a| {
         let v = a.variable.name;
@@ -153,7 +159,7 @@ impl EnvPolicy {
             for a in audited_all(name).filter(|a| (a.variable.applies)(value)) {
                 let text = format!("{name}={value} ({})", a.variable.why);
                 match a.variable.treatment {
-                    Treatment::Decline => policy.declines.push((a.scope, text)),
+                    Treatment::Decline | Treatment::DeclineGroup(_) => policy.declines.push((a.scope, text)),
                     Treatment::DeclinePlan(kind) => policy.plan_declines.push((kind, text)),
                     Treatment::Warn(silence) if !silence.by.is_some_and(on) => {
                         policy.warnings.push(format!("{text}; forwarding goes on; to silence this, {}", silence.how))
@@ -208,7 +214,7 @@ mod tests {
     #[test]
     fn a_group_variable_declines_its_group_and_the_groups_under_its_umbrella() {
         let mut seen = 0;
-        for a in all().filter(|a| a.variable.treatment == Treatment::Decline) {
+        for a in all().filter(|a| matches!(a.variable.treatment, Treatment::Decline | Treatment::DeclineGroup(_))) {
             let (name, value) = applying(a.variable);
             assert!(audited_all(&name).any(|b| (b.variable.name, b.scope) == (a.variable.name, a.scope)));
             let p = policy(&[(&name, value)]);
@@ -233,8 +239,8 @@ mod tests {
         let mut seen = 0;
         for a in all() {
             let Treatment::DeclinePlan(kind) = a.variable.treatment else { continue };
-            // Off: a value MIOpen refuses declines every fusion plan too (the
-            // fusion group's row), which the fusion group's tests check.
+            // Off: a value MIOpen refuses declines every fusion plan too (a
+            // second entry, `Treatment::DeclineGroup`), checked by its row's tests.
             let (name, value) = (a.variable.name, "0");
             assert!((a.variable.applies)(value), "{name}: off takes the plan's decline");
             let p = policy(&[(name, value)]);
@@ -277,8 +283,9 @@ mod tests {
 
     #[test]
     fn every_audited_name_once_per_row() {
-        // A name may be in two rows (a fused solver's switch: off is the
-        // batchnorm group's, a refused value the fusion group's), once each.
+        // A name may be audited twice, for two scopes (a fused solver's
+        // switch: off declines its group's plans, a refused value every
+        // fusion plan), once each.
         let mut names: Vec<(&str, Option<&str>)> = all().map(|a| (a.variable.name, a.scope.map(Group::name))).collect();
         let count = names.len();
         names.sort();

@@ -142,6 +142,11 @@ pub enum Treatment {
     /// MIOpen Private while it is set, so the plan fails to compile as it
     /// does on MIOpen; the group's plain calls are not concerned.
     DeclinePlan(&'static str),
+    /// The families of the group named (not the row's own) stay on MIOpen
+    /// Private while it is set: a variable of the row's op that MIOpen also
+    /// reads on that group's calls (a fused solver's switch, read on every
+    /// fusion plan's compile). Its audited scope is that group.
+    DeclineGroup(&'static str),
 }
 
 /// How a warning about a variable is silenced.
@@ -165,10 +170,15 @@ pub struct Variable {
     pub why: &'static str,
 }
 
+/// MIOpen's spellings of a boolean switch on and off, compared lowercased
+/// (`src/include/miopen/env.hpp` @ 2d1fd997: `1` / `0` first, then its words).
+const SWITCH_ON: [&str; 6] = ["1", "enable", "enabled", "yes", "on", "true"];
+const SWITCH_OFF: [&str; 6] = ["0", "disable", "disabled", "no", "off", "false"];
+
 /// A boolean in MIOpen's spelling that is on: a row's `applies` for a
 /// switch whose on value matters.
 pub fn switched_on(v: &str) -> bool {
-    matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "yes" | "true" | "on" | "enable" | "enabled")
+    SWITCH_ON.contains(&v.trim().to_ascii_lowercase().as_str())
 }
 
 /// Any value of one of MIOpen's boolean switches but on: off, or a spelling
@@ -186,8 +196,8 @@ pub fn not_switched_on(v: &str) -> bool {
 /// or on. MIOpen's `EnvVar<bool>` throws `miopenStatusInvalidValue` for it
 /// wherever the switch is read (`src/include/miopen/env.hpp` @ 2d1fd997).
 pub fn refused_spelling(v: &str) -> bool {
-    const WORDS: [&str; 10] = ["disable", "disabled", "no", "off", "false", "enable", "enabled", "yes", "on", "true"];
-    v != "0" && v != "1" && !WORDS.contains(&v.to_ascii_lowercase().as_str())
+    let v = v.to_ascii_lowercase();
+    !SWITCH_ON.contains(&v.as_str()) && !SWITCH_OFF.contains(&v.as_str())
 }
 
 /// `a == b`, usable in `const` items (the registry's checks run when the

@@ -53,7 +53,7 @@ fn wrapper_variables() -> [(&'static str, &'static str); 8] {
 
 fn treatment_name(t: Treatment) -> &'static str {
     match t {
-        Treatment::Decline => "decline",
+        Treatment::Decline | Treatment::DeclineGroup(_) => "decline",
         Treatment::Warn(_) => "warn",
         Treatment::Kept => "kept",
         Treatment::DeclinePlan(_) => "decline_plan",

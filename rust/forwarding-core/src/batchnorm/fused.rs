@@ -134,8 +134,9 @@ pub struct BackwardProblem<'a> {
 /// batchnorm inference with mean and inverse variance (type 17; x, mean,
 /// inv_variance, scale, bias non-virtual, `y` virtual FLOAT) -> pointwise
 /// RELU_BWD (in_0 = `dy` non-virtual, in_1 = that y, out_0 = `dy_activated`
-/// virtual FLOAT; @ec383f43 and @86387662 had in_0 and in_1 swapped) -> batchnorm backward (type 20; dy = `dy_activated`, the
-/// same x, scale, mean and inv_variance; dx, dscale, dbias non-virtual).
+/// virtual FLOAT; @ec383f43 and @86387662 had in_0 and in_1 swapped) ->
+/// batchnorm backward (type 20; dy = `dy_activated`, the same x, scale, mean
+/// and inv_variance; dx, dscale, dbias non-virtual).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct GraphSpecBackward {
     pub x: TensorSpec,

@@ -3,11 +3,27 @@
 
 use super::{backward, fused, miopen_bn_mode as bn, training, GraphSpec};
 use crate::graph_key::OwnedGraph;
-use crate::row::{not_switched_on, Entry, GroupRow, Mirrored, Treatment, Variable};
+use crate::row::{not_switched_on, refused_spelling, Entry, GroupRow, Mirrored, Treatment, Variable};
 
 const INFERENCE: &str = "bn_fwd_inference";
 const TRAINING: &str = "bn_fwd_training";
 const BACKWARD: &str = "bn_bwd";
+
+/// Why a value MIOpen refuses of a fused solver's switch declines every
+/// fusion plan.
+const REFUSED: &str = "a value MIOpen refuses: its compile of any fusion plan asks each fused solver, whose \
+                       switch it reads first, and fails";
+
+/// A fused solver's switch with a value MIOpen refuses (not a boolean of
+/// its spelling: it throws where the switch is read). Each batchnorm fused
+/// solver reads its switch before the plan's operators
+/// (`src/solver/batchnorm/*_fused.cpp` @ 2d1fd997), and a compile asks every
+/// fused solver (`GetAllFusionSolvers`, `src/fusion.cpp`), so every fusion
+/// plan's compile fails, a convolution plan's too: the fusion group's
+/// families stay on MIOpen.
+const fn refused_fused_switch(name: &'static str) -> Variable {
+    Variable { name, applies: refused_spelling, treatment: Treatment::DeclineGroup("fusion"), why: REFUSED }
+}
 
 // Built only where a build's forwarding set names it (not in the default set).
 pub const ROW: GroupRow = GroupRow {
@@ -36,6 +52,9 @@ pub const ROW: GroupRow = GroupRow {
     // @ 2d1fd997, its IsApplicable), so MIOpen fails to compile that kind
     // of plan; the wrapper declines the plans of that kind.
     variables: &[
+        refused_fused_switch("MIOPEN_DEBUG_BN_FWDINFER_ACTIV_FUSED"),
+        refused_fused_switch("MIOPEN_DEBUG_BN_FWDTRG_ACTIV_FUSED"),
+        refused_fused_switch("MIOPEN_DEBUG_BN_BWDTRG_ACTIV_FUSED"),
         Variable {
             name: "MIOPEN_DEBUG_BN_FWDINFER_ACTIV_FUSED",
             applies: not_switched_on,
@@ -131,8 +150,8 @@ mod tests {
             let (_, other) = switches[1 - i];
             for v in ["0", "off", "disabled", "bogus"] {
                 let p = EnvPolicy::from_vars([(name, v)]);
-                // A value MIOpen refuses declines every fusion plan too (the
-                // fusion group's row): no family of batchnorm's own.
+                // A value MIOpen refuses declines every fusion plan too
+                // (`refused_fused_switch`): no family of batchnorm's own.
                 assert_eq!(p.decline_reason(Group::of(&ROW)), None, "{name}={v}: batchnorm's calls");
                 let reason = p.plan_decline_reason(kind).unwrap_or_else(|| panic!("{name}={v}"));
                 assert!(reason.starts_with(&format!("{name}={v} (switches off MIOpen's fused")), "{reason}");
@@ -140,6 +159,28 @@ mod tests {
             }
             for v in ["1", "on", "enable"] {
                 assert_eq!(EnvPolicy::from_vars([(name, v)]), EnvPolicy::default(), "{name}={v}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_refused_value_of_a_batchnorm_fused_switch_declines_every_fusion_plan() {
+        let fusion = Group::named("fusion");
+        for name in [
+            "MIOPEN_DEBUG_BN_FWDINFER_ACTIV_FUSED",
+            "MIOPEN_DEBUG_BN_FWDTRG_ACTIV_FUSED",
+            "MIOPEN_DEBUG_BN_BWDTRG_ACTIV_FUSED",
+        ] {
+            // MIOpen throws for these (no trimming, no other numbers).
+            for v in ["maybe", "2", " 1", "", "offf"] {
+                let p = EnvPolicy::from_vars([(name, v)]);
+                let reason = p.decline_reason(fusion).unwrap_or_else(|| panic!("{name}={v:?}"));
+                assert!(reason.starts_with(&format!("{name}={v} (a value MIOpen refuses")), "{reason}");
+                assert!(Group::all().filter(|&g| g != fusion).all(|g| p.decline_reason(g).is_none()), "{name}={v:?}");
+            }
+            // MIOpen's own spellings of off and on: no fusion plan is declined for it.
+            for v in ["0", "1", "off", "On", "DISABLED", "yes", "False"] {
+                assert_eq!(EnvPolicy::from_vars([(name, v)]).decline_reason(fusion), None, "{name}={v}");
             }
         }
     }

@@ -7,7 +7,7 @@
 //! group's fused graphs: it has no graph spec of its own.
 
 use super::miopen_direction;
-use crate::row::{refused_spelling, Entry, GroupRow, Hook, Mirrored, Treatment, Variable};
+use crate::row::{Entry, GroupRow, Hook, Mirrored};
 
 /// The group's one family.
 pub const FUSION_PLAN: &str = "fusion_plan";
@@ -16,18 +16,6 @@ pub const FUSION_PLAN: &str = "fusion_plan";
 /// MIOpen has no getter for a plan's operators, so the wrapper records what
 /// MIOpen accepted, after the call, for the fusion group to translate.
 const RECORD: Hook = Hook { kind: "fusion-record", after: true };
-
-/// Why a refused spelling of a fused solver's switch declines every plan.
-const REFUSED: &str = "a value MIOpen refuses: its compile of any fusion plan asks each fused solver, whose \
-                       switch it reads first, and fails";
-
-/// A switch of one of MIOpen's fused solvers whose `IsApplicable` reads it
-/// before looking at the plan's operators, so that a refused spelling fails
-/// every plan's compile, not only the plans of that solver's shape (the
-/// solvers: `GetAllFusionSolvers`, `src/fusion.cpp` @ 2d1fd997).
-const fn fused_solver_switch(name: &'static str) -> Variable {
-    Variable { name, applies: refused_spelling, treatment: Treatment::Decline, why: REFUSED }
-}
 
 pub const ROW: GroupRow = GroupRow {
     umbrella: "convolution",
@@ -60,16 +48,5 @@ pub const ROW: GroupRow = GroupRow {
         ("miopenDestroyOperatorArgs", RECORD),
     ],
     mirrored: &[Mirrored::required("miopenVerticalFusion", miopen_direction::VERTICAL)],
-    // The batchnorm fused solvers (`src/solver/batchnorm/*_fused.cpp` @
-    // 2d1fd997: the switch right after the empty-plan check), which the test
-    // bed's MIOpen reads as MIOpen does. Of the convolution fused solvers that
-    // read a switch first, the CK ones' fall under the convolution row's
-    // `MIOPEN_DEBUG_CONV_`; the Winograd ones' (`MIOPEN_DEBUG_AMD_*`) are not
-    // audited (README, "Not done yet").
-    variables: &[
-        fused_solver_switch("MIOPEN_DEBUG_BN_FWDINFER_ACTIV_FUSED"),
-        fused_solver_switch("MIOPEN_DEBUG_BN_FWDTRG_ACTIV_FUSED"),
-        fused_solver_switch("MIOPEN_DEBUG_BN_BWDTRG_ACTIV_FUSED"),
-    ],
     ..GroupRow::new("fusion", "fusion")
 };
