@@ -77,12 +77,12 @@ bool matches(const miniHipdnnGraph_t& g, std::string& why)
     const int32_t scale = bn.slot[MINI_HIPDNN_BN_SCALE], bias = bn.slot[MINI_HIPDNN_BN_BIAS];
     if(!inRange(g, act.in1))
     {
-        why = "Activation backward requires in_1 tensor (forward activation input)";
+        why = "the RELU_BWD has no in_1 (the forward input, y)";
         return false;
     }
     if(act.in1 != y || !inRange(g, y))
     {
-        why = "Activation in_1 must be the batchnorm inference output tensor (y)";
+        why = "the RELU_BWD's in_1 is not the inference's y";
         return false;
     }
     if(act.out0 != bwd.slot[MINI_HIPDNN_BN_DY] || !inRange(g, act.out0))
@@ -125,7 +125,7 @@ bool matches(const miniHipdnnGraph_t& g, std::string& why)
     }
     if(!inRange(g, act.in0) || g.tensors[act.in0].isVirtual)
     {
-        why = "Activation in_0 (dy gradient) must be non-virtual";
+        why = "the RELU_BWD's in_0 (the gradient dy) is virtual";
         return false;
     }
     if(!g.tensors[act.out0].isVirtual)
